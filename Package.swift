@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "PassMint",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "passmint", targets: ["passmint"]),
+        .library(name: "PassMint", targets: ["PassMint"]),
+    ],
+    targets: [
+        // System libraries (Debian -dev packages). Shims only.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+
+        // Libraries, layered bottom-up.
+        .target(name: "PassModel"),
+        .target(name: "PassTemplates", dependencies: ["PassModel"]),
+        .target(name: "PassSigning", dependencies: ["COpenSSL"]),
+        .target(name: "PassArchive", dependencies: ["CZip"]),
+        .target(name: "PassMint", dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassArchive"]),
+        .target(name: "PassService", dependencies: ["PassMint", "CSQLite", "CMicroHTTPD", "CCurl", "COpenSSL"]),
+        .executableTarget(name: "passmint", dependencies: ["PassMint", "PassService"]),
+
+        // Tests mirror targets.
+        .testTarget(name: "PassModelTests", dependencies: ["PassModel"]),
+        .testTarget(name: "PassTemplatesTests", dependencies: ["PassTemplates"]),
+        .testTarget(name: "PassSigningTests", dependencies: ["PassSigning"]),
+        .testTarget(name: "PassArchiveTests", dependencies: ["PassArchive"]),
+        .testTarget(name: "PassMintTests", dependencies: ["PassMint"]),
+        .testTarget(name: "PassServiceTests", dependencies: ["PassService"]),
+        .testTarget(name: "passmintTests", dependencies: ["passmint"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef PASSMINT_CCURL_SHIM_H
+#define PASSMINT_CCURL_SHIM_H
+#include <curl/curl.h>
+#endif
