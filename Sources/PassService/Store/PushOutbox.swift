@@ -1,0 +1,29 @@
+import Foundation
+
+/// One due push notification, leased from the outbox.
+public struct PushJob: Sendable, Equatable {
+    public let id: Int64
+    public let pushToken: String
+    public let passTypeIdentifier: String
+    public let attempts: Int
+
+    public init(id: Int64, pushToken: String, passTypeIdentifier: String, attempts: Int) {
+        self.id = id
+        self.pushToken = pushToken
+        self.passTypeIdentifier = passTypeIdentifier
+        self.attempts = attempts
+    }
+}
+
+/// The durable queue of pending pushes that the pusher drains.
+public protocol PushOutbox: Sendable {
+    /// Leases up to `limit` due rows (sets `claimed_until = now + lease`) so a concurrent pusher does not take
+    /// them; rows that are neither completed, retried nor dropped become due again after the lease.
+    func claimDuePushes(limit: Int, now: Date, lease: TimeInterval) throws -> [PushJob]
+    /// Deletes a delivered row.
+    func completePush(id: Int64) throws
+    /// Reschedules a row for `at`, incrementing its attempts and recording `reason`.
+    func retryPush(id: Int64, at: Date, reason: String) throws
+    /// Deletes the row and every registration that uses `pushToken` (APNs 410 / BadDeviceToken).
+    func dropPush(id: Int64, deletingRegistrationsFor pushToken: String, reason: String) throws
+}
