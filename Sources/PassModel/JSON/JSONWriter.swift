@@ -1,0 +1,87 @@
+/// The strict writer: RFC 8259 JSON, keys sorted, two-space indentation, UTF-8, no trailing newline variance.
+public enum JSONWriter {
+    /// Serialises `value`. Output is a pure function of the value (sorted keys), so equal values give equal bytes.
+    /// - Parameter pretty: indent with two spaces and newlines (default) or write compactly.
+    public static func serialize(_ value: JSONValue, pretty: Bool = true) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
+        write(value, into: &out, pretty: pretty, depth: 0)
+        if pretty { out.append(0x0A) }
+        return out
+    }
+
+    /// Serialises `value` as a String.
+    public static func string(_ value: JSONValue, pretty: Bool = true) -> String {
+        String(decoding: serialize(value, pretty: pretty), as: UTF8.self)
+    }
+
+    private static func newline(_ out: inout [UInt8], pretty: Bool, depth: Int) {
+        guard pretty else { return }
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(0x20, count: depth * 2))
+    }
+
+    private static func write(_ value: JSONValue, into out: inout [UInt8], pretty: Bool, depth: Int) {
+        switch value {
+        case .null: out.append(contentsOf: Array("null".utf8))
+        case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
+        case .integer(let i): out.append(contentsOf: Array(String(i).utf8))
+        case .double(let d): out.append(contentsOf: Array(formatDouble(d).utf8))
+        case .string(let s): writeString(s, into: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            if items.isEmpty { out.append(UInt8(ascii: "]")); return }
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(&out, pretty: pretty, depth: depth + 1)
+                write(item, into: &out, pretty: pretty, depth: depth + 1)
+            }
+            newline(&out, pretty: pretty, depth: depth)
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            if members.isEmpty { out.append(UInt8(ascii: "}")); return }
+            for (i, key) in members.keys.sorted(by: utf8Less).enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(&out, pretty: pretty, depth: depth + 1)
+                writeString(key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                if pretty { out.append(0x20) }
+                write(members[key]!, into: &out, pretty: pretty, depth: depth + 1)
+            }
+            newline(&out, pretty: pretty, depth: depth)
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Byte-wise UTF-8 ordering: the same order every JSON tool and `sort` in the C locale gives.
+    static func utf8Less(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    static func formatDouble(_ d: Double) -> String {
+        guard d.isFinite else { return "null" }
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        return "\(d)"
+    }
+
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
