@@ -5,4 +5,26 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+
+/* MHD_start_daemon is variadic: start a daemon bound to `addr` with PassMint's fixed option set. */
+static inline struct MHD_Daemon *pm_mhd_start_daemon(unsigned int flags, const struct sockaddr *addr,
+                                                     unsigned int thread_pool_size, size_t memory_limit,
+                                                     unsigned int timeout_seconds, unsigned int connection_limit,
+                                                     MHD_AccessHandlerCallback handler, void *handler_cls,
+                                                     MHD_RequestCompletedCallback completed, void *completed_cls) {
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_SOCK_ADDR, addr,
+                            MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                            MHD_OPTION_END);
+}
+
+/* MHD_get_daemon_info is variadic: the port the daemon actually bound (port 0 asks the kernel for a free one). */
+static inline uint16_t pm_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
 #endif
