@@ -1,0 +1,73 @@
+/// A Pass Type ID certificate, its private key and the WWDR intermediate, parsed once.
+///
+/// Load it once per run and share it: `PassSigner` signs with it from any number of threads.
+public struct SigningIdentity: Sendable {
+    /// The Pass Type ID certificate (the signer).
+    public let certificate: Certificate
+    /// The Apple WWDR intermediate embedded in every signature.
+    public let wwdr: Certificate
+    /// The signer's private key.
+    let key: PrivateKey
+
+    /// Builds an identity from parsed parts, refusing a key that does not belong to the certificate.
+    /// - Throws: `.keyMismatch` (with the given names) or `.wrongIntermediate` when `wwdr` did not issue `certificate`.
+    public init(
+        certificate: Certificate, key: PrivateKey, wwdr: Certificate,
+        certificateName: String = "the certificate", keyName: String = "the private key",
+        wwdrName: String = "the WWDR certificate"
+    ) throws(SigningError) {
+        guard key.matches(certificate) else {
+            throw .keyMismatch(certificatePath: certificateName, keyPath: keyName)
+        }
+        guard certificate.isIssued(by: wwdr) else {
+            throw .wrongIntermediate(wwdrPath: wwdrName, certificatePath: certificateName,
+                                     certificateIssuer: certificate.issuer)
+        }
+        self.certificate = certificate
+        self.key = key
+        self.wwdr = wwdr
+    }
+
+    /// Loads a PEM/DER certificate, a PEM/DER private key and the WWDR intermediate.
+    /// - Parameter keyPassword: only for an encrypted key; never printed.
+    /// - Throws: file and parse errors naming the file, `.keyMismatch` naming both files,
+    ///   `.wrongIntermediate` when the WWDR file did not issue the certificate.
+    public static func load(
+        certificatePath: String, keyPath: String, wwdrPath: String, keyPassword: String?
+    ) throws(SigningError) -> SigningIdentity {
+        let certificate = try Certificate.load(path: certificatePath)
+        let key = try PrivateKey.load(path: keyPath, password: keyPassword)
+        let wwdr = try Certificate.load(path: wwdrPath)
+        return try SigningIdentity(
+            certificate: certificate, key: key, wwdr: wwdr,
+            certificateName: certificatePath, keyName: keyPath, wwdrName: wwdrPath)
+    }
+
+    /// Loads a .p12 (from Keychain Access, `openssl pkcs12 -export`, with or without `-legacy`).
+    ///
+    /// The WWDR intermediate comes from `wwdrPath` when given, else from the CA certificates inside the .p12
+    /// (the one that issued the Pass Type ID certificate is preferred).
+    /// - Parameter password: the .p12 password; never printed.
+    /// - Throws: `.wrongPassword`, `.invalidPKCS12`, `.pkcs12MissingIdentity`, `.missingWWDR` (pass --wwdr),
+    ///   `.keyMismatch`, `.wrongIntermediate`.
+    public static func load(pkcs12Path: String, password: String, wwdrPath: String?) throws(SigningError)
+        -> SigningIdentity
+    {
+        let contents = try PKCS12Contents.load(path: pkcs12Path, password: password)
+        let wwdr: Certificate
+        var wwdrName = wwdrPath ?? pkcs12Path
+        if let wwdrPath {
+            wwdr = try Certificate.load(path: wwdrPath)
+        } else if let issuer = contents.extraCertificates.first(where: { contents.certificate.isIssued(by: $0) }) {
+            wwdr = issuer
+        } else if let ca = contents.extraCertificates.first(where: { $0.isCertificateAuthority }) {
+            wwdr = ca
+            wwdrName = "the CA certificate inside \(pkcs12Path)"
+        } else {
+            throw .missingWWDR(pkcs12Path: pkcs12Path)
+        }
+        return try SigningIdentity(
+            certificate: contents.certificate, key: contents.key, wwdr: wwdr,
+            certificateName: pkcs12Path, keyName: "the private key inside \(pkcs12Path)", wwdrName: wwdrName)
+    }
+}

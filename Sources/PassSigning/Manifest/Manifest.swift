@@ -1,0 +1,68 @@
+internal import COpenSSL
+
+/// manifest.json: the SHA-1 of every file in a pass, keyed by its path.
+public enum Manifest {
+    /// Lowercase hex SHA-1 of `bytes`.
+    public static func sha1Hex(_ bytes: [UInt8]) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { raw in
+            EVP_Digest(raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, raw.count, &digest, &length, EVP_sha1(), nil)
+        }
+        precondition(ok == 1, "EVP_Digest(SHA-1) failed: \(OpenSSL.errorText())")
+        return Array(digest.prefix(Int(length))).lowercaseHex
+    }
+
+    /// The bytes of manifest.json for `files`.
+    ///
+    /// A JSON object of path → SHA-1, keys sorted by their UTF-8 bytes, one entry per line with two spaces of
+    /// indent, no trailing newline; `/` is not escaped. The same input always gives the same bytes.
+    /// A leading "./" is dropped. `manifest.json`, `signature` and junk files (`isJunk`) are left out;
+    /// when a path repeats, the last hash wins.
+    public static func build(_ files: [(path: String, sha1: String)]) -> [UInt8] {
+        var entries: [String: String] = [:]
+        for file in files {
+            var path = file.path
+            while path.hasPrefix("./") { path.removeFirst(2) }
+            if path.isEmpty || path == "manifest.json" || path == "signature" || isJunk(path) { continue }
+            entries[path] = file.sha1
+        }
+        let sorted = entries.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+        var out: [UInt8] = Array("{".utf8)
+        for (index, entry) in sorted.enumerated() {
+            out += Array((index == 0 ? "\n  " : ",\n  ").utf8)
+            appendJSONString(entry.key, to: &out)
+            out += Array(" : ".utf8)
+            appendJSONString(entry.value, to: &out)
+        }
+        out += Array((sorted.isEmpty ? "}" : "\n}").utf8)
+        return out
+    }
+
+    /// True for files that never belong in a pass: `.DS_Store`, `Thumbs.db`, `desktop.ini`, AppleDouble `._*`
+    /// files, and anything under `__MACOSX/`.
+    public static func isJunk(_ path: String) -> Bool {
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        if components.contains("__MACOSX") { return true }
+        guard let last = components.last else { return false }
+        return last == ".DS_Store" || last == "Thumbs.db" || last == "desktop.ini" || last.hasPrefix("._")
+    }
+
+    static func appendJSONString(_ text: String, to out: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20:
+                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,60 @@
+internal import COpenSSL
+
+/// Signs manifest bytes with a `SigningIdentity`.
+///
+/// Nothing is parsed per call: the certificate, WWDR and key were parsed when the identity was loaded.
+/// One signer may be used from many threads at once.
+public struct PassSigner: Sendable {
+    /// The identity every signature is made with.
+    public let identity: SigningIdentity
+
+    /// A signer for `identity`.
+    public init(identity: SigningIdentity) {
+        self.identity = identity
+    }
+
+    private static let flags = Int32(PKCS7_DETACHED | PKCS7_BINARY | PKCS7_NOSMIMECAP | PKCS7_PARTIAL)
+
+    /// A detached DER PKCS#7 SignedData over exactly `content`: SHA-256 digest, a signingTime attribute,
+    /// the signer and WWDR certificates embedded, no S/MIME capabilities attribute.
+    /// - Throws: `SigningError.signingFailed` with OpenSSL's text.
+    public func sign(_ content: [UInt8]) throws(SigningError) -> [UInt8] {
+        ERR_clear_error()
+        guard let p7 = PKCS7_sign(nil, nil, nil, nil, Self.flags) else {
+            throw .signingFailed(openSSL: OpenSSL.errorText())
+        }
+        defer { PKCS7_free(p7) }
+        guard PKCS7_sign_add_signer(p7, identity.certificate.box.x509, identity.key.box.pkey, Self.sha256.md,
+                                    Self.flags) != nil,
+            PKCS7_add_certificate(p7, identity.wwdr.box.x509) == 1
+        else { throw .signingFailed(openSSL: OpenSSL.errorText()) }
+        let finalized = OpenSSL.withReadBIO(content) { bio in PKCS7_final(p7, bio, Self.flags) }
+        guard finalized == 1 else { throw .signingFailed(openSSL: OpenSSL.errorText()) }
+
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        let length = i2d_PKCS7(p7, &out)
+        guard length > 0, let out else { throw .signingFailed(openSSL: OpenSSL.errorText()) }
+        defer { pm_openssl_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: Int(length)))
+    }
+
+    /// SHA-256, fetched once per process (an explicit fetch spares OpenSSL 3 a lookup on every signature).
+    static let sha256 = FetchedDigest(name: "SHA256")
+}
+
+/// Owns one explicitly fetched `EVP_MD`.
+// @unchecked Sendable: a fetched EVP_MD is immutable and reference-counted atomically by OpenSSL.
+final class FetchedDigest: @unchecked Sendable {
+    let md: OpaquePointer
+
+    init(name: String) {
+        guard let md = EVP_MD_fetch(nil, name, nil) else {
+            fatalError("OpenSSL has no \(name) digest: \(OpenSSL.errorText())")
+        }
+        self.md = md
+    }
+
+    deinit {
+        EVP_MD_free(md)
+    }
+}
