@@ -1,0 +1,117 @@
+import Foundation
+
+/// One issued pass as the update service stores it: enough to re-render it and to authenticate the phone.
+public struct StoredPass: Sendable, Equatable {
+    public var serialNumber: String
+    public var passTypeIdentifier: String
+    /// The template folder the pass was issued from (re-rendering uses it).
+    public var templatePath: String
+    /// The flat record the template was filled with.
+    public var record: [String: String]
+    /// The pass's `authenticationToken`; never logged.
+    public var authenticationToken: String
+    /// The update tag of this version (assigned by the store from a monotonic sequence).
+    public var tag: Int64
+    /// When this version was written, in whole seconds; every version gets a strictly later second.
+    public var modifiedAt: Date
+    public var voided: Bool
+
+    public init(
+        serialNumber: String, passTypeIdentifier: String, templatePath: String, record: [String: String],
+        authenticationToken: String, tag: Int64 = 0, modifiedAt: Date = Date(timeIntervalSince1970: 0),
+        voided: Bool = false
+    ) {
+        self.serialNumber = serialNumber
+        self.passTypeIdentifier = passTypeIdentifier
+        self.templatePath = templatePath
+        self.record = record
+        self.authenticationToken = authenticationToken
+        self.tag = tag
+        self.modifiedAt = modifiedAt
+        self.voided = voided
+    }
+}
+
+/// What the hot HTTP paths need about a pass, without decoding its record.
+public struct PassVersion: Sendable, Equatable {
+    public var authenticationToken: String
+    public var tag: Int64
+    /// Whole seconds since 1970 of this version (the HTTP `Last-Modified`).
+    public var modifiedAtSeconds: Int64
+
+    public init(authenticationToken: String, tag: Int64, modifiedAtSeconds: Int64) {
+        self.authenticationToken = authenticationToken
+        self.tag = tag
+        self.modifiedAtSeconds = modifiedAtSeconds
+    }
+}
+
+/// Whether a registration was new.
+public enum RegistrationOutcome: Sendable {
+    case created, alreadyRegistered
+}
+
+/// A device registered for a pass, as shown by the admin API (no push token).
+public struct RegistrationInfo: Sendable, Equatable {
+    public var deviceLibraryIdentifier: String
+    public var registeredAt: Date
+}
+
+/// One past push attempt of a pass, as shown by the admin API.
+public struct PushHistoryEntry: Sendable, Equatable {
+    /// `sent`, `retry` or `dropped`.
+    public var result: String
+    public var tag: Int64
+    public var at: Date
+    public var detail: String
+}
+
+/// Everything the admin `GET /admin/v1/passes/{serial}` shows.
+public struct PassDetails: Sendable, Equatable {
+    public var pass: StoredPass
+    public var registrations: [RegistrationInfo]
+    /// Newest first, at most 100.
+    public var pushHistory: [PushHistoryEntry]
+    /// Rows still waiting in the outbox for this pass.
+    public var pendingPushes: Int
+}
+
+/// Storage of passes, registrations, logs and the push outbox. SQLite today, PostgreSQL later.
+public protocol PassStore: Sendable {
+    /// Stores new passes (or replaces passes with the same serial) in one transaction, assigning each a fresh tag
+    /// and `modifiedAt`; the `tag` and `modifiedAt` of the arguments are ignored.
+    func insertPasses(_ passes: [StoredPass]) throws
+    func pass(passType: String, serial: String) throws -> StoredPass?
+    func pass(serial: String) throws -> StoredPass?
+    /// Token, tag and modification second only: the fast path of downloads and 304s.
+    func passVersion(passType: String, serial: String) throws -> PassVersion?
+    /// Registers a device for a pass; a known device gets its push token replaced.
+    func register(device: String, passType: String, serial: String, pushToken: String) throws -> RegistrationOutcome
+    /// Removes a registration (and the device once it has none left); false when there was none.
+    func unregister(device: String, passType: String, serial: String) throws -> Bool
+    /// The device's serials of `passType` changed after tag `since` (all of them when nil) and the newest tag
+    /// among them; nil when there are none (HTTP 204).
+    func updatedSerials(device: String, passType: String, since: Int64?) throws -> (
+        serials: [String], lastUpdated: Int64
+    )?
+    /// Replaces a pass's record, gives it a new tag and modification second and queues one push per registered
+    /// device, all in one transaction.
+    /// - Throws: `ServiceError.passNotFound` when no pass has this serial.
+    func updateRecord(serial: String, record: [String: String]) throws -> (pass: StoredPass, pushesQueued: Int)
+    func appendLogs(_ lines: [String]) throws
+    /// Stores a rewards-enrollment sign-up (the personalization token and the user's info).
+    func storePersonalization(passType: String, serial: String, token: String, info: [String: String]) throws
+    func registrationsCount() throws -> Int
+    func outboxDepth() throws -> Int
+    func details(serial: String) throws -> PassDetails?
+}
+
+extension PassStore {
+    /// Default for stores without a cheaper query.
+    public func passVersion(passType: String, serial: String) throws -> PassVersion? {
+        guard let pass = try pass(passType: passType, serial: serial) else { return nil }
+        return PassVersion(
+            authenticationToken: pass.authenticationToken, tag: pass.tag,
+            modifiedAtSeconds: Int64(pass.modifiedAt.timeIntervalSince1970))
+    }
+}

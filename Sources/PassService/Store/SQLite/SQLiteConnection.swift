@@ -1,0 +1,73 @@
+internal import CSQLite
+
+/// Owner of one `sqlite3*` connection (closed in deinit) and its prepared-statement cache.
+///
+/// Opened with SQLITE_OPEN_NOMUTEX: a connection is never used by two threads at once, the pool guarantees it.
+final class SQLiteConnection: @unchecked Sendable {  // handed out exclusively by SQLiteConnectionPool, one user at a time
+    private let handle: OpaquePointer
+    let path: String
+    private var statements: [String: SQLiteStatement] = [:]
+
+    init(path: String, busyTimeoutMilliseconds: Int32) throws(ServiceError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(db)
+            throw .database(path: path, operation: "open", message: message)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA synchronous=NORMAL")
+        try execute("PRAGMA foreign_keys=OFF")
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL text (one or more statements, no parameters, results ignored).
+    func execute(_ sql: String) throws(ServiceError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        if rc != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw .database(path: path, operation: "execute \(sql.prefix(60))", message: text)
+        }
+    }
+
+    /// Runs `body` with the cached prepared statement for `sql`, reset afterwards.
+    func withStatement<T>(_ sql: String, _ body: (SQLiteStatement) throws -> T) throws -> T {
+        let statement: SQLiteStatement
+        if let cached = statements[sql] {
+            statement = cached
+        } else {
+            statement = try SQLiteStatement(database: handle, sql: sql, path: path)
+            statements[sql] = statement
+        }
+        defer { statement.reset() }
+        return try body(statement)
+    }
+
+    /// Rows changed by the last INSERT/UPDATE/DELETE on this connection.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT` (rolled back on error). IMMEDIATE takes the write lock up
+    /// front, so a read-then-write transaction waits on busy_timeout instead of failing with SQLITE_BUSY.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try withStatement("BEGIN IMMEDIATE") { try $0.run() }
+        do {
+            let result = try body()
+            try withStatement("COMMIT") { try $0.run() }
+            return result
+        } catch {
+            try? withStatement("ROLLBACK") { try $0.run() }
+            throw error
+        }
+    }
+}

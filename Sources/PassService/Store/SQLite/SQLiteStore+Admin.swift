@@ -1,0 +1,115 @@
+import Foundation
+
+/// Logs, personalizations, counters and the admin view.
+extension SQLiteStore {
+    public func appendLogs(_ lines: [String]) throws {
+        guard !lines.isEmpty else { return }
+        let nowSeconds = Self.seconds(now())
+        try pool.withConnection { db in
+            try db.transaction {
+                for line in lines {
+                    try db.withStatement("INSERT INTO logs (at, message) VALUES (?1, ?2)") { s in
+                        try s.bind(1, nowSeconds)
+                        try s.bind(2, line)
+                        try s.run()
+                    }
+                }
+            }
+        }
+    }
+
+    /// The newest stored Wallet log lines, oldest first.
+    public func recentLogs(limit: Int) throws -> [String] {
+        try pool.withConnection { db in
+            try db.withStatement("SELECT message FROM logs ORDER BY id DESC LIMIT ?1") { s in
+                try s.bind(1, limit)
+                var lines: [String] = []
+                while try s.step() { lines.append(s.string(0)) }
+                return lines.reversed()
+            }
+        }
+    }
+
+    public func storePersonalization(passType: String, serial: String, token: String, info: [String: String])
+        throws
+    {
+        let encoded = try Self.encode(info)
+        let nowSeconds = Self.seconds(now())
+        try pool.withConnection { db in
+            try db.withStatement(
+                "INSERT INTO personalizations (serial, pass_type, token, info, at) VALUES (?1, ?2, ?3, ?4, ?5)"
+            ) { s in
+                try s.bind(1, serial)
+                try s.bind(2, passType)
+                try s.bind(3, token)
+                try s.bind(4, encoded)
+                try s.bind(5, nowSeconds)
+                try s.run()
+            }
+        }
+    }
+
+    /// The personalization info stored for a serial, newest first.
+    public func personalizations(serial: String) throws -> [[String: String]] {
+        try pool.withConnection { db in
+            try db.withStatement("SELECT info FROM personalizations WHERE serial = ?1 ORDER BY id DESC") { s in
+                try s.bind(1, serial)
+                var result: [[String: String]] = []
+                while try s.step() { result.append(try Self.decode(s.string(0), serial: serial)) }
+                return result
+            }
+        }
+    }
+
+    public func registrationsCount() throws -> Int {
+        try count("SELECT count(*) FROM registrations")
+    }
+
+    public func outboxDepth() throws -> Int {
+        try count("SELECT count(*) FROM push_outbox")
+    }
+
+    private func count(_ sql: String) throws -> Int {
+        try pool.withConnection { db in
+            try db.withStatement(sql) { s in try s.step() ? s.int(0) : 0 }
+        }
+    }
+
+    public func details(serial: String) throws -> PassDetails? {
+        try pool.withConnection { db in
+            guard let pass = try Self.selectPass(db, serial: serial) else { return nil }
+            let registrations = try db.withStatement(
+                "SELECT device, created_at FROM registrations WHERE serial = ?1 AND pass_type = ?2 ORDER BY created_at"
+            ) { s in
+                try s.bind(1, serial)
+                try s.bind(2, pass.passTypeIdentifier)
+                var rows: [RegistrationInfo] = []
+                while try s.step() {
+                    rows.append(
+                        RegistrationInfo(
+                            deviceLibraryIdentifier: s.string(0),
+                            registeredAt: Date(timeIntervalSince1970: TimeInterval(s.int64(1)))))
+                }
+                return rows
+            }
+            let history = try db.withStatement(
+                "SELECT result, tag, at, detail FROM push_history WHERE serial = ?1 ORDER BY id DESC LIMIT 100"
+            ) { s in
+                try s.bind(1, serial)
+                var rows: [PushHistoryEntry] = []
+                while try s.step() {
+                    rows.append(
+                        PushHistoryEntry(
+                            result: s.string(0), tag: s.int64(1),
+                            at: Date(timeIntervalSince1970: TimeInterval(s.int64(2))), detail: s.string(3)))
+                }
+                return rows
+            }
+            let pending = try db.withStatement("SELECT count(*) FROM push_outbox WHERE serial = ?1") { s in
+                try s.bind(1, serial)
+                return try s.step() ? s.int(0) : 0
+            }
+            return PassDetails(pass: pass, registrations: registrations, pushHistory: history, pendingPushes: pending)
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+
+/// The default `PassStore`: one SQLite file in WAL mode, shareable with a second process
+/// (`passmint update --db` while `passmint serve` runs).
+public final class SQLiteStore: PassStore, PushOutbox {
+    let pool: SQLiteConnectionPool
+    let now: @Sendable () -> Date
+
+    /// Opens (creating when missing) the store at `path` and brings its schema up to date.
+    /// - Parameters:
+    ///   - busyTimeoutMilliseconds: how long a writer waits for another writer (another process included).
+    ///   - now: the clock; tests pass a fixed one.
+    /// - Throws: `ServiceError.database` when the file cannot be opened or is not a SQLite database.
+    public init(
+        path: String, busyTimeoutMilliseconds: Int32 = 10_000, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        self.pool = SQLiteConnectionPool(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        self.now = now
+        try pool.withConnection { try $0.execute(SQLiteSchema.script) }
+    }
+
+    /// The database file.
+    public var path: String { pool.path }
+
+    static let passColumns = "serial, pass_type, template, record, auth_token, tag, modified_at, voided"
+
+    public func insertPasses(_ passes: [StoredPass]) throws {
+        guard !passes.isEmpty else { return }
+        let nowSeconds = Self.seconds(now())
+        try pool.withConnection { db in
+            try db.transaction {
+                for pass in passes {
+                    let tag = try Self.nextTag(db)
+                    let record = try Self.encode(pass.record)
+                    try db.withStatement(
+                        """
+                        INSERT INTO passes (\(Self.passColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                        ON CONFLICT (serial) DO UPDATE SET pass_type = excluded.pass_type,
+                            template = excluded.template, record = excluded.record, auth_token = excluded.auth_token,
+                            tag = excluded.tag, modified_at = max(excluded.modified_at, passes.modified_at + 1),
+                            voided = excluded.voided
+                        """
+                    ) { s in
+                        try s.bind(1, pass.serialNumber)
+                        try s.bind(2, pass.passTypeIdentifier)
+                        try s.bind(3, pass.templatePath)
+                        try s.bind(4, record)
+                        try s.bind(5, pass.authenticationToken)
+                        try s.bind(6, tag)
+                        try s.bind(7, nowSeconds)
+                        try s.bind(8, pass.voided ? 1 : 0)
+                        try s.run()
+                    }
+                }
+            }
+        }
+    }
+
+    public func pass(passType: String, serial: String) throws -> StoredPass? {
+        try pool.withConnection { db in
+            guard let pass = try Self.selectPass(db, serial: serial), pass.passTypeIdentifier == passType else {
+                return nil
+            }
+            return pass
+        }
+    }
+
+    public func pass(serial: String) throws -> StoredPass? {
+        try pool.withConnection { db in try Self.selectPass(db, serial: serial) }
+    }
+
+    public func passVersion(passType: String, serial: String) throws -> PassVersion? {
+        try pool.withConnection { db in
+            try db.withStatement("SELECT auth_token, tag, modified_at FROM passes WHERE serial = ?1 AND pass_type = ?2") {
+                s in
+                try s.bind(1, serial)
+                try s.bind(2, passType)
+                guard try s.step() else { return nil }
+                return PassVersion(authenticationToken: s.string(0), tag: s.int64(1), modifiedAtSeconds: s.int64(2))
+            }
+        }
+    }
+
+    public func register(device: String, passType: String, serial: String, pushToken: String) throws
+        -> RegistrationOutcome
+    {
+        let nowSeconds = Self.seconds(now())
+        return try pool.withConnection { db in
+            try db.transaction {
+                let oldToken: String? = try db.withStatement(
+                    "SELECT push_token FROM devices WHERE device_library_id = ?1"
+                ) { s in
+                    try s.bind(1, device)
+                    return try s.step() ? s.string(0) : nil
+                }
+                if oldToken != pushToken {
+                    try db.withStatement(
+                        """
+                        INSERT INTO devices (device_library_id, push_token, updated_at) VALUES (?1, ?2, ?3)
+                        ON CONFLICT (device_library_id) DO UPDATE SET push_token = excluded.push_token,
+                            updated_at = excluded.updated_at
+                        """
+                    ) { s in
+                        try s.bind(1, device)
+                        try s.bind(2, pushToken)
+                        try s.bind(3, nowSeconds)
+                        try s.run()
+                    }
+                }
+                if let oldToken, oldToken != pushToken {
+                    // Pending pushes follow the device to its new token.
+                    try db.withStatement("UPDATE push_outbox SET push_token = ?2 WHERE push_token = ?1") { s in
+                        try s.bind(1, oldToken)
+                        try s.bind(2, pushToken)
+                        try s.run()
+                    }
+                }
+                return try db.withStatement(
+                    """
+                    INSERT OR IGNORE INTO registrations (device, pass_type, serial, created_at)
+                    VALUES (?1, ?2, ?3, ?4)
+                    """
+                ) { s in
+                    try s.bind(1, device)
+                    try s.bind(2, passType)
+                    try s.bind(3, serial)
+                    try s.bind(4, nowSeconds)
+                    try s.run()
+                    return db.changes == 1 ? .created : .alreadyRegistered
+                }
+            }
+        }
+    }
+
+    public func unregister(device: String, passType: String, serial: String) throws -> Bool {
+        try pool.withConnection { db in
+            try db.transaction {
+                let removed = try db.withStatement(
+                    "DELETE FROM registrations WHERE device = ?1 AND pass_type = ?2 AND serial = ?3"
+                ) { s in
+                    try s.bind(1, device)
+                    try s.bind(2, passType)
+                    try s.bind(3, serial)
+                    try s.run()
+                    return db.changes > 0
+                }
+                try db.withStatement(
+                    """
+                    DELETE FROM devices WHERE device_library_id = ?1
+                    AND NOT EXISTS (SELECT 1 FROM registrations WHERE device = ?1)
+                    """
+                ) { s in
+                    try s.bind(1, device)
+                    try s.run()
+                }
+                return removed
+            }
+        }
+    }
+
+    public func updatedSerials(device: String, passType: String, since: Int64?) throws -> (
+        serials: [String], lastUpdated: Int64
+    )? {
+        try pool.withConnection { db in
+            try db.withStatement(
+                """
+                SELECT p.serial, p.tag FROM registrations r JOIN passes p ON p.serial = r.serial
+                WHERE r.device = ?1 AND r.pass_type = ?2 AND p.pass_type = ?2 AND p.tag > ?3
+                ORDER BY p.tag, p.serial
+                """
+            ) { s in
+                try s.bind(1, device)
+                try s.bind(2, passType)
+                try s.bind(3, since ?? Int64.min)
+                var serials: [String] = []
+                var newest = Int64.min
+                while try s.step() {
+                    serials.append(s.string(0))
+                    newest = max(newest, s.int64(1))
+                }
+                return serials.isEmpty ? nil : (serials, newest)
+            }
+        }
+    }
+
+    public func updateRecord(serial: String, record: [String: String]) throws -> (
+        pass: StoredPass, pushesQueued: Int
+    ) {
+        let nowDate = now()
+        let encoded = try Self.encode(record)
+        return try pool.withConnection { db in
+            try db.transaction {
+                guard var pass = try Self.selectPass(db, serial: serial) else {
+                    throw ServiceError.passNotFound(serial: serial)
+                }
+                pass.tag = try Self.nextTag(db)
+                let modified = max(Self.seconds(nowDate), Self.seconds(pass.modifiedAt) + 1)
+                pass.modifiedAt = Date(timeIntervalSince1970: TimeInterval(modified))
+                pass.record = record
+                try db.withStatement("UPDATE passes SET record = ?2, tag = ?3, modified_at = ?4 WHERE serial = ?1") {
+                    s in
+                    try s.bind(1, serial)
+                    try s.bind(2, encoded)
+                    try s.bind(3, pass.tag)
+                    try s.bind(4, modified)
+                    try s.run()
+                }
+                let queued = try Self.queuePushes(db, pass: pass, nowMilliseconds: Self.milliseconds(nowDate))
+                return (pass, queued)
+            }
+        }
+    }
+
+    /// One outbox row per device registered for the pass, except devices that already have a fresh unclaimed
+    /// push for this pass type waiting: one push makes the phone fetch every change, so more would be noise.
+    private static func queuePushes(_ db: SQLiteConnection, pass: StoredPass, nowMilliseconds: Int64) throws -> Int {
+        try db.withStatement(
+            """
+            INSERT INTO push_outbox (push_token, pass_type, serial, tag, attempts, due_at, claimed_until)
+            SELECT d.push_token, r.pass_type, r.serial, ?3, 0, ?4, 0
+            FROM registrations r JOIN devices d ON d.device_library_id = r.device
+            WHERE r.serial = ?1 AND r.pass_type = ?2 AND NOT EXISTS (
+                SELECT 1 FROM push_outbox o WHERE o.push_token = d.push_token AND o.pass_type = r.pass_type
+                AND o.attempts = 0 AND o.claimed_until <= ?4)
+            """
+        ) { s in
+            try s.bind(1, pass.serialNumber)
+            try s.bind(2, pass.passTypeIdentifier)
+            try s.bind(3, pass.tag)
+            try s.bind(4, nowMilliseconds)
+            try s.run()
+            return db.changes
+        }
+    }
+}
