@@ -1,0 +1,43 @@
+/// One file inside an archive: its path inside the zip (e.g. `pass.json`, `en.lproj/pass.strings`) and its bytes.
+public struct ArchiveEntry: Sendable, Equatable {
+    /// Path inside the archive, `/`-separated, no leading `/`.
+    public var name: String
+    /// Uncompressed content.
+    public var bytes: [UInt8]
+
+    /// Creates an entry.
+    /// - Parameters:
+    ///   - name: path inside the archive.
+    ///   - bytes: uncompressed content.
+    public init(name: String, bytes: [UInt8]) {
+        self.name = name
+        self.bytes = bytes
+    }
+}
+
+extension ArchiveEntry {
+    /// Checks that `name` is a plain relative file path that any unzip tool extracts where it should:
+    /// not empty, no leading `/`, no `\`, no empty, `.` or `..` component, no trailing `/` (no directory entries).
+    /// - Throws: `ArchiveError.invalidEntryName` naming the problem.
+    static func validate(name: String) throws(ArchiveError) {
+        if name.isEmpty { throw .invalidEntryName(entry: name, reason: "the name is empty") }
+        if name.utf8.count > 0xFFFF { throw .invalidEntryName(entry: name, reason: "the name is too long") }
+        if name.hasPrefix("/") { throw .invalidEntryName(entry: name, reason: "it starts with '/'") }
+        if name.hasSuffix("/") {
+            throw .invalidEntryName(entry: name, reason: "it ends with '/'; directory entries are not written")
+        }
+        if name.contains("\\") { throw .invalidEntryName(entry: name, reason: "it contains '\\'; use '/'") }
+        if name.utf8.contains(0) { throw .invalidEntryName(entry: name, reason: "it contains a NUL byte") }
+        for part in name.split(separator: "/", omittingEmptySubsequences: false) {
+            if part.isEmpty { throw .invalidEntryName(entry: name, reason: "it contains '//'") }
+            if part == "." || part == ".." {
+                throw .invalidEntryName(entry: name, reason: "it contains a '\(part)' path component")
+            }
+        }
+    }
+
+    /// Byte-wise (UTF-8) name order, the order PassMint writes entries in.
+    static func namePrecedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+}

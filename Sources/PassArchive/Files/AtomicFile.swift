@@ -1,0 +1,75 @@
+import Glibc
+
+/// Writes files so that no reader ever sees half of one.
+public enum AtomicFile {
+    /// Writes `bytes` to `<path>.tmp-<random>` in the same folder, sets `mode`, `fsync`s, then `rename(2)`s it
+    /// over `path` and `fsync`s the folder. On any error the temporary file is removed and `path` is untouched.
+    /// - Parameters:
+    ///   - bytes: the complete new content.
+    ///   - path: the destination file; its folder must exist.
+    ///   - mode: permission bits of the new file (applied exactly, not filtered by the umask).
+    /// - Throws: `ArchiveError.fileSystem` naming the path, the failing step and `errno`'s text.
+    public static func write(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644) throws(ArchiveError) {
+        let temporary = path + ".tmp-" + randomSuffix()
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure(temporary, "creating the temporary file") }
+        var isOpen = true
+        do throws(ArchiveError) {
+            try writeAll(bytes, to: fd, path: temporary)
+            guard fchmod(fd, mode_t(mode)) == 0 else { throw failure(temporary, "setting the mode of") }
+            guard fsync(fd) == 0 else { throw failure(temporary, "flushing") }
+            isOpen = false
+            guard close(fd) == 0 else { throw failure(temporary, "closing") }
+            guard rename(temporary, path) == 0 else { throw failure(path, "renaming the temporary file onto") }
+        } catch {
+            if isOpen { close(fd) }
+            unlink(temporary)
+            throw error
+        }
+        syncFolder(of: path)
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(ArchiveError) {
+        var failedErrno: Int32 = 0
+        bytes.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let wrote = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if wrote < 0 {
+                    if errno == EINTR { continue }
+                    failedErrno = errno
+                    return
+                }
+                done += wrote
+            }
+        }
+        if failedErrno != 0 {
+            throw .fileSystem(path: path, operation: "writing", reason: FileBytes.errnoText(failedErrno))
+        }
+    }
+
+    /// Makes the rename durable; a failure here does not undo the write, so it is ignored.
+    private static func syncFolder(of path: String) {
+        let folder: String
+        if let slash = path.lastIndex(of: "/") {
+            folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        } else {
+            folder = "."
+        }
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    private static func failure(_ path: String, _ operation: String) -> ArchiveError {
+        .fileSystem(path: path, operation: operation, reason: FileBytes.errnoText())
+    }
+
+    private static func randomSuffix() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let value = generator.next() as UInt64
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

@@ -1,0 +1,88 @@
+internal import CZip
+import Glibc
+
+/// Writes zip archives entirely in memory, deterministically.
+///
+/// Entries are written at the root as named (names may contain folders such as `en.lproj/pass.strings`), in the
+/// given order, with one fixed timestamp (2001-01-01 00:00:00), no extra fields and no directory entries, so
+/// identical input gives byte-identical output. PNG and other already-compressed files are stored, the rest
+/// deflated (`Compression.forEntry`).
+public struct ArchiveWriter {
+    /// Builds a zip of `entries`, in the order given (PassMint passes them sorted by name).
+    /// - Parameter entries: files to write; names must be unique relative paths.
+    /// - Returns: the zip file's bytes.
+    /// - Throws: `ArchiveError.invalidEntryName`, `.duplicateEntry`, or `.writeFailed` with libzip's text.
+    public static func makeArchive(_ entries: [ArchiveEntry]) throws(ArchiveError) -> [UInt8] {
+        try build(entries.map { .bytes($0) }, shared: nil)
+    }
+
+    /// The bytes of a zip with no entries (just the end-of-central-directory record).
+    static let emptyArchive: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
+
+    /// One entry to write: new bytes to compress now, or an entry copied raw from the asset cache.
+    enum Item {
+        case bytes(ArchiveEntry)
+        case shared(name: String, index: UInt64, compression: Compression)
+
+        var name: String {
+            switch self {
+            case .bytes(let entry): return entry.name
+            case .shared(let name, _, _): return name
+            }
+        }
+    }
+
+    /// Writes `items` in order. `shared` is the asset cache's archive, opened by the caller; it must stay open
+    /// until this returns.
+    static func build(_ items: [Item], shared: ZipArchive?) throws(ArchiveError) -> [UInt8] {
+        var seen = Set<String>()
+        for item in items {
+            try ArchiveEntry.validate(name: item.name)
+            guard seen.insert(item.name).inserted else { throw .duplicateEntry(entry: item.name) }
+        }
+        if items.isEmpty { return emptyArchive }  // libzip removes an empty archive instead of writing one
+        let mtime = ArchiveClock.fixedModificationTime()
+        do throws(ZipFailure) {
+            let archive = try ZipArchive(source: try ZipSource.empty(), flags: ZIP_TRUNCATE)
+            for item in items {
+                do throws(ZipFailure) {
+                    try add(item, to: archive, shared: shared, mtime: mtime)
+                } catch {
+                    var failure = error
+                    failure.entry = item.name
+                    throw failure
+                }
+            }
+            try archive.close()
+            return try archive.source.contents()
+        } catch {
+            throw .writeFailed(entry: error.entry, reason: error.message)
+        }
+    }
+
+    private static func add(_ item: Item, to archive: ZipArchive, shared: ZipArchive?, mtime: time_t)
+        throws(ZipFailure)
+    {
+        switch item {
+        case .bytes(let entry):
+            let source = try ZipSource.copying(entry.bytes)
+            try archive.add(
+                name: entry.name, source: source, method: Compression.forEntry(entry.name).zipMethod, mtime: mtime)
+        case .shared(let name, let index, let compression):
+            guard let shared else { throw ZipFailure(code: ZIP_ER_INTERNAL, message: "asset archive is not open") }
+            // The method must equal the stored one, or libzip would decompress and recompress the data.
+            let source = try archive.compressedSource(of: index, in: shared)
+            try archive.add(name: name, source: source, method: compression.zipMethod, mtime: mtime)
+        }
+    }
+}
+
+extension Compression {
+    /// libzip's `ZIP_CM_*` value.
+    var zipMethod: Int32 {
+        switch self {
+        case .store: return ZIP_CM_STORE
+        case .deflate: return ZIP_CM_DEFLATE
+        }
+    }
+}

@@ -1,0 +1,124 @@
+internal import CZip
+import Glibc
+
+/// Owns one libzip `zip_t`. `deinit` discards it unless `close()` already wrote and freed it.
+/// Not thread-safe (libzip archives are not): each use creates, uses and drops its own instance.
+final class ZipArchive {
+    private let raw: OpaquePointer
+    /// The source the archive was opened on; kept so that its bytes can be read after `close()`.
+    let source: ZipSource
+    private var isClosed = false
+
+    /// Opens an archive on `source` (`ZIP_RDONLY` to read, `ZIP_TRUNCATE` to write a new one).
+    init(source: ZipSource, flags: Int32) throws(ZipFailure) {
+        zip_source_keep(source.raw)  // the archive gets its own reference (see ZipSource)
+        let result: Result<OpaquePointer, ZipFailure> = ZipFailure.withError { error in
+            if let archive = zip_open_from_source(source.raw, flags, error) { return .success(archive) }
+            return .failure(ZipFailure(error))
+        }
+        switch result {
+        case .success(let archive):
+            raw = archive
+            self.source = source
+        case .failure(let failure):
+            zip_source_free(source.raw)  // undo the keep: libzip did not take the source
+            throw failure
+        }
+    }
+
+    deinit {
+        if !isClosed { zip_discard(raw) }
+    }
+
+    private var failure: ZipFailure {
+        ZipFailure(zip_get_error(raw))
+    }
+
+    // MARK: Writing
+
+    /// Adds `source` as entry `name` and sets its compression and modification time.
+    /// - Returns: the new entry's index.
+    @discardableResult
+    func add(name: String, source entrySource: ZipSource, method: Int32, mtime: time_t) throws(ZipFailure) -> UInt64 {
+        zip_source_keep(entrySource.raw)
+        let index = zip_file_add(raw, name, entrySource.raw, ZIP_FL_ENC_UTF_8)
+        guard index >= 0 else {
+            zip_source_free(entrySource.raw)  // undo the keep: on failure libzip does not take the source
+            throw failure
+        }
+        let at = zip_uint64_t(index)
+        guard zip_set_file_compression(raw, at, method, 0) == 0 else { throw failure }
+        guard zip_file_set_mtime(raw, at, mtime, 0) == 0 else { throw failure }
+        return at
+    }
+
+    /// A source that yields entry `index` of `other` exactly as stored there (still compressed, no recompression).
+    /// `other` must stay open until this archive is closed.
+    func compressedSource(of index: UInt64, in other: ZipArchive) throws(ZipFailure) -> ZipSource {
+        guard let source = zip_source_zip(raw, other.raw, index, ZIP_FL_COMPRESSED, 0, -1) else { throw failure }
+        return ZipSource.adopting(source)
+    }
+
+    /// Writes the archive into its source and frees the `zip_t`.
+    func close() throws(ZipFailure) {
+        guard zip_close(raw) == 0 else { throw failure }  // on failure the archive is still open: deinit discards
+        isClosed = true
+    }
+
+    // MARK: Reading
+
+    /// Number of entries.
+    var count: Int {
+        let n = zip_get_num_entries(raw, 0)
+        return n < 0 ? 0 : Int(n)
+    }
+
+    /// Name of entry `index` as UTF-8 (libzip converts CP437 names), or nil when libzip cannot give one.
+    func name(at index: Int) -> String? {
+        guard let name = zip_get_name(raw, zip_uint64_t(index), ZIP_FL_ENC_GUESS) else { return nil }
+        return String(cString: name)
+    }
+
+    /// Compression method (`ZIP_CM_*`) of entry `index`, as stored.
+    func method(at index: Int) throws(ZipFailure) -> Int32 {
+        var stat = zip_stat_t()
+        zip_stat_init(&stat)
+        guard zip_stat_index(raw, zip_uint64_t(index), 0, &stat) == 0 else { throw failure }
+        return Int32(stat.comp_method)
+    }
+
+    /// Reads and decompresses entry `index`, checking its CRC. Stops with `ZipFailure.tooLargeCode` past `limit` bytes.
+    func read(at index: Int, limit: Int) throws(ZipFailure) -> [UInt8] {
+        guard let file = zip_fopen_index(raw, zip_uint64_t(index), 0) else { throw failure }
+        var bytes: [UInt8] = []
+        var stat = zip_stat_t()
+        zip_stat_init(&stat)
+        if zip_stat_index(raw, zip_uint64_t(index), 0, &stat) == 0, stat.valid & UInt64(ZIP_STAT_SIZE) != 0 {
+            bytes.reserveCapacity(Int(min(stat.size, UInt64(limit))))
+        }
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var readError: ZipFailure?
+        while true {
+            let got = chunk.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress, zip_uint64_t($0.count)) }
+            if got < 0 {
+                readError = ZipFailure(zip_file_get_error(file))
+                break
+            }
+            if got == 0 { break }
+            if bytes.count + Int(got) > limit {
+                readError = ZipFailure(code: ZipFailure.tooLargeCode, message: "entry exceeds the \(limit)-byte limit")
+                break
+            }
+            bytes.append(contentsOf: chunk[0..<Int(got)])
+        }
+        let closeCode = zip_fclose(file)
+        if let readError { throw readError }
+        if closeCode != 0 {
+            throw ZipFailure.withError { error in
+                zip_error_init_with_code(error, closeCode)
+                return ZipFailure(error)
+            }
+        }
+        return bytes
+    }
+}
