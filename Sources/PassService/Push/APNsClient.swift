@@ -1,0 +1,143 @@
+internal import CCurl
+import Foundation
+
+/// Sends pass-update pushes to APNs: HTTP/2 over TLS with the Pass Type ID certificate as client certificate,
+/// many streams over one long-lived connection (libcurl multi). Blocking; use it from one thread at a time.
+public final class APNsClient {
+    private let configuration: APNsConfiguration
+    private let baseURL: String
+    private let multi: CurlMulti
+    private var pool: [CurlEasy] = []
+    private var idle: [Int] = []
+    private var headerLists: [String: CurlHeaderList] = [:]
+
+    /// Connections opened so far (1 while one HTTP/2 connection carries everything).
+    public private(set) var connectionsOpened = 0
+
+    /// Creates a client; the connection opens with the first push and stays open across `send` calls.
+    /// - Parameter configuration: endpoint, credential, trust and limits.
+    /// - Throws: `PushError` when the configuration is invalid or libcurl cannot be set up.
+    public init(configuration: APNsConfiguration) throws(PushError) {
+        try configuration.validate()
+        self.configuration = configuration
+        self.baseURL = try configuration.normalizedBaseURL()
+        self.multi = try CurlMulti(maxConcurrentStreams: configuration.maxConcurrentStreams)
+    }
+
+    /// The exact header lines of a push for `topic` (the pass type identifier).
+    /// `Accept:` with no value removes curl's default `accept: */*`.
+    public static func headerLines(topic: String) -> [String] {
+        [
+            "apns-topic: \(topic)", "apns-push-type: background", "apns-priority: 5", "apns-expiration: 0",
+            "content-type: application/json", "Accept:",
+        ]
+    }
+
+    /// Sends one push per job, up to `maxConcurrentStreams` in flight, and waits for every answer.
+    /// - Parameter jobs: pushes to send; invalid (non-hex) tokens are answered `BadDeviceToken` without sending.
+    /// - Returns: one result per job, in the order of `jobs`.
+    public func send(_ jobs: [PushJob]) -> [PushResult] {
+        var results = [PushResult?](repeating: nil, count: jobs.count)
+        var inFlight: [Int: Int] = [:]  // slot -> job index
+        var next = 0
+        while next < jobs.count || !inFlight.isEmpty {
+            while next < jobs.count && inFlight.count < configuration.maxConcurrentStreams {
+                let index = next
+                next += 1
+                if let early = start(jobs[index], inFlight: &inFlight, index: index) { results[index] = early }
+            }
+            if inFlight.isEmpty { continue }
+            do {
+                try multi.perform()
+            } catch {
+                for (slot, index) in inFlight {
+                    multi.remove(pool[slot])
+                    idle.append(slot)
+                    results[index] = PushResult(job: jobs[index], status: 0, apnsID: nil, outcome: .retry(reason: "\(error)"))
+                }
+                inFlight.removeAll()
+                continue
+            }
+            let done = multi.completed()
+            for (slot, code) in done {
+                guard let index = inFlight.removeValue(forKey: slot) else { continue }
+                let easy = pool[slot]
+                let transfer = easy.finish(code: code)
+                multi.remove(easy)
+                idle.append(slot)
+                connectionsOpened += transfer.newConnections
+                results[index] = Self.result(for: jobs[index], transfer)
+            }
+            if done.isEmpty { multi.poll(timeoutMs: 1000) }
+        }
+        return results.enumerated().map { index, result in
+            result ?? PushResult(job: jobs[index], status: 0, apnsID: nil, outcome: .retry(reason: "not sent"))
+        }
+    }
+
+    /// Starts one transfer; returns a result at once when the job cannot be sent.
+    private func start(_ job: PushJob, inFlight: inout [Int: Int], index: Int) -> PushResult? {
+        guard PushToken.isValid(job.pushToken) else {
+            return PushResult(job: job, status: 0, apnsID: nil, outcome: .unregistered(reason: "BadDeviceToken"))
+        }
+        guard Self.isValidTopic(job.passTypeIdentifier) else {
+            return PushResult(job: job, status: 0, apnsID: nil, outcome: .failed(reason: "invalid apns-topic"))
+        }
+        do {
+            let easy = try idleHandle()
+            let headers = try headerList(topic: job.passTypeIdentifier)
+            do {
+                try easy.prepare(url: "\(baseURL)/3/device/\(job.pushToken)", headers: headers)
+                try multi.add(easy)
+            } catch {
+                idle.append(easy.slot)
+                throw error
+            }
+            inFlight[easy.slot] = index
+            return nil
+        } catch {
+            return PushResult(job: job, status: 0, apnsID: nil, outcome: .retry(reason: "\(error)"))
+        }
+    }
+
+    private func idleHandle() throws(PushError) -> CurlEasy {
+        if let slot = idle.popLast() { return pool[slot] }
+        let easy = try CurlEasy(slot: pool.count, configuration: configuration)
+        pool.append(easy)
+        return easy
+    }
+
+    private func headerList(topic: String) throws(PushError) -> CurlHeaderList {
+        if let list = headerLists[topic] { return list }
+        let list = try CurlHeaderList(Self.headerLines(topic: topic))
+        headerLists[topic] = list
+        return list
+    }
+
+    /// A topic is a reverse-DNS identifier: refuse anything that could break the header line.
+    static func isValidTopic(_ topic: String) -> Bool {
+        !topic.isEmpty && topic.utf8.count <= 255
+            && topic.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && $0 != ":" }
+    }
+
+    private static func result(for job: PushJob, _ transfer: CurlTransferResult) -> PushResult {
+        if let error = transfer.error {
+            return PushResult(job: job, status: 0, apnsID: nil, outcome: .retry(reason: "transport: \(error)"))
+        }
+        let reason = errorReason(transfer.body)
+        return PushResult(
+            job: job, status: transfer.status, apnsID: transfer.apnsID,
+            outcome: PushOutcome.classify(status: transfer.status, reason: reason))
+    }
+
+    /// The `reason` of an APNs error body `{"reason":"…","timestamp":…}`.
+    static func errorReason(_ body: [UInt8]) -> String? {
+        guard !body.isEmpty, let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+            let reason = object["reason"] as? String, !reason.isEmpty
+        else { return nil }
+        return reason
+    }
+}
+
+@available(*, unavailable)
+extension APNsClient: Sendable {}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// Where and how the APNs client connects: base URL, TLS client identity, trust and limits.
+public struct APNsConfiguration: Sendable {
+    /// The TLS client identity (the Pass Type ID certificate and its private key).
+    public enum Credential: Sendable, CustomStringConvertible {
+        /// PEM files on disk; `keyPassword` decrypts an encrypted PEM key.
+        case pemFiles(certificate: String, key: String, keyPassword: String?)
+        /// PEM bytes held in memory (e.g. converted from a .p12), so no decrypted key is written to disk.
+        case pemData(certificate: [UInt8], key: [UInt8])
+
+        /// Never prints key material.
+        public var description: String {
+            switch self {
+            case .pemFiles(let cert, let key, _): return "PEM files (certificate \(cert), key \(key))"
+            case .pemData(let cert, _): return "in-memory PEM (certificate \(cert.count) bytes, key redacted)"
+            }
+        }
+    }
+
+    /// Apple's production endpoint. Pass updates work only against production.
+    public static let productionURL = "https://api.push.apple.com"
+
+    /// Base URL, `https://host[:port]` with no path; requests go to `{baseURL}/3/device/{token}`.
+    public var baseURL: String
+    /// TLS client certificate and key.
+    public var credential: Credential
+    /// PEM CA bundle used to verify the server (`--apns-ca`); `nil` uses the system trust store.
+    public var caFile: String?
+    /// Most requests in flight at once on the single HTTP/2 connection.
+    public var maxConcurrentStreams: Int
+    /// Time allowed for one request, connection setup included.
+    public var requestTimeout: TimeInterval
+    /// Time allowed to establish the TCP + TLS connection.
+    public var connectTimeout: TimeInterval
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - baseURL: `https://host[:port]`, default Apple production.
+    ///   - credential: the Pass Type ID identity as PEM.
+    ///   - caFile: optional PEM CA bundle; `nil` trusts the system store.
+    ///   - maxConcurrentStreams: streams in flight on the one connection (default 500).
+    ///   - requestTimeout: seconds per request (default 30).
+    ///   - connectTimeout: seconds to connect (default 10).
+    public init(
+        baseURL: String = APNsConfiguration.productionURL, credential: Credential, caFile: String? = nil,
+        maxConcurrentStreams: Int = 500, requestTimeout: TimeInterval = 30, connectTimeout: TimeInterval = 10
+    ) {
+        self.baseURL = baseURL
+        self.credential = credential
+        self.caFile = caFile
+        self.maxConcurrentStreams = maxConcurrentStreams
+        self.requestTimeout = requestTimeout
+        self.connectTimeout = connectTimeout
+    }
+
+    /// The base URL without a trailing slash, checked to be https with a host and no path.
+    /// - Throws: `PushError.invalidBaseURL`.
+    func normalizedBaseURL() throws(PushError) -> String {
+        var url = baseURL
+        while url.hasSuffix("/") { url.removeLast() }
+        guard let parts = URLComponents(string: url), parts.scheme?.lowercased() == "https",
+            let host = parts.host, !host.isEmpty, parts.path.isEmpty, parts.query == nil, parts.user == nil
+        else { throw .invalidBaseURL(baseURL) }
+        return url
+    }
+
+    /// Checks everything that can be checked before connecting.
+    /// - Throws: `PushError` naming the bad setting or file.
+    public func validate() throws(PushError) {
+        _ = try normalizedBaseURL()
+        guard maxConcurrentStreams > 0 else { throw .invalidSetting(name: "maxConcurrentStreams", value: "\(maxConcurrentStreams)") }
+        guard requestTimeout > 0 else { throw .invalidSetting(name: "requestTimeout", value: "\(requestTimeout)") }
+        guard connectTimeout > 0 else { throw .invalidSetting(name: "connectTimeout", value: "\(connectTimeout)") }
+        switch credential {
+        case .pemFiles(let cert, let key, _):
+            try Self.checkReadable(cert, role: "client certificate")
+            try Self.checkReadable(key, role: "client key")
+        case .pemData(let cert, let key):
+            guard Self.looksLikePEM(cert) else { throw .invalidPEM(role: "client certificate") }
+            guard Self.looksLikePEM(key) else { throw .invalidPEM(role: "client key") }
+        }
+        if let caFile { try Self.checkReadable(caFile, role: "CA (--apns-ca)") }
+    }
+
+    private static func checkReadable(_ path: String, role: String) throws(PushError) {
+        guard FileManager.default.isReadableFile(atPath: path) else { throw .unreadableFile(role: role, path: path) }
+    }
+
+    private static func looksLikePEM(_ bytes: [UInt8]) -> Bool {
+        let marker = Array("-----BEGIN".utf8)
+        guard bytes.count > marker.count else { return false }
+        for start in 0...(bytes.count - marker.count) where bytes[start] == marker[0] {
+            if Array(bytes[start..<(start + marker.count)]) == marker { return true }
+        }
+        return false
+    }
+}

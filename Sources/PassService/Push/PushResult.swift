@@ -1,0 +1,58 @@
+import Foundation
+
+/// What to do with an outbox row after APNs answered (or failed to answer).
+public enum PushOutcome: Sendable, Equatable {
+    /// 200: APNs accepted the notification.
+    case delivered
+    /// 410, or 400 `BadDeviceToken` / `DeviceTokenNotForTopic`: the token is dead; delete its registrations.
+    case unregistered(reason: String)
+    /// 429, 5xx or a transport error: try again later.
+    case retry(reason: String)
+    /// 403 and other 4xx: a request or credential problem; retried slowly, then given up.
+    case failed(reason: String)
+
+    /// Metrics label: `delivered`, `unregistered`, `retry` or `failed`.
+    public var label: String {
+        switch self {
+        case .delivered: return "delivered"
+        case .unregistered: return "unregistered"
+        case .retry: return "retry"
+        case .failed: return "failed"
+        }
+    }
+
+    /// Maps an APNs HTTP answer to an outcome (Apple's "Handling notification responses" table).
+    /// - Parameters:
+    ///   - status: HTTP status code.
+    ///   - reason: the `reason` of the JSON error body, if any.
+    public static func classify(status: Int, reason: String?) -> PushOutcome {
+        let why = reason ?? "HTTP \(status)"
+        switch status {
+        case 200..<300: return .delivered
+        case 410: return .unregistered(reason: reason ?? "Unregistered")
+        case 400 where reason == "BadDeviceToken" || reason == "DeviceTokenNotForTopic": return .unregistered(reason: why)
+        case 429, 500..<600: return .retry(reason: why)
+        default: return .failed(reason: why)
+        }
+    }
+}
+
+/// The answer for one `PushJob`.
+public struct PushResult: Sendable, Equatable {
+    /// The job this answers.
+    public let job: PushJob
+    /// HTTP status, or 0 when nothing was received (transport error, or not sent because the token is invalid).
+    public let status: Int
+    /// The `apns-id` response header, when present.
+    public let apnsID: String?
+    /// What the pusher does with the row.
+    public let outcome: PushOutcome
+
+    /// Creates a result.
+    public init(job: PushJob, status: Int, apnsID: String?, outcome: PushOutcome) {
+        self.job = job
+        self.status = status
+        self.apnsID = apnsID
+        self.outcome = outcome
+    }
+}

@@ -1,0 +1,149 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// An outbox that can give up on a row without deleting its registrations (history records the reason).
+/// Outboxes without it get `completePush` for a given-up row, and the pusher logs the reason.
+public protocol PushOutboxAbandoning: PushOutbox {
+    /// Deletes the row, keeps the registrations, records `reason`.
+    func abandonPush(id: Int64, reason: String) throws
+}
+
+/// Drains a `PushOutbox` to APNs on its own thread: claim due rows, send them over one HTTP/2 connection,
+/// then complete, drop or reschedule each row. A row is only removed after APNs answered, so nothing is lost
+/// if the process dies (an unanswered row becomes due again when its lease ends).
+public final class Pusher: Sendable {
+    /// Tunables of the drain loop.
+    public struct Options: Sendable {
+        /// Rows claimed per round.
+        public var batchSize: Int
+        /// How long claimed rows stay leased to this pusher.
+        public var lease: TimeInterval
+        /// Sleep between empty rounds unless `wake()` is called.
+        public var pollInterval: TimeInterval
+        /// Back-off and give-up rules.
+        public var retryPolicy: PushRetryPolicy
+
+        /// Creates options (defaults: 1000 rows, 30 s lease, 200 ms poll).
+        public init(
+            batchSize: Int = 1000, lease: TimeInterval = 30, pollInterval: TimeInterval = 0.2,
+            retryPolicy: PushRetryPolicy = PushRetryPolicy()
+        ) {
+            self.batchSize = batchSize
+            self.lease = lease
+            self.pollInterval = pollInterval
+            self.retryPolicy = retryPolicy
+        }
+    }
+
+    private let outbox: any PushOutbox
+    private let configuration: APNsConfiguration
+    private let options: Options
+    private let onResult: @Sendable (String) -> Void
+    private let log: @Sendable (String) -> Void
+    private let control = PusherControl()
+
+    /// Writes one line to standard error.
+    public static let standardErrorLog: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data(("pusher: " + line + "\n").utf8))
+    }
+
+    /// Creates a stopped pusher; call `start()`.
+    /// - Parameters:
+    ///   - outbox: the durable queue to drain.
+    ///   - configuration: APNs endpoint and credential (validated here).
+    ///   - options: batch size, lease, poll interval, retry policy.
+    ///   - onResult: called once per answered push with `delivered`, `unregistered`, `retry` or `failed`.
+    ///   - log: receives log lines (push tokens appear only as a short prefix).
+    /// - Throws: `PushError` for an invalid configuration.
+    public init(
+        outbox: any PushOutbox, configuration: APNsConfiguration, options: Options = Options(),
+        onResult: @escaping @Sendable (String) -> Void = { _ in },
+        log: @escaping @Sendable (String) -> Void = Pusher.standardErrorLog
+    ) throws(PushError) {
+        try configuration.validate()
+        self.outbox = outbox
+        self.configuration = configuration
+        self.options = options
+        self.onResult = onResult
+        self.log = log
+    }
+
+    deinit { control.stopAndJoin() }
+
+    /// Starts the worker thread (once; a stopped pusher does not restart).
+    public func start() {
+        guard control.markStarted() else { return }
+        let worker = PusherWorker(
+            outbox: outbox, configuration: configuration, options: options, onResult: onResult, log: log,
+            control: control)
+        let control = self.control
+        let thread = Thread {
+            worker.run()
+            control.markFinished()
+        }
+        thread.name = "passmint-pusher"
+        thread.start()
+    }
+
+    /// Runs a round now instead of after the poll interval (call it after queueing pushes).
+    public func wake() { control.wake() }
+
+    /// Stops the worker and waits until it has finished its current round (answers are still recorded).
+    public func stop() { control.stopAndJoin() }
+}
+
+/// Start / wake / stop signalling between the `Pusher` and its worker thread.
+final class PusherControl: Sendable {
+    private struct State {
+        var started = false
+        var stopping = false
+        var woken = false
+    }
+
+    private let state = Mutex(State())
+    private let wakeSignal = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    /// True the first time, when the worker may start.
+    func markStarted() -> Bool {
+        state.withLock { state in
+            guard !state.started, !state.stopping else { return false }
+            state.started = true
+            return true
+        }
+    }
+
+    func markFinished() { finished.signal() }
+
+    func wake() {
+        let signal = state.withLock { state -> Bool in
+            defer { state.woken = true }
+            return !state.woken
+        }
+        if signal { wakeSignal.signal() }
+    }
+
+    /// Sleeps up to `interval` unless woken or stopping.
+    func waitForWork(_ interval: TimeInterval) {
+        let skip = state.withLock { state -> Bool in
+            defer { state.woken = false }
+            return state.woken || state.stopping
+        }
+        if !skip { _ = wakeSignal.wait(timeout: .now() + interval) }
+        state.withLock { $0.woken = false }
+    }
+
+    /// Asks the worker to stop and waits for it (no-op when never started or already stopped).
+    func stopAndJoin() {
+        let join = state.withLock { state -> Bool in
+            defer { state.stopping = true }
+            return state.started && !state.stopping
+        }
+        guard join else { return }
+        wakeSignal.signal()
+        finished.wait()
+    }
+}

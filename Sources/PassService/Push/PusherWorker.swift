@@ -1,0 +1,67 @@
+import Foundation
+
+/// The drain loop run on the pusher thread. Owns the `APNsClient` (created on that thread, never shared).
+struct PusherWorker: Sendable {
+    let outbox: any PushOutbox
+    let configuration: APNsConfiguration
+    let options: Pusher.Options
+    let onResult: @Sendable (String) -> Void
+    let log: @Sendable (String) -> Void
+    let control: PusherControl
+
+    func run() {
+        let client: APNsClient
+        do {
+            client = try APNsClient(configuration: configuration)
+        } catch {
+            log("cannot start: \(error)")
+            return
+        }
+        while !control.isStopping {
+            let jobs: [PushJob]
+            do {
+                jobs = try outbox.claimDuePushes(limit: options.batchSize, now: Date(), lease: options.lease)
+            } catch {
+                log("claiming due pushes failed: \(error)")
+                control.waitForWork(options.pollInterval)
+                continue
+            }
+            if jobs.isEmpty {
+                control.waitForWork(options.pollInterval)
+                continue
+            }
+            for result in client.send(jobs) { apply(result) }
+        }
+    }
+
+    /// Records one answer in the outbox. A failure here leaves the row leased; it is retried after the lease.
+    func apply(_ result: PushResult) {
+        let job = result.job
+        let token = PushToken.redacted(job.pushToken)
+        onResult(result.outcome.label)
+        let decision = options.retryPolicy.decision(for: result)
+        do {
+            switch decision {
+            case .complete:
+                try outbox.completePush(id: job.id)
+            case .drop(let reason):
+                log("push \(job.id) to \(token): \(reason); deleting the registrations of this token")
+                try outbox.dropPush(id: job.id, deletingRegistrationsFor: job.pushToken, reason: reason)
+            case .retry(let delay, let reason):
+                if case .failed = result.outcome {
+                    log("push \(job.id) to \(token) refused (HTTP \(result.status)): \(reason); retrying in \(Int(delay)) s")
+                }
+                try outbox.retryPush(id: job.id, at: Date().addingTimeInterval(delay), reason: reason)
+            case .giveUp(let reason):
+                log("push \(job.id) to \(token) given up: \(reason)")
+                if let abandoning = outbox as? any PushOutboxAbandoning {
+                    try abandoning.abandonPush(id: job.id, reason: reason)
+                } else {
+                    try outbox.completePush(id: job.id)
+                }
+            }
+        } catch {
+            log("recording push \(job.id) to \(token) failed: \(error); the row is retried after its lease")
+        }
+    }
+}
