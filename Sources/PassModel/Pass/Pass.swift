@@ -1,0 +1,203 @@
+/// pass.json as Swift values. Every key of the Wallet pass format has a typed property; keys PassMint does not
+/// know are kept verbatim in `unknownKeys` (at every level), so reading and writing a pass never drops anything.
+///
+/// Read leniently with `init(json:)`; write the strict form with `jsonValue` (sorted keys via `JSONWriter`,
+/// colours always `rgb(r, g, b)`). Validity is judged separately by `PassValidator`, which works on raw JSON so it
+/// can report problems a typed value cannot even hold.
+public struct Pass: Sendable, Equatable {
+    // MARK: Required (§1.1)
+    public var formatVersion: Int64?
+    public var passTypeIdentifier: String?
+    public var serialNumber: String?
+    public var teamIdentifier: String?
+    public var organizationName: String?
+    public var description: String?
+
+    // MARK: Style dictionaries: exactly one should be set
+    public var boardingPass: PassStructure?
+    public var coupon: PassStructure?
+    public var eventTicket: PassStructure?
+    public var generic: PassStructure?
+    public var storeCard: PassStructure?
+
+    // MARK: Visual (§1.2)
+    public var logoText: String?
+    public var foregroundColor: PassColorValue?
+    public var backgroundColor: PassColorValue?
+    public var labelColor: PassColorValue?
+    /// Undocumented by Apple but used in the wild (colour of primary values over a strip).
+    public var stripColor: PassColorValue?
+    public var suppressStripShine: Bool?
+
+    // MARK: Barcodes (§1.3)
+    public var barcodes: [PassBarcode]?
+    /// Deprecated single barcode; Code128 not allowed.
+    public var barcode: PassBarcode?
+
+    // MARK: Relevance (§1.4)
+    public var locations: [PassLocation]?
+    public var beacons: [PassBeacon]?
+    /// Metres.
+    public var maxDistance: Double?
+    /// Deprecated since iOS 18; ISO 8601 with time and zone.
+    public var relevantDate: String?
+    public var relevantDates: [PassRelevantDate]?
+
+    // MARK: Lifecycle (§1.5)
+    public var expirationDate: String?
+    public var voided: Bool?
+    public var sharingProhibited: Bool?
+    /// Event tickets and boarding passes only.
+    public var groupingIdentifier: String?
+    /// Any JSON, for companion apps; never shown.
+    public var userInfo: JSONValue?
+
+    // MARK: Apps and web service (§1.6)
+    public var associatedStoreIdentifiers: [Int64]?
+    public var appLaunchURL: String?
+    public var webServiceURL: String?
+    public var authenticationToken: String?
+
+    // MARK: NFC and semantics (§1.7, §1.8)
+    public var nfc: PassNFC?
+    public var semantics: SemanticTags?
+
+    // MARK: iOS 18 poster event tickets (§1.9)
+    public var preferredStyleSchemes: [StyleScheme]?
+    public var eventLogoText: String?
+    public var footerBackgroundColor: PassColorValue?
+    public var useAutomaticColors: Bool?
+    public var suppressHeaderDarkening: Bool?
+    public var auxiliaryStoreIdentifiers: [Int64]?
+
+    // MARK: Event-guide URL keys (iOS 18)
+    public var accessibilityURL: String?
+    public var addOnURL: String?
+    public var bagPolicyURL: String?
+    public var contactVenueEmail: String?
+    public var contactVenuePhoneNumber: String?
+    public var contactVenueWebsite: String?
+    public var directionsInformationURL: String?
+    public var merchandiseURL: String?
+    public var orderFoodURL: String?
+    public var parkingInformationURL: String?
+    public var purchaseParkingURL: String?
+    public var sellURL: String?
+    public var transferURL: String?
+    public var transitInformationURL: String?
+
+    // MARK: iOS 26 boarding-pass keys
+    /// Multi-event entries; kept as JSON.
+    public var upcomingPassInformation: JSONValue?
+    public var changeSeatURL: String?
+    public var entertainmentURL: String?
+    public var purchaseAdditionalBaggageURL: String?
+    public var purchaseLoungeAccessURL: String?
+    public var purchaseWifiURL: String?
+    public var upgradeURL: String?
+    public var managementURL: String?
+    public var registerServiceAnimalURL: String?
+    public var reportLostBagURL: String?
+    public var requestWheelchairURL: String?
+    public var trackBagsURL: String?
+    public var transitProviderEmail: String?
+    public var transitProviderPhoneNumber: String?
+    public var transitProviderWebsiteURL: String?
+
+    /// Top-level keys PassMint does not know, kept verbatim.
+    public var unknownKeys: [String: JSONValue] = [:]
+
+    /// An empty pass (`formatVersion` 1); set the other keys yourself.
+    public init() {
+        formatVersion = 1
+    }
+}
+
+/// A field together with where it sits in the pass.
+public struct LocatedField: Sendable, Equatable {
+    public var style: PassStyle
+    public var group: PassFieldGroup
+    public var index: Int
+    public var field: PassField
+    /// JSON path such as `storeCard.primaryFields[0]`.
+    public var path: String
+}
+
+extension Pass {
+    /// The style dictionary for `style`.
+    public subscript(style: PassStyle) -> PassStructure? {
+        get {
+            switch style {
+            case .boardingPass: return boardingPass
+            case .coupon: return coupon
+            case .eventTicket: return eventTicket
+            case .generic: return generic
+            case .storeCard: return storeCard
+            }
+        }
+        set {
+            switch style {
+            case .boardingPass: boardingPass = newValue
+            case .coupon: coupon = newValue
+            case .eventTicket: eventTicket = newValue
+            case .generic: generic = newValue
+            case .storeCard: storeCard = newValue
+            }
+        }
+    }
+
+    /// Every style key that is present (a valid pass has exactly one).
+    public var styles: [PassStyle] { PassStyle.allCases.filter { self[$0] != nil } }
+
+    /// The pass's style: the first style key present, nil when there is none.
+    public var style: PassStyle? { styles.first }
+
+    /// The dictionary of `style`; setting it when there is no style does nothing.
+    public var structure: PassStructure? {
+        get { style.flatMap { self[$0] } }
+        set { if let style { self[style] = newValue } }
+    }
+
+    /// Every field of every style and group, in display order, with its JSON path.
+    public var fields: [LocatedField] {
+        var out: [LocatedField] = []
+        for style in styles {
+            guard let s = self[style] else { continue }
+            for group in PassFieldGroup.allCases {
+                for (i, f) in (s[group] ?? []).enumerated() {
+                    let path = JSONPath.index(JSONPath.member(style.rawValue, group.rawValue), i)
+                    out.append(LocatedField(style: style, group: group, index: i, field: f, path: path))
+                }
+            }
+        }
+        return out
+    }
+
+    /// The first field with this key, in any group.
+    public func field(forKey key: String) -> PassField? {
+        fields.first { $0.field.key == key }?.field
+    }
+
+    /// True when `preferredStyleSchemes` asks for the iOS 18 poster layout.
+    public var prefersPosterEventTicket: Bool {
+        preferredStyleSchemes?.contains(.posterEventTicket) ?? false
+    }
+
+    /// JSON paths of every key PassMint does not know, at every level, sorted.
+    public var unknownKeyPaths: [String] {
+        var out: [String] = []
+        func add(_ base: String, _ keys: [String: JSONValue]) {
+            out += keys.keys.map { JSONPath.member(base, $0) }
+        }
+        add("", unknownKeys)
+        for style in styles { add(style.rawValue, self[style]?.unknownKeys ?? [:]) }
+        for located in fields { add(located.path, located.field.unknownKeys) }
+        for (i, b) in (barcodes ?? []).enumerated() { add(JSONPath.index("barcodes", i), b.unknownKeys) }
+        if let barcode { add("barcode", barcode.unknownKeys) }
+        for (i, l) in (locations ?? []).enumerated() { add(JSONPath.index("locations", i), l.unknownKeys) }
+        for (i, b) in (beacons ?? []).enumerated() { add(JSONPath.index("beacons", i), b.unknownKeys) }
+        for (i, r) in (relevantDates ?? []).enumerated() { add(JSONPath.index("relevantDates", i), r.unknownKeys) }
+        if let nfc { add("nfc", nfc.unknownKeys) }
+        return out.sorted()
+    }
+}

@@ -1,0 +1,82 @@
+/// Colour strings in pass.json. Apple documents only CSS-style `rgb(r, g, b)` with integers 0–255;
+/// PassMint also reads `#rrggbb` and `#rgb` and always writes `rgb(r, g, b)`.
+public enum PassColor {
+    /// Parses `rgb(r, g, b)` (any spacing, 0–255), `#rrggbb` or `#rgb`. Returns nil for anything else
+    /// (including `rgba(…)`, names such as `red`, and components above 255).
+    public static func parse(_ s: String) -> (r: UInt8, g: UInt8, b: UInt8)? {
+        let text = s.trimmingSpaces()
+        if text.hasPrefix("#") { return parseHex(String(text.dropFirst())) }
+        return parseRGB(text)
+    }
+
+    /// Formats a colour the way Wallet documents it: `rgb(r, g, b)`.
+    public static func format(r: UInt8, g: UInt8, b: UInt8) -> String {
+        "rgb(\(r), \(g), \(b))"
+    }
+
+    /// True when `s` is already in the form Wallet accepts: `rgb(r, g, b)` with 0–255 (spacing free).
+    public static func isStrict(_ s: String) -> Bool {
+        s.hasPrefix("rgb(") && parseRGB(s) != nil
+    }
+
+    private static func parseRGB(_ text: String) -> (r: UInt8, g: UInt8, b: UInt8)? {
+        guard text.count > 5, text.lowercased().hasPrefix("rgb("), text.hasSuffix(")") else { return nil }
+        let inner = text.dropFirst(4).dropLast()
+        let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+        guard parts.count == 3 else { return nil }
+        var out: [UInt8] = []
+        for p in parts {
+            guard !p.isEmpty, p.count <= 3, p.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(p), v <= 255
+            else { return nil }
+            out.append(UInt8(v))
+        }
+        return (out[0], out[1], out[2])
+    }
+
+    private static func parseHex(_ hex: String) -> (r: UInt8, g: UInt8, b: UInt8)? {
+        guard hex.allSatisfy(\.isHexDigit), hex.allSatisfy(\.isASCII) else { return nil }
+        let digits = hex.count == 3 ? hex.map { "\($0)\($0)" }.joined() : hex
+        guard digits.count == 6, let v = UInt32(digits, radix: 16) else { return nil }
+        return (UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF))
+    }
+}
+
+/// A colour key's value: parsed components, or the original text when it is not a colour PassMint can read
+/// (kept verbatim so nothing is lost; the validator reports it).
+public enum PassColorValue: Sendable, Hashable, CustomStringConvertible {
+    case rgb(red: UInt8, green: UInt8, blue: UInt8)
+    case unparsed(String)
+
+    /// Parses leniently (`rgb()`, `#rrggbb`, `#rgb`); anything else becomes `.unparsed`.
+    public init(parsing s: String) {
+        if let c = PassColor.parse(s) {
+            self = .rgb(red: c.r, green: c.g, blue: c.b)
+        } else {
+            self = .unparsed(s)
+        }
+    }
+
+    /// The components, or nil for an unparsed value.
+    public var components: (r: UInt8, g: UInt8, b: UInt8)? {
+        if case .rgb(let r, let g, let b) = self { return (r, g, b) }
+        return nil
+    }
+
+    /// What PassMint writes: `rgb(r, g, b)`, or the original text when it could not be parsed.
+    public var description: String {
+        switch self {
+        case .rgb(let r, let g, let b): return PassColor.format(r: r, g: g, b: b)
+        case .unparsed(let s): return s
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and line breaks (no Foundation needed).
+    func trimmingSpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let start = firstIndex(where: { !isSpace($0) }) else { return "" }
+        let end = lastIndex(where: { !isSpace($0) })!
+        return String(self[start...end])
+    }
+}
