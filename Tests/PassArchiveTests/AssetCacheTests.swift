@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import PassArchive
+
+@Suite("AssetCache")
+struct AssetCacheTests {
+    static let assets: [ArchiveEntry] = [
+        ArchiveEntry(name: "en.lproj/pass.strings", bytes: utf8(String(repeating: "\"a\" = \"b\";\n", count: 40))),
+        ArchiveEntry(name: "icon.png", bytes: pngLike),
+        ArchiveEntry(name: "logo.png", bytes: noiseBytes(count: 9000, seed: 5)),
+        ArchiveEntry(name: "strip@2x.png", bytes: noiseBytes(count: 2_500_000, seed: 9)),
+    ]
+    static let perPass: [ArchiveEntry] = [
+        ArchiveEntry(name: "manifest.json", bytes: utf8(String(repeating: "{\"icon.png\": \"abc\"}\n", count: 10))),
+        ArchiveEntry(name: "pass.json", bytes: utf8(String(repeating: "{\"serialNumber\": \"42\"}\n", count: 10))),
+        ArchiveEntry(name: "signature", bytes: noiseBytes(count: 700, seed: 1)),
+    ]
+
+    static func sortedUnion() -> [ArchiveEntry] {
+        (assets + perPass).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    @Test("shared path gives the same entries, order and bytes as the plain path")
+    func sameAsPlain() throws {
+        let cache = try AssetCache(Self.assets)
+        let shared = try ArchiveWriter.makeArchive(
+            Self.perPass, sharedAssets: cache, sharedNames: Self.assets.map(\.name).reversed())
+        let plain = try ArchiveWriter.makeArchive(Self.sortedUnion())
+        let reader = try ArchiveReader(bytes: shared, name: "shared.pkpass")
+        #expect(reader.entryNames == Self.sortedUnion().map(\.name))
+        #expect(reader.files == Self.sortedUnion())
+        #expect(reader.unreadableEntries.isEmpty)
+        // Raw copies of identically compressed data: the bytes match the plain path exactly.
+        #expect(shared == plain)
+    }
+
+    @Test("unzip -t accepts the shared-asset archive and keeps each method")
+    func unzipAccepts() throws {
+        try #require(hasTool("unzip"), "unzip is not installed")
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let cache = try AssetCache(Self.assets)
+        let zip = try ArchiveWriter.makeArchive(Self.perPass, sharedAssets: cache, sharedNames: Self.assets.map(\.name))
+        let path = try dir.write(zip, "shared.pkpass")
+        let test = try runTool("unzip", ["-t", path])
+        #expect(test.status == 0 && test.output.contains("No errors detected"), "\(test.output)")
+        let rows = parseUnzipVerbose(try runTool("unzip", ["-v", path]).output)
+        #expect(rows.map(\.name) == Self.sortedUnion().map(\.name))
+        for row in rows {
+            #expect(row.name.hasSuffix(".png") ? row.method == "Stored" : row.method.hasPrefix("Defl"), "\(row.name)")
+        }
+    }
+
+    @Test("a subset of the cached assets can be used")
+    func subset() throws {
+        let cache = try AssetCache(Self.assets)
+        let zip = try ArchiveWriter.makeArchive(Self.perPass, sharedAssets: cache, sharedNames: ["icon.png"])
+        let reader = try ArchiveReader(bytes: zip, name: "subset.pkpass")
+        #expect(reader.entryNames == ["icon.png", "manifest.json", "pass.json", "signature"])
+        #expect(try reader.read("icon.png") == pngLike)
+        #expect(cache.contains("logo.png"))
+        #expect(!cache.contains("thumbnail.png"))
+        #expect(cache.entry("logo.png") == Self.assets[2])
+        #expect(cache.names == Self.assets.map(\.name))
+    }
+
+    @Test("unknown shared names and clashes with per-pass entries are refused")
+    func refusals() throws {
+        let cache = try AssetCache(Self.assets)
+        #expect(throws: ArchiveError.assetNotCached(entry: "thumbnail.png", cached: Self.assets.map(\.name))) {
+            try ArchiveWriter.makeArchive(Self.perPass, sharedAssets: cache, sharedNames: ["thumbnail.png"])
+        }
+        let clash = [ArchiveEntry(name: "icon.png", bytes: [1, 2, 3])]
+        #expect(throws: ArchiveError.duplicateEntry(entry: "icon.png")) {
+            try ArchiveWriter.makeArchive(clash, sharedAssets: cache, sharedNames: ["icon.png"])
+        }
+        #expect(throws: ArchiveError.duplicateEntry(entry: "icon.png")) {
+            try AssetCache([clash[0], clash[0]])
+        }
+    }
+
+    @Test("many threads can build from one cache at once")
+    func concurrentBuilds() async throws {
+        let cache = try AssetCache(Self.assets)
+        let names = Self.assets.map(\.name)
+        let expected = try ArchiveWriter.makeArchive(Self.perPass, sharedAssets: cache, sharedNames: names)
+        let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try ArchiveWriter.makeArchive(Self.perPass, sharedAssets: cache, sharedNames: names)
+                }
+            }
+            var all: [[UInt8]] = []
+            for try await zip in group { all.append(zip) }
+            return all
+        }
+        #expect(results.count == 8)
+        #expect(results.allSatisfy { $0 == expected })
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import PassArchive
+
+@Suite("AtomicFile")
+struct AtomicFileTests {
+    private func mode(of path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    @Test("writes the bytes with the given mode and leaves no temporary file", arguments: [0o644, 0o600, 0o640])
+    func writes(mode expected: Int) throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let path = dir.file("pass.pkpass")
+        try AtomicFile.write(utf8("first"), to: path, mode: UInt32(expected))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("first".utf8))
+        #expect(try mode(of: path) == expected)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["pass.pkpass"])
+    }
+
+    @Test("replaces an existing file in place")
+    func replaces() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let path = dir.file("pass.pkpass")
+        try AtomicFile.write(utf8("old content, longer"), to: path)
+        try AtomicFile.write(utf8("new"), to: path, mode: 0o600)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("new".utf8))
+        #expect(try mode(of: path) == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["pass.pkpass"])
+    }
+
+    @Test("a missing folder is reported with the path, nothing is left behind")
+    func missingFolder() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let path = dir.file("missing/pass.pkpass")
+        let error = #expect(throws: ArchiveError.self) { try AtomicFile.write([1, 2, 3], to: path) }
+        #expect(error?.description.contains(dir.file("missing/pass.pkpass.tmp-")) == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [])
+    }
+
+    @Test("a failed rename removes the temporary file and keeps the target")
+    func failedRename() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let target = dir.file("occupied")
+        try FileManager.default.createDirectory(atPath: target + "/inner", withIntermediateDirectories: true)
+        let error = #expect(throws: ArchiveError.self) { try AtomicFile.write([1, 2, 3], to: target) }
+        guard case .fileSystem(let path, _, _)? = error else {
+            Issue.record("expected a file-system error, got \(String(describing: error))")
+            return
+        }
+        #expect(path == target)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["occupied"])
+    }
+
+    @Test("several megabytes are written completely")
+    func large() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let bytes = noiseBytes(count: 5 * 1024 * 1024, seed: 2)
+        try AtomicFile.write(bytes, to: dir.file("big.bin"))
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.file("big.bin")))) == bytes)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@testable import PassArchive
+
+@Suite("PassBundle")
+struct PassBundleTests {
+    static func passes(_ count: Int) throws -> [(name: String, bytes: [UInt8])] {
+        try (0..<count).map { index in
+            let pass = try ArchiveWriter.makeArchive([
+                ArchiveEntry(name: "pass.json", bytes: utf8("{\"serialNumber\": \"\(index)\"}"))
+            ])
+            return (name: "pass-\(index).pkpass", bytes: pass)
+        }
+    }
+
+    @Test("bundles up to ten passes, stored, in order, and each inner pass reads back")
+    func bundle() throws {
+        let passes = try Self.passes(PassBundle.maxPasses)
+        let bundle = try PassBundle.make(passes)
+        let reader = try ArchiveReader(bytes: bundle, name: "passes.pkpasses")
+        #expect(reader.entryNames == passes.map(\.name))
+        for (entry, pass) in zip(reader.files, passes) {
+            #expect(entry.bytes == pass.bytes)
+            #expect(try ArchiveReader(bytes: entry.bytes, name: entry.name).entryNames == ["pass.json"])
+        }
+        try #require(hasTool("unzip"), "unzip is not installed")
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let path = try dir.write(bundle, "passes.pkpasses")
+        #expect(try runTool("unzip", ["-t", path]).status == 0)
+        #expect(parseUnzipVerbose(try runTool("unzip", ["-v", path]).output).allSatisfy { $0.method == "Stored" })
+    }
+
+    @Test("more than ten passes are refused")
+    func tooMany() throws {
+        let passes = try Self.passes(11)
+        #expect(throws: ArchiveError.tooManyPasses(count: 11, limit: 10)) { try PassBundle.make(passes) }
+    }
+
+    @Test("duplicate names and an empty list are refused")
+    func refusals() throws {
+        let one = try Self.passes(1)[0]
+        #expect(throws: ArchiveError.duplicateEntry(entry: "a.pkpass")) {
+            try PassBundle.make([(name: "a.pkpass", bytes: one.bytes), (name: "a", bytes: one.bytes)])
+        }
+        #expect(throws: ArchiveError.emptyBundle) { try PassBundle.make([]) }
+    }
+}
