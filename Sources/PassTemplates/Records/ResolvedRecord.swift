@@ -1,0 +1,14 @@
+/// A record checked against a template's fields: every value typed and normalised, defaults applied.
+public struct ResolvedRecord: Sendable, Equatable {
+    /// Field name → normalised value. Optional fields without value or default are absent. A non-empty
+    /// `serialNumber` from the record is passed through unchanged (it is not a field; the caller decides
+    /// whether to hand it to `RenderContext`).
+    public var values: [String: String]
+    /// Record keys that are not fields (ignored), each with a hint.
+    public var warnings: [String]
+
+    public init(values: [String: String], warnings: [String] = []) {
+        self.values = values
+        self.warnings = warnings
+    }
+}

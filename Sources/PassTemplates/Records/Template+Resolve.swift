@@ -1,0 +1,45 @@
+extension Template {
+    /// Checks and types one record (`--set` values, a CSV row, a stored pass's data).
+    ///
+    /// - Keys that are not fields (and not `serialNumber`) are ignored with a warning.
+    /// - An empty value counts as no value: the default applies, or a required field fails.
+    /// - integer: `[+-]digits` within 64 bits → canonical digits. decimal: `[+-]digits[.digits]` → no `+`, no
+    ///   leading zeros, fraction kept as written. Surrounding spaces are ignored for both and for dates.
+    /// - date: `YYYY-MM-DDTHH:MM[:SS](Z|±HH:MM|±HHMM)` → `YYYY-MM-DDTHH:MM:SS±HH:MM` (`Z` for a zero offset);
+    ///   a bare `YYYY-MM-DD` means midnight UTC, `YYYY-MM-DDT00:00:00Z`. Calendar ranges are checked.
+    /// - enum: exactly one of the declared values (case-sensitive; a near miss is suggested).
+    /// - Throws: `TemplateError.missingValue` naming the field, `.invalidValue` naming field, value and the
+    ///   expected form.
+    public func resolve(_ record: [String: String]) throws(TemplateError) -> ResolvedRecord {
+        var warnings: [String] = []
+        let names = fields.map(\.name)
+        let known = Set(names)
+        for key in record.keys.sorted() where key != Template.serialNumberPlaceholder && !known.contains(key) {
+            var text = "\(fieldsFile): \"\(key)\" is not a field of this template and is ignored"
+            if let near = NearMiss.suggestion(for: key, in: names) { text += "; did you mean \"\(near)\"?" }
+            text += names.isEmpty ? " (the template has no fields)" : " (fields: \(names.joined(separator: ", ")))"
+            warnings.append(text)
+        }
+        var values: [String: String] = [:]
+        if let serial = record[Template.serialNumberPlaceholder], !serial.isEmpty {
+            values[Template.serialNumberPlaceholder] = serial
+        }
+        for field in fields {
+            guard let raw = record[field.name], !raw.isEmpty else {
+                if let value = field.defaultValue {
+                    values[field.name] = value
+                } else if field.required {
+                    throw .missingValue(field: field.name, file: fieldsFile)
+                }
+                continue
+            }
+            switch FieldValue.normalize(raw, for: field) {
+            case .success(let value):
+                values[field.name] = value
+            case .failure(let expected):
+                throw .invalidValue(field: field.name, value: raw, expected: expected.text, file: fieldsFile)
+            }
+        }
+        return ResolvedRecord(values: values, warnings: warnings)
+    }
+}

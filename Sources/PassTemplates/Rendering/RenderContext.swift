@@ -1,0 +1,27 @@
+/// What a rendered pass takes from outside the record: serial number, signing identity, web service.
+public struct RenderContext: Sendable, Equatable {
+    /// Non-nil: sets pass.json `serialNumber` and fills `{{serialNumber}}`. Nil: pass.json's own serialNumber is
+    /// used (a literal one, or one built only from other placeholders); nil with `{{serialNumber}}` in it, or
+    /// with no serialNumber at all, is `TemplateError.missingSerialNumber`.
+    public var serialNumber: String?
+    /// From the signing certificate. Fills a missing key; when the template's value differs, the certificate's
+    /// wins and a warning names both.
+    public var passTypeIdentifier: String?
+    /// From the signing certificate; same rule as `passTypeIdentifier`.
+    public var teamIdentifier: String?
+    /// When set, written to pass.json (replacing the template's).
+    public var webServiceURL: String?
+    /// When set, written to pass.json (replacing the template's).
+    public var authenticationToken: String?
+
+    public init(
+        serialNumber: String? = nil, passTypeIdentifier: String? = nil, teamIdentifier: String? = nil,
+        webServiceURL: String? = nil, authenticationToken: String? = nil
+    ) {
+        self.serialNumber = serialNumber
+        self.passTypeIdentifier = passTypeIdentifier
+        self.teamIdentifier = teamIdentifier
+        self.webServiceURL = webServiceURL
+        self.authenticationToken = authenticationToken
+    }
+}

@@ -1,0 +1,79 @@
+import PassModel
+
+extension Template {
+    /// Renders one pass from a record checked by `resolve(_:)`.
+    ///
+    /// 1. Tier: when `tierField`'s value has an entry in `tiers`, its `pass` keys replace top-level pass.json keys
+    ///    (`null` removes one) and its images replace files of the same path. A value without an entry uses the
+    ///    base pass.
+    /// 2. Placeholders are substituted in string values of the parsed tree (never in member names), in tier
+    ///    overrides and in pass.strings values; see `Substituter`.
+    /// 3. serialNumber, passTypeIdentifier, teamIdentifier, webServiceURL and authenticationToken are applied
+    ///    from `context` (see `RenderContext`).
+    /// - Throws: `TemplateError.missingSerialNumber` when no serial number can be found.
+    public func render(_ record: ResolvedRecord, context: RenderContext) throws(TemplateError) -> RenderedPass {
+        var warnings = record.warnings
+        var root = passJSON.objectValue ?? [:]
+        let tier = tierField.flatMap { record.values[$0] }.flatMap { tiers[$0] }
+        if let tier {
+            for (key, value) in tier.pass {
+                root[key] = value == .null ? nil : value
+            }
+        }
+        var kinds: [String: TemplateField.Kind] = [:]
+        for field in fields { kinds[field.name] = field.kind }
+
+        let serial: String
+        if let given = context.serialNumber {
+            serial = given
+        } else {
+            guard case .string(let own)? = root["serialNumber"],
+                (try? PlaceholderScan.uses(in: own, path: "", file: ""))?
+                    .contains(where: { $0.name == Template.serialNumberPlaceholder }) == false
+            else { throw .missingSerialNumber(file: passJSONFile) }
+            serial = Substituter(values: record.values, kinds: kinds, serialNumber: nil).text(own)
+        }
+        let substituter = Substituter(values: record.values, kinds: kinds, serialNumber: serial)
+        root = root.mapValues(substituter.apply)
+        root["serialNumber"] = .string(serial)
+
+        for (key, fromCertificate) in [
+            ("passTypeIdentifier", context.passTypeIdentifier), ("teamIdentifier", context.teamIdentifier),
+        ] {
+            guard let fromCertificate else { continue }
+            if let own = root[key], own != .string(fromCertificate) {
+                let shown = own.stringValue.map { "\"\($0)\"" } ?? "a \(own.kindName)"
+                warnings.append("\(passJSONFile): \(key) is \(shown) but the signing certificate's is "
+                    + "\"\(fromCertificate)\"; using the certificate's (Wallet rejects a pass whose \(key) differs "
+                    + "from its certificate)")
+            }
+            root[key] = .string(fromCertificate)
+        }
+        if let url = context.webServiceURL { root["webServiceURL"] = .string(url) }
+        if let token = context.authenticationToken { root["authenticationToken"] = .string(token) }
+
+        var files: [String: PassFile] = [:]
+        for asset in assets {
+            switch asset {
+            case .file(let file):
+                files[file.path] = file
+            case .strings(let strings):
+                if let shared = strings.sharedBytes {
+                    files[strings.path] = PassFile(path: strings.path, bytes: shared, isSharedAsset: true)
+                } else {
+                    let entries = strings.entries.map { (key: $0.key, value: substituter.text($0.value)) }
+                    files[strings.path] = PassFile(
+                        path: strings.path, bytes: PassStrings.serialize(entries), isSharedAsset: false)
+                }
+            }
+        }
+        if let tier {
+            for (dest, source) in tier.images {
+                guard let bytes = tierImages[source] else { continue }
+                files[dest] = PassFile(path: dest, bytes: bytes, isSharedAsset: false)
+            }
+        }
+        let sorted = files.values.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        return RenderedPass(passJSON: .object(root), files: sorted, warnings: warnings)
+    }
+}

@@ -1,0 +1,68 @@
+import PassModel
+
+/// A loaded template folder: pass.json with `{{placeholders}}`, optional template.json (typed fields, tiers),
+/// images and `xx.lproj` folders.
+///
+/// Every file is read once by `load(directory:)` and kept in memory, so rendering many passes never touches the
+/// disk again and a template value can be shared freely between tasks.
+public struct Template: Sendable {
+    /// The placeholder that is always available: the pass's serial number.
+    public static let serialNumberPlaceholder = "serialNumber"
+
+    /// The folder as given to `load(directory:)` (without a trailing `/`); file names in messages start with it.
+    public var directory: String
+    /// From template.json, or one implicit required string field per placeholder when there is no template.json.
+    public var fields: [TemplateField]
+    /// `tiers.field`: the field whose value selects a tier.
+    public var tierField: String?
+    /// `tiers.values`: tier value → overrides.
+    public var tiers: [String: TemplateTier]
+    /// The template's pass.json, parsed leniently, placeholders still in place.
+    public var passJSON: JSONValue
+    /// What the lenient reader forgave in pass.json (report as `pass.json-lenient`).
+    public var leniencies: [JSONLeniency]
+    /// pass.json has a serialNumber string without placeholders.
+    public var hasLiteralSerialNumber: Bool
+    /// The folder has a template.json.
+    public var hasTemplateJSON: Bool
+    /// Things worth telling the user that did not stop loading: skipped folders, template.json leniencies,
+    /// unknown template.json keys, localizations with different keys.
+    public var warnings: [String]
+    /// The `xx.lproj` folder names, sorted.
+    public var localizations: [String]
+
+    /// Files copied into every pass, and pass.strings files (substituted per pass when they hold placeholders).
+    var assets: [TemplateAsset]
+    /// Tier image source path → bytes.
+    var tierImages: [String: [UInt8]]
+
+    /// `directory/pass.json`, for messages.
+    public var passJSONFile: String { directory + "/pass.json" }
+    /// `directory/template.json`, for messages.
+    public var templateJSONFile: String { directory + "/template.json" }
+    /// The file that declares the fields: template.json when present, else pass.json.
+    var fieldsFile: String { hasTemplateJSON ? templateJSONFile : passJSONFile }
+}
+
+/// A file kept from the template folder.
+enum TemplateAsset: Sendable {
+    /// Copied byte for byte into every pass.
+    case file(PassFile)
+    /// A pass.strings file: re-encoded as UTF-16LE once, or per pass when values hold placeholders.
+    case strings(LocalizedStrings)
+
+    var path: String {
+        switch self {
+        case .file(let f): return f.path
+        case .strings(let s): return s.path
+        }
+    }
+}
+
+/// One `xx.lproj/pass.strings`.
+struct LocalizedStrings: Sendable {
+    var path: String
+    var entries: [(key: String, value: String)]
+    /// The UTF-16LE output when no value has a placeholder (then it is the same for every pass).
+    var sharedBytes: [UInt8]?
+}

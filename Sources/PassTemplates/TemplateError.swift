@@ -1,0 +1,64 @@
+/// Everything that can go wrong while loading a template, checking a record or rendering a pass.
+/// Every message names the template file (as given to `Template.load`, e.g. `Templates/status/pass.json`),
+/// the JSON path or field, and what to do about it.
+public enum TemplateError: Error, CustomStringConvertible, Equatable {
+    /// The template folder, or a file inside it, could not be read.
+    case unreadable(path: String, reason: String)
+    /// The folder has no `pass.json`.
+    case missingPassJSON(directory: String)
+    /// `pass.json` or `template.json` is not JSON, even read leniently.
+    case invalidJSON(file: String, line: Int, column: Int, message: String)
+    /// `template.json` is JSON but does not follow the template contract.
+    case invalidTemplateJSON(file: String, path: String, message: String)
+    /// `pass.json` has a shape no template can use (e.g. its top level is not an object).
+    case invalidPassJSON(file: String, path: String, message: String)
+    /// A `{{ … }}` whose content is not a field name.
+    case malformedPlaceholder(file: String, path: String, text: String)
+    /// A placeholder that names no field of `template.json`.
+    case unknownPlaceholder(file: String, path: String, name: String, suggestion: String?)
+    /// A tier image named in `template.json` does not exist.
+    case missingTierImage(file: String, path: String, source: String)
+    /// A required field has no value in the record and no default.
+    case missingValue(field: String, file: String)
+    /// A value does not have the field's type (integer, decimal, date, enum).
+    case invalidValue(field: String, value: String, expected: String, file: String)
+    /// The pass has no serial number: no literal one in pass.json and none given when rendering.
+    case missingSerialNumber(file: String)
+    /// A `pass.strings` file is malformed.
+    case invalidStrings(file: String, line: Int, message: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "\(path): cannot read (\(reason)); check that the path exists and is readable"
+        case .missingPassJSON(let directory):
+            return "\(directory)/pass.json: missing; a template folder needs a pass.json at its top level"
+        case .invalidJSON(let file, let line, let column, let message):
+            return "\(file):\(line):\(column): invalid JSON: \(message); fix the file so it is valid JSON"
+        case .invalidTemplateJSON(let file, let path, let message):
+            return "\(file): \(path.isEmpty ? "" : "\(path): ")\(message)"
+        case .invalidPassJSON(let file, let path, let message):
+            return "\(file): \(path.isEmpty ? "" : "\(path): ")\(message)"
+        case .malformedPlaceholder(let file, let path, let text):
+            return "\(file): \(path): \(text) is not a valid placeholder; write {{name}} where name starts with a "
+                + "letter or _ and holds only letters, digits, _ . and -"
+        case .unknownPlaceholder(let file, let path, let name, let suggestion):
+            let hint = suggestion.map { "; did you mean {{\($0)}}?" } ?? ""
+            return "\(file): \(path): placeholder {{\(name)}} names no field of template.json\(hint) "
+                + "Add a field \"\(name)\" to template.json or correct the placeholder"
+        case .missingTierImage(let file, let path, let source):
+            return "\(file): \(path): tier image \"\(source)\" does not exist in the template folder; "
+                + "add the file or correct the path (relative to the template folder)"
+        case .missingValue(let field, let file):
+            return "\(file): field \"\(field)\" is required but the record has no value for it; "
+                + "give it with --set \(field)=… or a \"\(field)\" column, or add a default to the field"
+        case .invalidValue(let field, let value, let expected, let file):
+            return "\(file): field \"\(field)\" has the value \"\(value)\", expected \(expected)"
+        case .missingSerialNumber(let file):
+            return "\(file): serialNumber: the pass has no serial number; give one when issuing (--serial or a "
+                + "serialNumber column) or put a literal serialNumber in pass.json"
+        case .invalidStrings(let file, let line, let message):
+            return "\(file):\(line): invalid pass.strings: \(message); each entry must read \"key\" = \"value\";"
+        }
+    }
+}
