@@ -1,0 +1,34 @@
+extension Checker {
+    /// Display limits of §2. Extra fields are not an error (the pass installs) but Wallet silently hides them.
+    mutating func checkFieldCounts(_ dict: [String: JSONValue], _ style: PassStyle) {
+        func count(_ g: PassFieldGroup) -> Int { dict[g.rawValue]?.arrayValue?.count ?? 0 }
+        func report(_ g: PassFieldGroup, _ n: Int, _ limit: Int, _ what: String) {
+            guard n > limit else { return }
+            warning(PassProblemCode.tooManyFields, JSONPath.member(style.rawValue, g.rawValue),
+                    "\(style.rawValue) shows at most \(limit) \(what); \(n) are set, so Wallet hides the rest — move the extra fields to backFields")
+        }
+        report(.headerFields, count(.headerFields), 3, "header fields")
+        switch style {
+        case .boardingPass:
+            report(.primaryFields, count(.primaryFields), 2, "primary fields (origin and destination)")
+            report(.secondaryFields, count(.secondaryFields), 5, "secondary fields")
+            report(.auxiliaryFields, count(.auxiliaryFields), 5, "auxiliary fields")
+        case .coupon, .storeCard:
+            report(.primaryFields, count(.primaryFields), 1, "primary field")
+            let combined = count(.secondaryFields) + count(.auxiliaryFields)
+            report(count(.auxiliaryFields) > 0 ? .auxiliaryFields : .secondaryFields, combined, 4,
+                   "secondary and auxiliary fields combined")
+        case .generic:
+            report(.primaryFields, count(.primaryFields), 1, "primary field")
+            report(.secondaryFields, count(.secondaryFields), 4, "secondary fields")
+            report(.auxiliaryFields, count(.auxiliaryFields), 4, "auxiliary fields")
+        case .eventTicket:
+            report(.primaryFields, count(.primaryFields), 1, "primary field")
+            report(.secondaryFields, count(.secondaryFields), 4, "secondary fields")
+            let aux = dict[PassFieldGroup.auxiliaryFields.rawValue]?.arrayValue ?? []
+            let second = aux.filter { $0["row"] == .integer(1) }.count
+            report(.auxiliaryFields, aux.count - second, 4, "auxiliary fields in the first row")
+            report(.auxiliaryFields, second, 4, "auxiliary fields in the second row (row 1)")
+        }
+    }
+}
