@@ -8,8 +8,12 @@ public enum AtomicFile {
     ///   - bytes: the complete new content.
     ///   - path: the destination file; its folder must exist.
     ///   - mode: permission bits of the new file (applied exactly, not filtered by the umask).
+    ///   - durable: `fsync` the file and its folder (default). Without it the rename is still atomic for readers,
+    ///     but a power loss may lose the file; batch issuance, which re-checks files on `--resume`, skips it.
     /// - Throws: `ArchiveError.fileSystem` naming the path, the failing step and `errno`'s text.
-    public static func write(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644) throws(ArchiveError) {
+    public static func write(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644, durable: Bool = true)
+        throws(ArchiveError)
+    {
         let temporary = path + ".tmp-" + randomSuffix()
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(temporary, "creating the temporary file") }
@@ -17,7 +21,7 @@ public enum AtomicFile {
         do throws(ArchiveError) {
             try writeAll(bytes, to: fd, path: temporary)
             guard fchmod(fd, mode_t(mode)) == 0 else { throw failure(temporary, "setting the mode of") }
-            guard fsync(fd) == 0 else { throw failure(temporary, "flushing") }
+            if durable { guard fsync(fd) == 0 else { throw failure(temporary, "flushing") } }
             isOpen = false
             guard close(fd) == 0 else { throw failure(temporary, "closing") }
             guard rename(temporary, path) == 0 else { throw failure(path, "renaming the temporary file onto") }
@@ -26,7 +30,7 @@ public enum AtomicFile {
             unlink(temporary)
             throw error
         }
-        syncFolder(of: path)
+        if durable { syncFolder(of: path) }
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(ArchiveError) {
