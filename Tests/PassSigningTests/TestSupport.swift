@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import PassSigning
+
+/// Helpers shared by the PassSigning tests.
+enum TestSupport {
+    /// Runs `body` with a fresh temporary folder that is removed afterwards.
+    static func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
+        let directory = NSTemporaryDirectory() + "passsigning-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        return try body(directory)
+    }
+
+    /// A dev chain written into `directory`/dev.
+    static func devChain(in directory: String, passTypeIdentifier: String = "pass.test.passmint")
+        throws -> DevCertificatePaths
+    {
+        try DevCertificates.generate(directory: directory + "/dev", passTypeIdentifier: passTypeIdentifier,
+                                     teamIdentifier: "TEAMTEST01", validDays: 30)
+    }
+
+    struct ProcessResult {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs an executable (no shell) and collects its output.
+    static func run(_ executable: String, _ arguments: [String]) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Small outputs only: read stdout fully, then stderr, then wait.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus,
+                             stdout: String(decoding: outData, as: UTF8.self),
+                             stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs the openssl command-line tool.
+    static func openssl(_ arguments: [String]) throws -> ProcessResult {
+        try run("/usr/bin/openssl", arguments)
+    }
+
+    /// Bytes of one entry of a zip file, via `unzip -p`.
+    static func unzipEntry(_ zip: String, _ entry: String) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+        process.arguments = ["-p", zip, entry]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: "\(zip): \(entry)"])
+        }
+        return Array(data)
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    static func read(_ path: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// POSIX permission bits of a file or folder.
+    static func mode(_ path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    /// ../shared/fixtures relative to the package root.
+    static let fixturesDirectory: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("../shared/fixtures").standardizedFileURL.path
+
+    static let storeCardSample = fixturesDirectory + "/pkpass/apple-sample__StoreCard.pkpass"
+
+    static var fixturesAvailable: Bool { FileManager.default.fileExists(atPath: storeCardSample) }
+}
