@@ -16,6 +16,16 @@ public struct ArchiveEntry: Sendable, Equatable {
 }
 
 extension ArchiveEntry {
+    /// Whether `name` is operating-system clutter that does not belong in a pass: anything under `__MACOSX/`,
+    /// AppleDouble `._*` files, `.DS_Store`, `Thumbs.db` and `desktop.ini`.
+    /// - Parameter name: an entry name as listed by `ArchiveReader.entryNames`.
+    public static func isJunk(_ name: String) -> Bool {
+        let parts = name.split(separator: "/")
+        if parts.contains("__MACOSX") { return true }
+        guard let last = parts.last else { return false }
+        return last.hasPrefix("._") || last == ".DS_Store" || last == "Thumbs.db" || last == "desktop.ini"
+    }
+
     /// Checks that `name` is a plain relative file path that any unzip tool extracts where it should:
     /// not empty, no leading `/`, no `\`, no empty, `.` or `..` component, no trailing `/` (no directory entries).
     /// - Throws: `ArchiveError.invalidEntryName` naming the problem.

@@ -93,8 +93,9 @@ final class ZipArchive {
         var bytes: [UInt8] = []
         var stat = zip_stat_t()
         zip_stat_init(&stat)
+        // Reserve what the directory claims, but never trust a damaged header for more than 64 MiB up front.
         if zip_stat_index(raw, zip_uint64_t(index), 0, &stat) == 0, stat.valid & UInt64(ZIP_STAT_SIZE) != 0 {
-            bytes.reserveCapacity(Int(min(stat.size, UInt64(limit))))
+            bytes.reserveCapacity(Int(min(stat.size, UInt64(limit), 64 << 20)))
         }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var readError: ZipFailure?

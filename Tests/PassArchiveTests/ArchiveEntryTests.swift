@@ -18,3 +18,16 @@ struct CompressionTests {
         #expect(Compression.forEntry(name) == .deflate)
     }
 }
+
+@Suite("Entry names")
+struct EntryNameTests {
+    @Test("junk names are recognised", arguments: ["__MACOSX/._pass.json", "__MACOSX/", ".DS_Store", "en.lproj/.DS_Store", "._icon.png", "Thumbs.db"])
+    func junk(name: String) {
+        #expect(ArchiveEntry.isJunk(name))
+    }
+
+    @Test("pass files are not junk", arguments: ["pass.json", "en.lproj/pass.strings", "icon@2x.png", "signature", "MACOSX.txt"])
+    func notJunk(name: String) {
+        #expect(!ArchiveEntry.isJunk(name))
+    }
+}
