@@ -1,0 +1,66 @@
+internal import CMicroHTTPD
+import Foundation
+
+/// Owner of one running libmicrohttpd daemon: stopped, and its callback context released, in deinit.
+final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; the pointer is only used in init/deinit
+    private let daemon: OpaquePointer
+    private let context: Unmanaged<MHDContext>
+    let port: Int
+
+    struct Options {
+        var host: String
+        var port: Int
+        var threadPoolSize: Int
+        var connectionMemoryLimit: Int
+        var connectionTimeoutSeconds: Int
+        var connectionLimit: Int
+    }
+
+    /// Binds and starts serving; `respond` is called on the daemon's threads.
+    init(options: Options, maxBodyBytes: Int, respond: @escaping @Sendable (Request) -> Response)
+        throws(ServiceError)
+    {
+        let context = Unmanaged.passRetained(MHDContext(maxBodyBytes: maxBodyBytes, respond: respond))
+        let host = options.host == "localhost" ? "127.0.0.1" : options.host
+        let isIPv6 = host.contains(":")
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let started: OpaquePointer? = Self.withSocketAddress(host: host, port: options.port) { address in
+            guard let address else { return nil }
+            return pm_mhd_start_daemon(
+                flags, address, UInt32(options.threadPoolSize), options.connectionMemoryLimit,
+                UInt32(options.connectionTimeoutSeconds), UInt32(options.connectionLimit),
+                mhdAccessHandler, context.toOpaque(), mhdRequestCompleted, context.toOpaque())
+        }
+        guard let started else {
+            let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused the options"
+            context.release()
+            throw .serverStart(
+                host: options.host, port: options.port,
+                message: isIPv6 || host.contains(".") ? reason : "host must be an IPv4 or IPv6 address")
+        }
+        self.daemon = started
+        self.context = context
+        self.port = Int(pm_mhd_bound_port(started))
+    }
+
+    deinit {
+        MHD_stop_daemon(daemon)
+        context.release()
+    }
+
+    private static func withSocketAddress<T>(host: String, port: Int, _ body: (UnsafePointer<sockaddr>?) -> T) -> T {
+        if host.contains(":") {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { return body(nil) }
+            return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port)).bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return body(nil) }
+        return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
+    }
+}

@@ -1,0 +1,89 @@
+/// An HTTP method. A struct, not an enum, so that any method a client sends can be represented (and answered 405).
+public struct HTTPMethod: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public static let get = HTTPMethod("GET")
+    public static let head = HTTPMethod("HEAD")
+    public static let post = HTTPMethod("POST")
+    public static let put = HTTPMethod("PUT")
+    public static let patch = HTTPMethod("PATCH")
+    public static let delete = HTTPMethod("DELETE")
+
+    public var description: String { rawValue }
+}
+
+/// Header fields in arrival order; lookups ignore ASCII case.
+public struct HTTPHeaders: Sendable, ExpressibleByDictionaryLiteral {
+    public private(set) var fields: [(name: String, value: String)]
+
+    public init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
+
+    /// The first value of `name`, compared case-insensitively.
+    public subscript(_ name: String) -> String? {
+        for field in fields where asciiCaseInsensitiveEquals(field.name, name) { return field.value }
+        return nil
+    }
+}
+
+func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
+    let a = a.utf8, b = b.utf8
+    guard a.count == b.count else { return false }
+    for (x, y) in zip(a, b) where x != y {
+        let lx = (x >= 65 && x <= 90) ? x | 0x20 : x
+        let ly = (y >= 65 && y <= 90) ? y | 0x20 : y
+        if lx != ly { return false }
+    }
+    return true
+}
+
+/// The values of a route pattern's `:name` segments.
+public struct PathParameters: Sendable {
+    let names: [String]
+    let values: [String]
+
+    public init(names: [String] = [], values: [String] = []) {
+        self.names = names
+        self.values = values
+    }
+
+    /// The value of `:name`; "" when the pattern has no such parameter (a route-table bug, caught by tests).
+    public subscript(_ name: String) -> String {
+        for (index, candidate) in names.enumerated() where candidate == name { return values[index] }
+        return ""
+    }
+}
+
+/// One HTTP request as handlers see it: plain values, no server pointers.
+public struct Request: Sendable {
+    public var method: HTTPMethod
+    /// The path without the query string.
+    public var path: String
+    public var parameters: PathParameters
+    /// Query arguments in arrival order (a key without `=` has the value "").
+    public var query: [(name: String, value: String)]
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(
+        method: HTTPMethod, path: String, parameters: PathParameters = PathParameters(names: [], values: []),
+        query: [(name: String, value: String)] = [], headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+    ) {
+        self.method = method
+        self.path = path
+        self.parameters = parameters
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first query argument called `name`.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+}

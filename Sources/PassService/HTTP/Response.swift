@@ -1,0 +1,103 @@
+import Foundation
+
+/// Immutable bytes in their own allocation, shared by the render cache and in-flight responses: the HTTP server
+/// hands the address to libmicrohttpd and keeps the object alive until the response is freed (no copy).
+public final class SharedBytes: @unchecked Sendable {  // immutable after init; the memory is freed only in deinit
+    let storage: UnsafeMutableRawBufferPointer
+
+    public init(_ bytes: [UInt8]) {
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
+        self.storage = storage
+        count = bytes.count
+    }
+
+    deinit { storage.deallocate() }
+
+    public let count: Int
+
+    /// A copy of the bytes.
+    public var bytes: [UInt8] { Array(UnsafeRawBufferPointer(rebasing: storage[0..<count])) }
+}
+
+/// One HTTP response produced by a handler.
+public struct Response: Sendable {
+    public enum Body: Sendable {
+        case bytes([UInt8])
+        case shared(SharedBytes)
+
+        public var count: Int {
+            switch self {
+            case .bytes(let bytes): bytes.count
+            case .shared(let shared): shared.count
+            }
+        }
+
+        /// The body as an array (used by tests and in-process callers).
+        public var array: [UInt8] {
+            switch self {
+            case .bytes(let bytes): bytes
+            case .shared(let shared): shared.bytes
+            }
+        }
+    }
+
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: Body
+
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Body = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// An empty response with `status`.
+    public static func empty(_ status: Int, headers: HTTPHeaders = HTTPHeaders()) -> Response {
+        Response(status: status, headers: headers)
+    }
+
+    /// A JSON response from already-serialized JSON text.
+    public static func json(_ status: Int, _ text: String) -> Response {
+        Response(status: status, headers: ["Content-Type": "application/json"], body: .bytes(Array(text.utf8)))
+    }
+
+    /// A JSON response from an `Encodable` value, keys sorted.
+    public static func json(_ status: Int, encoding value: some Encodable) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(status: status, headers: ["Content-Type": "application/json"], body: .bytes(Array(data)))
+    }
+
+    public static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8")
+        -> Response
+    {
+        Response(status: status, headers: ["Content-Type": contentType], body: .bytes(Array(text.utf8)))
+    }
+}
+
+/// Minimal JSON text building for the hot paths (no encoder allocation).
+enum JSONText {
+    /// `value` as a JSON string literal, quotes included.
+    static func string(_ value: String) -> String {
+        var out = "\""
+        out.reserveCapacity(value.utf8.count + 2)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+        return out
+    }
+}

@@ -1,0 +1,40 @@
+/// A request handler: plain, synchronous, on values only.
+public typealias Handler = @Sendable (Request) throws(HTTPError) -> Response
+
+/// One entry of the route table: method, pattern (`/v1/passes/:passType/:serial`) and handler.
+public struct Route: Sendable {
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    public let method: HTTPMethod
+    public let pattern: String
+    let segments: [Segment]
+    let parameterNames: [String]
+    let handler: Handler
+
+    public init(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+        self.method = method
+        self.pattern = pattern
+        self.segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+            $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(String($0))
+        }
+        self.parameterNames = segments.compactMap {
+            if case .parameter(let name) = $0 { name } else { nil }
+        }
+        self.handler = handler
+    }
+
+    /// "METHOD /pattern", the label used in metrics, logs and errors.
+    public var label: String { "\(method) \(pattern)" }
+
+    /// Whether some path matches both patterns.
+    func overlaps(_ other: Route) -> Bool {
+        guard segments.count == other.segments.count else { return false }
+        for (a, b) in zip(segments, other.segments) {
+            if case .literal(let x) = a, case .literal(let y) = b, x != y { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Validates an admin change: gets the stored pass and the changed fields, returns the complete new record or
+/// throws an error whose description is sent to the client with a 400.
+public typealias RecordValidator = @Sendable (StoredPass, [String: String]) throws -> [String: String]
+
+/// Signs a personalization token: detached PKCS#7 (DER) over the token's UTF-8 bytes with the pass identity.
+public typealias TokenSigner = @Sendable ([UInt8]) throws -> [UInt8]
+
+/// Everything handlers share. Value type; the reference members are thread-safe.
+struct HandlerContext: Sendable {
+    let store: any PassStore
+    let renderer: any PassRenderer
+    let cache: RenderCache
+    let metrics: Metrics
+    let recordValidator: RecordValidator
+    let tokenSigner: TokenSigner?
+    /// nil disables the admin API.
+    let adminToken: String?
+    let adminTokenVariable: String
+    let onRecordUpdated: @Sendable (StoredPass, Int) -> Void
+
+    /// Runs a store call; a storage failure is the server's fault (500) and is logged without arguments.
+    func storeCall<T>(_ body: () throws -> T) throws(HTTPError) -> T {
+        do {
+            return try body()
+        } catch {
+            ServiceLog.error("store: \(error)")
+            throw .internalError("storage error; see the server log")
+        }
+    }
+}
+
+/// stderr logging. Callers never pass tokens or request bodies.
+enum ServiceLog {
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data("passmint serve: \(message)\n".utf8))
+    }
+}
+
+/// Byte-wise comparison whose time depends only on the expected length, not on where the strings differ.
+func constantTimeEquals(_ given: String, _ expected: String) -> Bool {
+    var given = given, expected = expected
+    return given.withUTF8 { a in
+        expected.withUTF8 { b in
+            var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+            if a.count != b.count { difference |= 1 }
+            for index in 0..<b.count {
+                difference |= b[index] ^ (index < a.count ? a[index] : 0)
+            }
+            return difference == 0
+        }
+    }
+}
+
+/// The credentials of `Authorization: <scheme> <credentials>`, scheme compared case-insensitively.
+func authorizationCredentials(_ request: Request, scheme: String) -> String? {
+    guard let header = request.headers["Authorization"] else { return nil }
+    let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+    guard parts.count == 2, asciiCaseInsensitiveEquals(String(parts[0]), scheme) else { return nil }
+    return parts[1].trimmingCharacters(in: .whitespaces)
+}
+
+/// Decodes a JSON request body; anything malformed is the client's mistake (400).
+func decodeBody<T: Decodable>(_ type: T.Type, _ request: Request, expected: String) throws(HTTPError) -> T {
+    do {
+        return try JSONDecoder().decode(T.self, from: Data(request.body))
+    } catch {
+        throw .badRequest("request body must be JSON \(expected)")
+    }
+}
+
+/// A JSON scalar an admin may send as a field value; stored as its text.
+struct JSONScalar: Decodable {
+    let text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let string = try? container.decode(String.self) {
+            text = string
+        } else if let bool = try? container.decode(Bool.self) {
+            text = bool ? "true" : "false"
+        } else if let integer = try? container.decode(Int64.self) {
+            text = String(integer)
+        } else {
+            let number = try container.decode(Double.self)
+            text = number.description
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// Pass download (wallet-spec §6, call 3): 200 with the rendered pass, 304, 401.
+struct PassHandlers: Sendable {
+    let context: HandlerContext
+
+    /// `GET /v1/passes/:passType/:serial`
+    func latest(_ request: Request) throws(HTTPError) -> Response {
+        let passType = request.parameters["passType"], serial = request.parameters["serial"]
+        let found = try context.storeCall { try context.store.passVersion(passType: passType, serial: serial) }
+        guard let version = found, let token = authorizationCredentials(request, scheme: "ApplePass"),
+            constantTimeEquals(token, version.authenticationToken)
+        else { throw .unauthorized() }
+
+        if let since = request.headers["If-Modified-Since"], let seconds = HTTPDate.parse(since),
+            seconds >= version.modifiedAtSeconds
+        {
+            return .empty(304, headers: ["Last-Modified": HTTPDate.format(version.modifiedAtSeconds)])
+        }
+        if let body = context.cache.body(serial: serial, tag: version.tag) {
+            return Self.pkpass(body, modifiedAtSeconds: version.modifiedAtSeconds)
+        }
+        // Miss: render the full current version (it may be newer than `version` by now; answer with it).
+        guard let pass = try context.storeCall({ try context.store.pass(passType: passType, serial: serial) }) else {
+            throw .unauthorized()
+        }
+        let body: SharedBytes
+        do {
+            body = SharedBytes(try context.renderer.render(pass))
+        } catch {
+            ServiceLog.error("rendering pass \(serial) (tag \(pass.tag)) failed: \(error)")
+            throw .internalError("the pass could not be rendered; see the server log")
+        }
+        context.cache.insert(serial: serial, tag: pass.tag, body: body)
+        return Self.pkpass(body, modifiedAtSeconds: Int64(pass.modifiedAt.timeIntervalSince1970))
+    }
+
+    private static func pkpass(_ body: SharedBytes, modifiedAtSeconds: Int64) -> Response {
+        Response(
+            status: 200,
+            headers: [
+                "Content-Type": "application/vnd.apple.pkpass",
+                "Last-Modified": HTTPDate.format(modifiedAtSeconds),
+            ],
+            body: .shared(body))
+    }
+}

@@ -1,0 +1,73 @@
+/// Wallet's device endpoints: register, unregister, list updated serials (wallet-spec §6, calls 1, 2, 4).
+struct RegistrationHandlers: Sendable {
+    let context: HandlerContext
+
+    private struct RegisterBody: Decodable {
+        var pushToken: String?
+    }
+
+    /// `POST /v1/devices/:device/registrations/:passType/:serial` → 201 new, 200 known, 401, 400.
+    func register(_ request: Request) throws(HTTPError) -> Response {
+        let (device, passType, serial) = Self.identifiers(request)
+        try authenticate(request, passType: passType, serial: serial)
+        let body = try decodeBody(RegisterBody.self, request, expected: #"{"pushToken": "<hex>"}"#)
+        guard let pushToken = body.pushToken else {
+            throw .badRequest(#"request body must contain "pushToken""#)
+        }
+        guard Self.isValidPushToken(pushToken) else {
+            throw .badRequest("pushToken must be 1-512 hexadecimal characters")
+        }
+        let outcome = try context.storeCall {
+            try context.store.register(device: device, passType: passType, serial: serial, pushToken: pushToken)
+        }
+        return .empty(outcome == .created ? 201 : 200)
+    }
+
+    /// `DELETE /v1/devices/:device/registrations/:passType/:serial` → 200, 401.
+    func unregister(_ request: Request) throws(HTTPError) -> Response {
+        let (device, passType, serial) = Self.identifiers(request)
+        try authenticate(request, passType: passType, serial: serial)
+        _ = try context.storeCall { try context.store.unregister(device: device, passType: passType, serial: serial) }
+        return .empty(200)
+    }
+
+    /// `GET /v1/devices/:device/registrations/:passType?passesUpdatedSince=TAG` → 200 JSON, 204, 400.
+    func list(_ request: Request) throws(HTTPError) -> Response {
+        let device = request.parameters["device"], passType = request.parameters["passType"]
+        var since: Int64?
+        if let text = request.queryValue("passesUpdatedSince"), !text.isEmpty {
+            guard let tag = Int64(text), tag >= 0 else {
+                throw .badRequest("passesUpdatedSince must be a lastUpdated value this service returned")
+            }
+            since = tag
+        }
+        guard let result = try context.storeCall({
+            try context.store.updatedSerials(device: device, passType: passType, since: since)
+        }) else {
+            return .empty(204)
+        }
+        let serials = result.serials.map(JSONText.string).joined(separator: ",")
+        return .json(200, "{\"lastUpdated\":\"\(result.lastUpdated)\",\"serialNumbers\":[\(serials)]}")
+    }
+
+    private static func identifiers(_ request: Request) -> (String, String, String) {
+        (request.parameters["device"], request.parameters["passType"], request.parameters["serial"])
+    }
+
+    private func authenticate(_ request: Request, passType: String, serial: String) throws(HTTPError) {
+        let version = try context.storeCall { try context.store.passVersion(passType: passType, serial: serial) }
+        guard let version, let token = authorizationCredentials(request, scheme: "ApplePass"),
+            constantTimeEquals(token, version.authenticationToken)
+        else { throw .unauthorized() }
+    }
+
+    static func isValidPushToken(_ token: String) -> Bool {
+        (1...512).contains(token.utf8.count) && token.utf8.allSatisfy { $0.isHexDigit }
+    }
+}
+
+extension UInt8 {
+    var isHexDigit: Bool {
+        (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
+    }
+}

@@ -1,0 +1,37 @@
+/// The whole HTTP surface of the update service (DESIGN.md "The update service", wallet-spec §6), in one table.
+/// `Router` rejects patterns that clash, at startup and in a test.
+enum Routes {
+    static func table(_ h: Handlers) -> [Route] {
+        [
+            Route(.post,   "/v1/devices/:device/registrations/:passType/:serial", h.registrations.register),
+            Route(.delete, "/v1/devices/:device/registrations/:passType/:serial", h.registrations.unregister),
+            Route(.get,    "/v1/devices/:device/registrations/:passType",         h.registrations.list),
+            Route(.get,    "/v1/passes/:passType/:serial",                        h.passes.latest),
+            Route(.post,   "/v1/passes/:passType/:serial/personalize",            h.personalization.personalize),
+            Route(.post,   "/v1/log",                                             h.logs.append),
+            Route(.get,    "/admin/v1/passes/:serial",                            h.admin.show),
+            Route(.patch,  "/admin/v1/passes/:serial",                            h.admin.update),
+            Route(.get,    "/healthz",                                            h.operations.health),
+            Route(.get,    "/metrics",                                            h.operations.metrics),
+        ]
+    }
+
+    /// The handler groups the table points into.
+    struct Handlers: Sendable {
+        let registrations: RegistrationHandlers
+        let passes: PassHandlers
+        let personalization: PersonalizationHandlers
+        let logs: LogHandlers
+        let admin: AdminHandlers
+        let operations: OperationsHandlers
+
+        init(_ context: HandlerContext) {
+            registrations = RegistrationHandlers(context: context)
+            passes = PassHandlers(context: context)
+            personalization = PersonalizationHandlers(context: context)
+            logs = LogHandlers(context: context)
+            admin = AdminHandlers(context: context)
+            operations = OperationsHandlers(context: context)
+        }
+    }
+}

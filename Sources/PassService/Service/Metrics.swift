@@ -1,0 +1,77 @@
+import Synchronization
+
+/// Counters behind `GET /metrics` (Prometheus text format 0.0.4). Thread-safe; one instance per service.
+public final class Metrics: Sendable {
+    private struct RequestKey: Hashable {
+        var route: String
+        var status: Int
+    }
+
+    private let requests = Mutex<[RequestKey: Int]>([:])
+    private let pushes = Mutex<[String: Int]>([:])
+
+    public init() {}
+
+    /// Counts one answered request; `route` is the route label ("GET /v1/passes/:passType/:serial") or
+    /// "unmatched".
+    public func recordRequest(route: String, status: Int) {
+        requests.withLock { $0[RequestKey(route: route, status: status), default: 0] += 1 }
+    }
+
+    /// Counts one push outcome, e.g. "sent", "retry", "dropped", "failed". Called by the pusher.
+    public func recordPush(result: String) {
+        pushes.withLock { $0[result, default: 0] += 1 }
+    }
+
+    /// How many requests of `route` were answered with `status`.
+    public func requestCount(route: String, status: Int) -> Int {
+        requests.withLock { $0[RequestKey(route: route, status: status)] ?? 0 }
+    }
+
+    /// How many pushes ended with `result`.
+    public func pushCount(result: String) -> Int {
+        pushes.withLock { $0[result] ?? 0 }
+    }
+
+    /// The Prometheus exposition text; gauges that could not be read are left out.
+    public func render(registrations: Int?, outboxDepth: Int?) -> String {
+        var out = "# HELP passmint_http_requests_total HTTP requests answered, by route and status.\n"
+        out += "# TYPE passmint_http_requests_total counter\n"
+        let requestRows = requests.withLock { $0 }.sorted {
+            ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status)
+        }
+        for (key, count) in requestRows {
+            out += "passmint_http_requests_total{route=\(Self.label(key.route)),status=\"\(key.status)\"} \(count)\n"
+        }
+        out += "# HELP passmint_pushes_total Push notifications by result.\n"
+        out += "# TYPE passmint_pushes_total counter\n"
+        for (result, count) in pushes.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+            out += "passmint_pushes_total{result=\(Self.label(result))} \(count)\n"
+        }
+        if let registrations {
+            out += "# HELP passmint_registrations Device registrations stored.\n"
+            out += "# TYPE passmint_registrations gauge\n"
+            out += "passmint_registrations \(registrations)\n"
+        }
+        if let outboxDepth {
+            out += "# HELP passmint_push_outbox_depth Pushes waiting in the outbox.\n"
+            out += "# TYPE passmint_push_outbox_depth gauge\n"
+            out += "passmint_push_outbox_depth \(outboxDepth)\n"
+        }
+        return out
+    }
+
+    /// A quoted, escaped Prometheus label value.
+    private static func label(_ value: String) -> String {
+        var out = "\""
+        for character in value {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.append(character)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,41 @@
+/// How `WalletService` listens and behaves.
+public struct ServiceConfiguration: Sendable {
+    /// IPv4 or IPv6 address to bind ("localhost" means 127.0.0.1).
+    public var host: String
+    /// 0 asks the kernel for a free port; read it back from `WalletService.boundPort`.
+    public var port: Int
+    /// Threads of the HTTP server (epoll, one listening socket shared).
+    public var threadPoolSize: Int
+    /// Request bodies larger than this get 413.
+    public var maxBodyBytes: Int
+    /// Per-connection memory for headers and buffers; larger request headers are refused by the server.
+    public var connectionMemoryLimit: Int
+    public var connectionTimeoutSeconds: Int
+    public var connectionLimit: Int
+    /// Name of the environment variable holding the admin bearer token; admin API is disabled when unset.
+    public var adminTokenVariable: String
+    /// One line per request on stderr (method, route pattern, status, milliseconds; never tokens).
+    public var logRequests: Bool
+    /// Rendered pass bodies kept in memory.
+    public var renderCacheEntries: Int
+    public var renderCacheBytes: Int
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, threadPoolSize: Int = 2, maxBodyBytes: Int = 64 * 1024,
+        connectionMemoryLimit: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 4096,
+        adminTokenVariable: String = "PASSMINT_ADMIN_TOKEN", logRequests: Bool = false,
+        renderCacheEntries: Int = 4096, renderCacheBytes: Int = 256 * 1024 * 1024
+    ) {
+        self.host = host
+        self.port = port
+        self.threadPoolSize = threadPoolSize
+        self.maxBodyBytes = maxBodyBytes
+        self.connectionMemoryLimit = connectionMemoryLimit
+        self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.connectionLimit = connectionLimit
+        self.adminTokenVariable = adminTokenVariable
+        self.logRequests = logRequests
+        self.renderCacheEntries = renderCacheEntries
+        self.renderCacheBytes = renderCacheBytes
+    }
+}
