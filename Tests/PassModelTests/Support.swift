@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import PassModel
+
+/// Fixture access and small JSON helpers shared by the PassModel tests.
+enum Fixtures {
+    /// `../shared/fixtures`, relative to the package root.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../shared/fixtures").standardizedFileURL
+
+    static var isPresent: Bool { FileManager.default.fileExists(atPath: root.path) }
+
+    /// Every `templates/*/pass.json`, by template folder name.
+    static func templatePassJSONs() -> [(name: String, bytes: [UInt8])] {
+        let dir = root.appendingPathComponent("templates")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        return names.sorted().compactMap { name in
+            let url = dir.appendingPathComponent(name).appendingPathComponent("pass.json")
+            return FileManager.default.contents(atPath: url.path).map { (name, [UInt8]($0)) }
+        }
+    }
+
+    /// pass.json of a .pkpass fixture, extracted with `unzip -p` (nil when unzip or the file is missing).
+    /// `inner` names a .pkpass inside a .pkpasses bundle.
+    static func pkpassJSON(_ file: String, inner: String? = nil) -> [UInt8]? {
+        let path = root.appendingPathComponent("pkpass").appendingPathComponent(file).path
+        guard FileManager.default.fileExists(atPath: path), FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip")
+        else { return nil }
+        guard let inner else { return unzip(path, "pass.json") }
+        guard let innerBytes = unzip(path, inner) else { return nil }
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("pm-model-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let innerPath = tmp.appendingPathComponent(inner).path
+        guard FileManager.default.createFile(atPath: innerPath, contents: Data(innerBytes)) else { return nil }
+        return unzip(innerPath, "pass.json")
+    }
+
+    private static func unzip(_ archive: String, _ entry: String) -> [UInt8]? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
+        p.arguments = ["-p", archive, entry]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        do { try p.run() } catch { return nil }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return p.terminationStatus == 0 ? [UInt8](data) : nil
+    }
+}
+
+extension JSONValue {
+    /// Sets (or with nil removes) the value at a JSON path such as `storeCard.primaryFields[0].value`,
+    /// creating objects along the way.
+    mutating func set(_ path: String, _ newValue: JSONValue?) {
+        var components: [Component] = []
+        for part in path.split(separator: ".") {
+            var name = Substring(part)
+            var indices: [Int] = []
+            while let open = name.lastIndex(of: "["), name.last == "]" {
+                indices.insert(Int(name[name.index(after: open)..<name.index(before: name.endIndex)])!, at: 0)
+                name = name[..<open]
+            }
+            if !name.isEmpty { components.append(.key(String(name))) }
+            components += indices.map { .index($0) }
+        }
+        self = Self.setting(self, components[...], newValue) ?? .null
+    }
+
+    enum Component { case key(String), index(Int) }
+
+    private static func setting(_ base: JSONValue?, _ path: ArraySlice<Component>, _ v: JSONValue?) -> JSONValue? {
+        guard let first = path.first else { return v }
+        switch first {
+        case .key(let k):
+            var o = base?.objectValue ?? [:]
+            o[k] = setting(o[k], path.dropFirst(), v)
+            return .object(o)
+        case .index(let i):
+            var a = base?.arrayValue ?? []
+            while a.count <= i { a.append(.object([:])) }
+            if let new = setting(a[i], path.dropFirst(), v) { a[i] = new } else { a.remove(at: i) }
+            return .array(a)
+        }
+    }
+}
+
+/// A minimal valid store card, the base that validator tests mutate.
+enum Sample {
+    static var storeCard: JSONValue {
+        [
+            "formatVersion": 1,
+            "passTypeIdentifier": "pass.com.example.loyalty",
+            "serialNumber": "A1B2C3D4E5F6",
+            "teamIdentifier": "ABCDE12345",
+            "organizationName": "Example Coffee",
+            "description": "Example Coffee loyalty card",
+            "backgroundColor": "rgb(60, 65, 76)",
+            "storeCard": [
+                "primaryFields": [["key": "balance", "label": "Balance", "value": 21.75, "currencyCode": "USD"]],
+                "secondaryFields": [["key": "member", "label": "Member", "value": "Jane"]],
+                "backFields": [["key": "terms", "label": "Terms", "value": "No cash value."]],
+            ],
+            "barcodes": [["format": "PKBarcodeFormatQR", "message": "A1B2", "messageEncoding": "iso-8859-1"]],
+        ]
+    }
+
+    static var eventTicket: JSONValue {
+        var j = storeCard
+        j.set("storeCard", nil)
+        j.set("eventTicket", [
+            "primaryFields": [["key": "event", "label": "Event", "value": "Concert"]],
+            "auxiliaryFields": [["key": "seat", "label": "Seat", "value": "12A"]],
+        ])
+        return j
+    }
+
+    static var boardingPass: JSONValue {
+        var j = storeCard
+        j.set("storeCard", nil)
+        j.set("boardingPass", [
+            "transitType": "PKTransitTypeAir",
+            "primaryFields": [["key": "from", "value": "SFO"], ["key": "to", "value": "JFK"]],
+        ])
+        return j
+    }
+}
+
+/// Problems matching a code and path.
+func findings(_ problems: [Problem], _ code: String, _ path: String) -> [Problem] {
+    problems.filter { $0.code == code && $0.path == path }
+}
