@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@testable import PassService
+
+@Suite("Admin routes over HTTP")
+struct AdminRoutesTests {
+    let bearer = ["Authorization": "Bearer \(LiveService.adminToken)"]
+
+    @Test("PATCH changes the record, bumps the tag and queues one push per device")
+    func patch() throws {
+        let live = try LiveService()
+        let pass = try live.addPass("S1")
+        for device in ["d1", "d2"] {
+            _ = try live.store.register(device: device, passType: passType, serial: "S1", pushToken: "ab\(device.last!)")
+        }
+        let response = try live.request("PATCH", "/admin/v1/passes/S1", headers: bearer,
+                                        body: jsonBody(["tier": "Gold", "points": 250]))
+        #expect(response.status == 200)
+        let json = try #require(response.json)
+        #expect(json["pushesQueued"] as? Int == 2)
+        #expect((json["record"] as? [String: String])?["tier"] == "Gold")
+        #expect((json["record"] as? [String: String])?["points"] == "250")
+        #expect((json["record"] as? [String: String])?["name"] == "Ada")
+        #expect(json["tag"] as? String == String(pass.tag + 1))
+        #expect(try live.store.outboxDepth() == 2)
+        #expect(try live.store.pass(serial: "S1")?.record["tier"] == "Gold")
+
+        let shown = try live.request("GET", "/admin/v1/passes/S1", headers: bearer)
+        #expect(shown.status == 200)
+        #expect((shown.json?["registrations"] as? [Any])?.count == 2)
+        #expect(shown.json?["pendingPushes"] as? Int == 2)
+        #expect(shown.text.contains(pass.authenticationToken) == false)
+    }
+
+    @Test("PATCH errors: 400 from the validator, malformed or empty body; 404 unknown serial")
+    func patchErrors() throws {
+        struct Invalid: Error, CustomStringConvertible { var description: String { "tier must be Silver or Gold" } }
+        let live = try LiveService(recordValidator: { pass, changes in
+            if let tier = changes["tier"], !["Silver", "Gold"].contains(tier) { throw Invalid() }
+            return pass.record.merging(changes) { $1 }
+        })
+        _ = try live.addPass("S1")
+        let invalid = try live.request("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody(["tier": "Tin"]))
+        #expect(invalid.status == 400)
+        #expect((invalid.json?["error"] as? [String: Any])?["message"] as? String == "tier must be Silver or Gold")
+        #expect(try live.request("PATCH", "/admin/v1/passes/S1", headers: bearer, body: Array("[1]".utf8)).status == 400)
+        #expect(try live.request("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody([:])).status == 400)
+        #expect(try live.request("PATCH", "/admin/v1/passes/S1", headers: bearer,
+                                 body: jsonBody(["a": ["nested": 1]])).status == 400)
+        #expect(try live.request("PATCH", "/admin/v1/passes/NOPE", headers: bearer,
+                                 body: jsonBody(["tier": "Gold"])).status == 404)
+        #expect(try live.store.pass(serial: "S1")?.record["tier"] == "Silver")
+    }
+
+    @Test("bearer token required; admin disabled without the environment variable")
+    func auth() throws {
+        let live = try LiveService()
+        _ = try live.addPass("S1")
+        #expect(try live.request("GET", "/admin/v1/passes/S1").status == 401)
+        let wrong = try live.request("GET", "/admin/v1/passes/S1", headers: ["Authorization": "Bearer nope"])
+        #expect(wrong.status == 401)
+        #expect(wrong.header("WWW-Authenticate") == "Bearer")
+        #expect(try live.request("GET", "/admin/v1/passes/S1",
+                                 headers: ["Authorization": "ApplePass \(LiveService.adminToken)"]).status == 401)
+
+        let disabled = try LiveService(environment: [:])
+        _ = try disabled.addPass("S1")
+        #expect(try disabled.request("GET", "/admin/v1/passes/S1", headers: bearer).status == 403)
+        #expect(try disabled.request("PATCH", "/admin/v1/passes/S1", headers: bearer,
+                                     body: jsonBody(["tier": "Gold"])).status == 403)
+    }
+
+    @Test("a custom variable name is honoured")
+    func customVariable() throws {
+        let live = try LiveService(
+            configuration: ServiceConfiguration(host: "127.0.0.1", port: 0, adminTokenVariable: "MY_ADMIN"),
+            environment: ["MY_ADMIN": "other-secret", "PASSMINT_ADMIN_TOKEN": LiveService.adminToken])
+        _ = try live.addPass("S1")
+        #expect(try live.request("GET", "/admin/v1/passes/S1", headers: bearer).status == 401)
+        #expect(try live.request("GET", "/admin/v1/passes/S1",
+                                 headers: ["Authorization": "Bearer other-secret"]).status == 200)
+    }
+}
