@@ -1,1 +1,3 @@
-print("passmint")
+import Foundation
+
+exit(CommandLineTool.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,82 @@
+/// What `passmint batch` was asked to do.
+public struct BatchOptions: Sendable {
+    public var templateDirectory: String
+    public var csvPath: String
+    public var outputDirectory: String
+    /// Parallel signers; defaults to the number of cores.
+    public var jobs: Int
+    /// JSON Lines report, one object per CSV record.
+    public var reportPath: String?
+    /// Also write `.pkpasses` bundles of at most 10 passes.
+    public var bundle: Bool
+    /// Skip records whose pass already exists and is valid.
+    public var resume: Bool
+    /// Base URL of the update service; each pass then gets a fresh authentication token.
+    public var webServiceURL: String?
+    /// Only records whose index (0-based, in file order) modulo `count` equals `index - 1`.
+    public var shard: (index: Int, count: Int)?
+    public var identity: IdentityOptions
+
+    public init(
+        templateDirectory: String, csvPath: String, outputDirectory: String, jobs: Int, reportPath: String? = nil,
+        bundle: Bool = false, resume: Bool = false, webServiceURL: String? = nil, shard: (index: Int, count: Int)? = nil,
+        identity: IdentityOptions = IdentityOptions()
+    ) {
+        self.templateDirectory = templateDirectory
+        self.csvPath = csvPath
+        self.outputDirectory = outputDirectory
+        self.jobs = jobs
+        self.reportPath = reportPath
+        self.bundle = bundle
+        self.resume = resume
+        self.webServiceURL = webServiceURL
+        self.shard = shard
+        self.identity = identity
+    }
+}
+
+/// The outcome of one CSV record, as written to the report.
+public struct BatchRecordResult: Sendable {
+    public let line: Int
+    public let serialNumber: String?
+    public let file: String?
+    public let issued: Bool
+    /// True when `--resume` found a valid pass already in place.
+    public let resumed: Bool
+    public let error: String?
+}
+
+/// Progress as the batch runs.
+public struct BatchProgress: Sendable {
+    public let done: Int
+    public let failed: Int
+    /// Records to process, when known (counted up front for progress bars).
+    public let total: Int?
+    public let elapsed: Double
+}
+
+/// Totals at the end.
+public struct BatchSummary: Sendable {
+    public let records: Int
+    public let issued: Int
+    public let resumed: Int
+    public let failed: Int
+    public let bundles: Int
+    public let elapsed: Double
+    public let warnings: [String]
+}
+
+/// A pass just issued by a batch, for a store that the update service will serve it from.
+public struct IssuedPassRecord: Sendable {
+    public let serialNumber: String
+    public let passTypeIdentifier: String
+    public let templateDirectory: String
+    public let record: [String: String]
+    public let authenticationToken: String
+}
+
+/// Where `--db` keeps issued passes (implemented by the service's stores).
+public protocol IssuedPassSink: Sendable {
+    /// Stores a group of passes in one transaction.
+    func store(_ passes: [IssuedPassRecord]) throws
+}

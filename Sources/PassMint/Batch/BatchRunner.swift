@@ -1,0 +1,190 @@
+import Foundation
+import PassArchive
+import PassModel
+import PassSigning
+import PassTemplates
+import Synchronization
+
+/// Issues one signed pass per CSV record, in parallel, in bounded memory.
+///
+/// Records are read as a stream and processed in windows of a few dozen per worker: each window is signed in
+/// parallel, then its report lines, bundles and store rows are written in CSV order before the next is read.
+public final class BatchRunner: Sendable {
+    private let options: BatchOptions
+    let issuer: PassIssuer
+    private let sink: (any IssuedPassSink)?
+    private let csvName: String
+    /// Stored with each pass so `serve` finds the template from any working directory.
+    private let templateAbsolutePath: String
+
+    /// Loads the template and the signing identity (once for the whole batch).
+    public init(options: BatchOptions, sink: (any IssuedPassSink)? = nil) throws(PassMintError) {
+        self.options = options
+        self.sink = sink
+        if options.webServiceURL != nil, sink == nil {
+            throw .invalidInput("--web-service-url needs --db FILE so the service can find the passes it issued")
+        }
+        issuer = try PassFactory.issuer(templateDirectory: options.templateDirectory, identity: options.identity)
+        csvName = (options.csvPath as NSString).lastPathComponent
+        templateAbsolutePath = URL(fileURLWithPath: options.templateDirectory).standardizedFileURL.path
+    }
+
+    /// Runs the batch. `progress` is called after every window.
+    /// - Throws: before any pass is made when the header lacks a required column; environment errors (output
+    ///   folder, report file) at any time. Bad records are reported, not thrown.
+    public func run(countRecords: Bool = false, progress: (BatchProgress) -> Void = { _ in }) throws(PassMintError)
+        -> BatchSummary
+    {
+        let start = DispatchTime.now()
+        try prepareOutputDirectory()
+        let reader = try CSVReader(path: options.csvPath)
+        guard let headerRecord = try reader.nextRecord(), let header = headerRecord.fields else {
+            throw .invalidInput("--csv \(options.csvPath): the file is empty or its header is not UTF-8; line 1 must name the template fields")
+        }
+        let columns = try checkHeader(header.map { $0.trimmingCharacters(in: .whitespaces) })
+        let total = countRecords ? try Self.countRecords(options.csvPath) : nil
+        let report = try options.reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
+        var bundler = options.bundle ? BundleWriter(directory: options.outputDirectory) : nil
+        if options.resume { ResumeCheck.removeStaleTemporaries(in: options.outputDirectory) }
+
+        let window = max(16, options.jobs * 24)
+        var index = 0
+        var counts = (records: 0, issued: 0, resumed: 0, failed: 0)
+        var pending: [(line: Int, fields: [String]?, error: String?)] = []
+        var finished = false
+        while !finished {
+            pending.removeAll(keepingCapacity: true)
+            while pending.count < window {
+                guard let record = try reader.nextRecord() else { finished = true; break }
+                defer { index += 1 }
+                if let shard = options.shard, index % shard.count != shard.index - 1 { continue }
+                pending.append((record.line, record.fields, record.error))
+            }
+            if pending.isEmpty { break }
+            let results = process(pending, columns: columns)
+            var stored: [IssuedPassRecord] = []
+            for result in results {
+                counts.records += 1
+                if result.outcome.issued {
+                    if result.outcome.resumed { counts.resumed += 1 } else { counts.issued += 1 }
+                } else {
+                    counts.failed += 1
+                }
+                if let record = result.stored { stored.append(record) }
+                try bundler?.add(result)
+            }
+            if let sink, !stored.isEmpty {
+                do { try sink.store(stored) } catch {
+                    throw .environment("--db: storing \(stored.count) passes failed: \(error)")
+                }
+            }
+            try report?.append(results.map(\.outcome))
+            progress(BatchProgress(
+                done: counts.records, failed: counts.failed, total: total, elapsed: Self.seconds(since: start)))
+        }
+        try bundler?.finish()
+        try report?.finish()
+        return BatchSummary(
+            records: counts.records, issued: counts.issued, resumed: counts.resumed, failed: counts.failed,
+            bundles: bundler?.written ?? 0, elapsed: Self.seconds(since: start), warnings: columns.warnings)
+    }
+
+    /// One record's outcome plus what the window's writers need.
+    struct WorkResult: Sendable {
+        var outcome: BatchRecordResult
+        var archive: [UInt8]?
+        var stored: IssuedPassRecord?
+    }
+
+    private func process(_ records: [(line: Int, fields: [String]?, error: String?)], columns: Columns) -> [WorkResult] {
+        let results = Mutex<[WorkResult?]>(Array(repeating: nil, count: records.count))
+        let next = Atomic<Int>(0)
+        let workers = min(options.jobs, records.count)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < records.count else { return }
+                let result = issueOne(records[i], columns: columns)
+                results.withLock { $0[i] = result }
+            }
+        }
+        return results.withLock { $0.map { $0! } }
+    }
+
+    private func issueOne(_ input: (line: Int, fields: [String]?, error: String?), columns: Columns) -> WorkResult {
+        func failed(_ serial: String?, _ message: String) -> WorkResult {
+            WorkResult(
+                outcome: BatchRecordResult(
+                    line: input.line, serialNumber: serial, file: nil, issued: false, resumed: false, error: message),
+                archive: nil, stored: nil)
+        }
+        guard let fields = input.fields else { return failed(nil, input.error ?? "unreadable record") }
+        guard fields.count == columns.names.count else {
+            return failed(nil, "has \(fields.count) fields but the header has \(columns.names.count); quote values that contain commas")
+        }
+        var record: [String: String] = [:]
+        for (name, value) in zip(columns.names, fields) where columns.used.contains(name) && !value.isEmpty {
+            record[name] = value
+        }
+        let serial = record.removeValue(forKey: "serialNumber") ?? stableSerial(line: input.line, fields: fields)
+        guard Self.isSafeFileName(serial) else {
+            return failed(serial, "serialNumber '\(serial)' is not usable as a file name; use letters, digits, '.', '_' or '-'")
+        }
+        let fileName = "\(serial).pkpass"
+        let path = "\(options.outputDirectory)/\(fileName)"
+        if options.resume, FileManager.default.fileExists(atPath: path), ResumeCheck.isValidPass(at: path) {
+            return WorkResult(
+                outcome: BatchRecordResult(
+                    line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: true, error: nil),
+                archive: options.bundle ? FileManager.default.contents(atPath: path).map { [UInt8]($0) } : nil,
+                stored: nil)
+        }
+        let token = options.webServiceURL == nil ? nil : AuthenticationToken.generate()
+        do {
+            let pass = try issuer.issue(
+                IssueRequest(record: record, serialNumber: serial, webServiceURL: options.webServiceURL, authenticationToken: token))
+            try PassOutput.write(pass.archive, to: path, durable: false)
+            let stored = token.map {
+                IssuedPassRecord(
+                    serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier,
+                    templateDirectory: templateAbsolutePath, record: pass.record, authenticationToken: $0)
+            }
+            return WorkResult(
+                outcome: BatchRecordResult(
+                    line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: false, error: nil),
+                archive: options.bundle ? pass.archive : nil, stored: stored)
+        } catch {
+            return failed(serial, error.description)
+        }
+    }
+
+    /// The same record in the same file always gets the same serial, so `--resume` finds its pass again.
+    private func stableSerial(line: Int, fields: [String]) -> String {
+        let material = "\(csvName)\n\(line)\n" + fields.joined(separator: "\u{1F}")
+        return String(Manifest.sha1Hex(Array(material.utf8)).prefix(24)).uppercased()
+    }
+
+    static func isSafeFileName(_ s: String) -> Bool {
+        !s.isEmpty && s.count <= 128 && s != "." && s != ".."
+            && s.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+
+    private func prepareOutputDirectory() throws(PassMintError) {
+        do {
+            try FileManager.default.createDirectory(atPath: options.outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw .environment("--out \(options.outputDirectory): cannot create the folder: \(error.localizedDescription)")
+        }
+    }
+
+    static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+
+    static func countRecords(_ path: String) throws(PassMintError) -> Int {
+        let reader = try CSVReader(path: path)
+        var n = -1
+        while try reader.nextRecord() != nil { n += 1 }
+        return max(0, n)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import PassSigning
+
+/// Where the signing identity comes from: PEM files, a PKCS#12 file, or the development folder.
+public struct IdentityOptions: Sendable {
+    public var certificatePath: String?
+    public var keyPath: String?
+    public var wwdrPath: String?
+    public var pkcs12Path: String?
+    /// Name of the environment variable holding the .p12 password or the PEM key's passphrase.
+    public var passwordEnvironmentVariable: String?
+    /// Folder used when no file is given (`passmint certs dev` writes it).
+    public var defaultDirectory: String
+
+    public init(
+        certificatePath: String? = nil, keyPath: String? = nil, wwdrPath: String? = nil, pkcs12Path: String? = nil,
+        passwordEnvironmentVariable: String? = nil, defaultDirectory: String = "Certificates/dev"
+    ) {
+        self.certificatePath = certificatePath
+        self.keyPath = keyPath
+        self.wwdrPath = wwdrPath
+        self.pkcs12Path = pkcs12Path
+        self.passwordEnvironmentVariable = passwordEnvironmentVariable
+        self.defaultDirectory = defaultDirectory
+    }
+
+    /// Loads the identity once. Missing files are environment errors; a bad password or a key that does not
+    /// match its certificate is reported with both file names.
+    public func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PassMintError)
+        -> SigningIdentity
+    {
+        let password = try passwordFromEnvironment(environment)
+        do {
+            if let p12 = pkcs12Path {
+                if certificatePath != nil || keyPath != nil {
+                    throw PassMintError.environment("give either --p12 or --cert/--key, not both")
+                }
+                guard let password else {
+                    throw PassMintError.environment(
+                        "--p12 \(p12) needs its password: put it in an environment variable and pass --password-env VAR")
+                }
+                try requireFile(p12, "--p12")
+                if let wwdrPath { try requireFile(wwdrPath, "--wwdr") }
+                return try SigningIdentity.load(pkcs12Path: p12, password: password, wwdrPath: wwdrPath)
+            }
+            let dir = defaultDirectory
+            let usingDefaults = certificatePath == nil && keyPath == nil
+            if !usingDefaults, certificatePath == nil || keyPath == nil {
+                throw PassMintError.environment("--cert and --key go together; give both (and --wwdr), or --p12")
+            }
+            let cert = certificatePath ?? "\(dir)/pass-cert.pem"
+            let key = keyPath ?? "\(dir)/pass-key.pem"
+            let wwdr = wwdrPath ?? (usingDefaults ? "\(dir)/wwdr.pem" : nil)
+            if usingDefaults, !FileManager.default.fileExists(atPath: cert) {
+                throw PassMintError.environment(
+                    "no signing identity: \(cert) does not exist. Run `passmint certs dev` for a development identity, "
+                        + "or pass --cert FILE --key FILE --wwdr FILE (or --p12 FILE --password-env VAR)")
+            }
+            guard let wwdr else {
+                throw PassMintError.environment(
+                    "--wwdr FILE is needed with --cert/--key: download Apple's WWDR G4 intermediate (see Certificates/README.md)")
+            }
+            try requireFile(cert, "--cert")
+            try requireFile(key, "--key")
+            try requireFile(wwdr, "--wwdr")
+            return try SigningIdentity.load(certificatePath: cert, keyPath: key, wwdrPath: wwdr, keyPassword: password)
+        } catch let error as PassMintError {
+            throw error
+        } catch {
+            throw PassMintError.environment("\(error)")
+        }
+    }
+
+    private func passwordFromEnvironment(_ environment: [String: String]) throws(PassMintError) -> String? {
+        guard let variable = passwordEnvironmentVariable else { return nil }
+        guard let value = environment[variable] else {
+            throw PassMintError.environment(
+                "--password-env \(variable): the environment variable \(variable) is not set; export it first")
+        }
+        return value
+    }
+
+    private func requireFile(_ path: String, _ option: String) throws(PassMintError) {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw PassMintError.environment("\(option) \(path): no such readable file")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import PassModel
+
+/// One pass to issue: the record (template field values) and the web-service binding, if any.
+public struct IssueRequest: Sendable {
+    /// Template field values (`--set`, `--data`, a CSV row). A `serialNumber` key sets the serial.
+    public var record: [String: String]
+    /// Overrides the serial number (`--serial`); otherwise `record["serialNumber"]`, else the template's literal one, else a new UUID.
+    public var serialNumber: String?
+    /// Base URL of the update service; when set, `authenticationToken` must be set too.
+    public var webServiceURL: String?
+    public var authenticationToken: String?
+
+    public init(
+        record: [String: String] = [:], serialNumber: String? = nil, webServiceURL: String? = nil,
+        authenticationToken: String? = nil
+    ) {
+        self.record = record
+        self.serialNumber = serialNumber
+        self.webServiceURL = webServiceURL
+        self.authenticationToken = authenticationToken
+    }
+}
+
+/// A signed pass in memory.
+public struct IssuedPass: Sendable {
+    public let serialNumber: String
+    public let passTypeIdentifier: String
+    /// The `.pkpass` archive bytes.
+    public let archive: [UInt8]
+    /// The final pass.json as written.
+    public let passJSON: JSONValue
+    /// The record after typing and defaults (what a store keeps to re-render the pass).
+    public let record: [String: String]
+    /// Non-fatal findings: unknown record keys, identifier overrides, Wallet warnings.
+    public let warnings: [String]
+}

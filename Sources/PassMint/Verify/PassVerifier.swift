@@ -1,0 +1,71 @@
+import Foundation
+import PassArchive
+import PassModel
+
+/// `passmint verify`: everything that can be checked offline about a .pkpass or .pkpasses, reported as
+/// problems with stable codes (`VerifyCode`). Never throws and never crashes on bad input: a damaged archive
+/// is a report with `archive.unreadable`.
+public enum PassVerifier {
+    /// Verifies a file on disk: a .pkpass gives one report, a .pkpasses one report per pass inside (named
+    /// "bundle.pkpasses:inner.pkpass") plus one for the bundle itself when the bundle has problems of its own.
+    /// - Parameters:
+    ///   - path: the file to read; also the name used in reports.
+    ///   - now: the moment certificate expiry is judged against.
+    public static func verify(file path: String, now: Date = Date()) -> [VerificationReport] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let reason = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied"
+            return [unreadable(path, "cannot read \(path): \(reason); check the path")]
+        }
+        return verify(bytes: [UInt8](data), name: path, now: now)
+    }
+
+    /// Verifies archive bytes, telling a pass from a bundle by the name (`.pkpasses`) or, failing that, by
+    /// content (no pass.json, but .pkpass entries).
+    public static func verify(bytes: [UInt8], name: String, now: Date = Date()) -> [VerificationReport] {
+        let reader: ArchiveReader
+        do {
+            reader = try ArchiveReader(bytes: bytes, name: name)
+        } catch {
+            return [unreadable(name, error.description)]
+        }
+        let looksLikeBundle = !reader.contains("pass.json")
+            && reader.entryNames.contains { $0.lowercased().hasSuffix(".pkpass") }
+        if name.lowercased().hasSuffix(".pkpasses") || looksLikeBundle {
+            return verifyBundle(reader, name: name, now: now)
+        }
+        return [verify(reader, name: name, now: now)]
+    }
+
+    /// Verifies one .pkpass held in memory.
+    /// - Parameters:
+    ///   - archive: the .pkpass bytes.
+    ///   - name: the name used in the report.
+    ///   - now: the moment certificate expiry is judged against.
+    public static func verify(archive: [UInt8], name: String, now: Date = Date()) -> VerificationReport {
+        do {
+            return verify(try ArchiveReader(bytes: archive, name: name), name: name, now: now)
+        } catch {
+            return unreadable(name, error.description)
+        }
+    }
+
+    static func verify(_ reader: ArchiveReader, name: String, now: Date) -> VerificationReport {
+        var findings = Findings()
+        let pass = ArchiveChecks.check(reader, into: &findings)
+        let facts = PassJSONChecks.check(pass, into: &findings)
+        let manifest = ManifestChecks.check(pass, into: &findings)
+        let isDevelopment = SignatureChecks.check(pass, manifest: manifest, facts: facts, now: now, into: &findings)
+        ImageChecks.check(pass, facts: facts, into: &findings)
+        LocalizationChecks.check(pass, into: &findings)
+        return VerificationReport(
+            file: name, style: facts.style, passTypeIdentifier: facts.passTypeIdentifier,
+            serialNumber: facts.serialNumber, problems: findings.problems, isDevelopmentPass: isDevelopment,
+            notes: findings.notes)
+    }
+
+    static func unreadable(_ name: String, _ message: String) -> VerificationReport {
+        VerificationReport(file: name, problems: [Problem(.error, VerifyCode.archiveUnreadable, message, path: "")])
+    }
+}

@@ -1,0 +1,27 @@
+import PassMint
+
+/// The signing-identity options shared by every command that signs.
+enum IdentityArguments {
+    static let options: [OptionSpec] = [
+        .value("cert", "FILE", "Pass Type ID certificate (PEM or DER)"),
+        .value("key", "FILE", "its private key (PEM; encrypted keys take --password-env)"),
+        .value("wwdr", "FILE", "Apple WWDR intermediate certificate (G4 for certificates issued since 2022)"),
+        .value("p12", "FILE", "certificate and key as PKCS#12 (.p12 from Keychain Access works)"),
+        .value("password-env", "VAR", "environment variable holding the .p12 password or key passphrase"),
+        .value("cert-dir", "DIR", "folder used when no file is given (default Certificates/dev)"),
+    ]
+
+    static func make(_ args: ParsedArguments) -> IdentityOptions {
+        IdentityOptions(
+            certificatePath: args.value("cert"), keyPath: args.value("key"), wwdrPath: args.value("wwdr"),
+            pkcs12Path: args.value("p12"), passwordEnvironmentVariable: args.value("password-env"),
+            defaultDirectory: args.value("cert-dir") ?? "Certificates/dev")
+    }
+}
+
+extension PassMintError {
+    /// The CLI form: invalid input exits 1, environment problems exit 3.
+    var cli: CLIError {
+        isInvalidInput ? .invalid(description) : .environment(description)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import PassMint
+import PassService
+
+/// `passmint batch`: one signed pass per CSV record, in parallel, with a per-record report.
+struct BatchCommand: Command {
+    static let spec = CommandSpec(
+        name: "batch",
+        abstract: "issue one signed pass per CSV record, in parallel, with a per-record report",
+        usage: "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--bundle] [--resume] [--db FILE --web-service-url URL] [--shard i/N]",
+        discussion: """
+            The CSV header names template fields (plus an optional serialNumber column). Values are typed by
+            template.json; a bad record is reported with its line number and skipped, the others are issued.
+            Serial numbers not given in the CSV are derived from the file name, line and values, so a rerun with
+            --resume finds the passes a killed run already made and issues only the rest.
+            Exit 0 when every record was issued, 1 when any failed.
+            """,
+        options: [
+            .value("template", "DIR", "template folder"),
+            .value("csv", "FILE", "records, RFC 4180 CSV (UTF-8, header on line 1)"),
+            .value("out", "DIR", "output folder for <serial>.pkpass files"),
+            .value("jobs", "N", "parallel signers (default: number of cores)"),
+            .value("report", "FILE", "write a JSON Lines report, one object per record"),
+            .flag("bundle", "also write .pkpasses bundles of at most 10 passes"),
+            .flag("resume", "skip records whose pass already exists and is valid"),
+            .value("db", "FILE", "store issued passes in this SQLite database for `passmint serve`"),
+            .value("web-service-url", "URL", "update service base URL written into each pass (needs --db)"),
+            .value("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV"),
+        ] + IdentityArguments.options,
+        examples: [
+            "passmint batch --template Templates/loyalty --csv members.csv --out passes/ --report report.jsonl",
+            "passmint batch --template Templates/status --csv members.csv --out passes/ --db passmint.db --web-service-url https://passes.example.com",
+        ]
+    )
+
+    let options: BatchOptions
+    let dbPath: String?
+
+    init(_ args: ParsedArguments) throws(CLIError) {
+        var shard: (Int, Int)?
+        if let text = args.value("shard") {
+            let parts = text.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+                throw .usage("batch: --shard needs i/N with 1 ≤ i ≤ N, e.g. --shard 2/4; got '\(text)'")
+            }
+            shard = (parts[0], parts[1])
+        }
+        dbPath = args.value("db")
+        if args.value("web-service-url") != nil, dbPath == nil {
+            throw .usage("batch: --web-service-url needs --db FILE so `passmint serve` can find the passes")
+        }
+        options = BatchOptions(
+            templateDirectory: try args.required("template", of: Self.spec),
+            csvPath: try args.required("csv", of: Self.spec),
+            outputDirectory: try args.required("out", of: Self.spec),
+            jobs: try args.integer("jobs", of: Self.spec) ?? ProcessInfo.processInfo.activeProcessorCount,
+            reportPath: args.value("report"), bundle: args.flag("bundle"), resume: args.flag("resume"),
+            webServiceURL: args.value("web-service-url"), shard: shard, identity: IdentityArguments.make(args))
+    }
+
+    func run() throws(CLIError) -> Int32 {
+        do {
+            var sink: (any IssuedPassSink)?
+            if let dbPath { sink = try StoreAccess.issuedPassSink(path: dbPath) }
+            let runner = try BatchRunner(options: options, sink: sink)
+            let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
+            let summary = try runner.run(countRecords: bar.enabled) { bar.update($0) }
+            bar.finish()
+            for warning in summary.warnings { Console.error("warning: \(warning)") }
+            let rate = summary.elapsed > 0 ? Double(summary.issued) / summary.elapsed : 0
+            var line = "batch: \(summary.records) records, \(summary.issued) issued, \(summary.resumed) already valid, "
+            line += "\(summary.failed) failed"
+            if summary.bundles > 0 { line += ", \(summary.bundles) bundles" }
+            line += String(format: " in %.2f s (%.0f passes/s)", summary.elapsed, rate)
+            if summary.failed > 0 {
+                line += options.reportPath.map { "; see \($0) for the failures" } ?? "; rerun with --report FILE to see why"
+            }
+            Console.error(line)
+            return summary.failed > 0 ? 1 : 0
+        } catch {
+            throw error.cli
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import PassSigning
+
+/// `passmint certs dev`: a local root, a WWDR-like intermediate and a Pass Type ID leaf for development.
+struct CertsDevCommand: Command {
+    static let spec = CommandSpec(
+        name: "certs dev",
+        abstract: "make a development signing chain (root CA, WWDR-like intermediate, Pass Type ID certificate)",
+        usage: "certs dev [--dir Certificates/dev] [--pass-type-id ID] [--team-id ID] [--days N]",
+        discussion: """
+            Writes root-ca.pem, wwdr.pem, pass-cert.pem, pass-key.pem (mode 0600) and pass.p12 (password
+            passmint-dev). Passes signed with it verify with `openssl cms -verify -CAfile root-ca.pem -purpose any`
+            but will not install on an iPhone: for that use a real Pass Type ID certificate (Certificates/README.md).
+            """,
+        options: [
+            .value("dir", "DIR", "output folder (default Certificates/dev)"),
+            .value("pass-type-id", "ID", "pass type identifier (default pass.dev.passmint)"),
+            .value("team-id", "ID", "team identifier (default PASSMINT01)"),
+            .value("days", "N", "validity of the Pass Type ID certificate in days (default 365)"),
+        ],
+        examples: ["passmint certs dev", "passmint certs dev --dir /tmp/dev --pass-type-id pass.com.example.loyalty --team-id ABCDE12345"]
+    )
+
+    let dir: String
+    let passTypeID: String
+    let teamID: String
+    let days: Int
+
+    init(_ args: ParsedArguments) throws(CLIError) {
+        dir = args.value("dir") ?? "Certificates/dev"
+        passTypeID = args.value("pass-type-id") ?? "pass.dev.passmint"
+        teamID = args.value("team-id") ?? "PASSMINT01"
+        days = try args.integer("days", of: Self.spec) ?? 365
+        guard passTypeID.hasPrefix("pass.") else {
+            throw .usage("certs dev: --pass-type-id must start with 'pass.' (reverse DNS), e.g. pass.com.example.loyalty")
+        }
+    }
+
+    func run() throws(CLIError) -> Int32 {
+        do {
+            let paths = try DevCertificates.generate(
+                directory: dir, passTypeIdentifier: passTypeID, teamIdentifier: teamID, validDays: days)
+            print("development identity for \(passTypeID) (team \(teamID)) in \(paths.directory):")
+            for path in [paths.rootCA, paths.wwdr, paths.certificate, paths.key, paths.pkcs12] { print("  \(path)") }
+            print("pass.p12 password: passmint-dev. These certificates are for testing; Wallet on a device rejects them.")
+            return 0
+        } catch {
+            throw .environment("\(error)")
+        }
+    }
+}

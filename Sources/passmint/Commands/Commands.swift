@@ -1,0 +1,8 @@
+/// Every command, in the order `passmint help` lists them.
+enum Commands {
+    static let all: [any Command.Type] = [
+        CertsDevCommand.self,
+        GenerateCommand.self,
+        BatchCommand.self,
+    ]
+}

@@ -1,0 +1,64 @@
+import Foundation
+import PassArchive
+import PassMint
+
+/// `passmint generate`: one signed pass from a template.
+struct GenerateCommand: Command {
+    static let spec = CommandSpec(
+        name: "generate",
+        abstract: "make one signed .pkpass from a template",
+        usage: "generate --template DIR [--set key=value]… [--data FILE.json] [--serial S] --out FILE.pkpass",
+        discussion: """
+            Values come from --data (a JSON object) and then --set (which wins). Template fields not given take
+            their defaults from template.json. The pass is written to a temporary name and renamed into place.
+            """,
+        options: [
+            .value("template", "DIR", "template folder (pass.json, images, optional template.json)"),
+            .value("set", "KEY=VALUE", "value of a template field", repeatable: true),
+            .value("data", "FILE", "JSON object of field values"),
+            .value("serial", "S", "serial number (default: the record's serialNumber or a new UUID)"),
+            .value("out", "FILE", "where to write the .pkpass"),
+        ] + IdentityArguments.options,
+        examples: [
+            "passmint generate --template Templates/loyalty --out loyalty.pkpass",
+            "passmint generate --template Templates/status --set memberName='Ada Lovelace' --set tier=Gold --out ada.pkpass",
+        ]
+    )
+
+    let templateDir: String
+    let record: [String: String]
+    let serial: String?
+    let out: String
+    let identity: IdentityOptions
+
+    init(_ args: ParsedArguments) throws(CLIError) {
+        templateDir = try args.required("template", of: Self.spec)
+        out = try args.required("out", of: Self.spec)
+        serial = args.value("serial")
+        identity = IdentityArguments.make(args)
+        var record: [String: String] = [:]
+        if let data = args.value("data") {
+            do { record = try RecordFile.load(path: data) } catch { throw error.cli }
+        }
+        for pair in args.all("set") {
+            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
+                throw .usage("generate: --set needs key=value, got '\(pair)'")
+            }
+            record[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+        }
+        self.record = record
+    }
+
+    func run() throws(CLIError) -> Int32 {
+        do {
+            let issuer = try PassFactory.issuer(templateDirectory: templateDir, identity: identity)
+            let pass = try issuer.issue(IssueRequest(record: record, serialNumber: serial))
+            for warning in pass.warnings { Console.error("warning: \(warning)") }
+            try PassOutput.write(pass.archive, to: out)
+            print("wrote \(out): \(pass.passTypeIdentifier) serial \(pass.serialNumber), \(pass.archive.count) bytes")
+            return 0
+        } catch {
+            throw error.cli
+        }
+    }
+}
