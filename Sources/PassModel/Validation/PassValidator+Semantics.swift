@@ -44,7 +44,7 @@ extension Checker {
         for (tag, hint) in required {
             if let s = tags[tag]?.stringValue, !s.trimmingSpaces().isEmpty { continue }
             warning(PassProblemCode.posterFallback, JSONPath.member("semantics", tag),
-                    "a poster event ticket needs semantics.\(tag); without it Wallet silently falls back to the classic event ticket layout — add \"\(tag)\": \(hint)")
+                    "a poster event ticket needs semantics.\(tag); without it Wallet silently falls back to the classic event ticket layout — add \"\(tag)\" with \(hint)")
         }
         if eventType == .livePerformance {
             let names = tags["performerNames"]?.arrayValue?.compactMap(\.stringValue) ?? []
