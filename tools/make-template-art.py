@@ -21,6 +21,7 @@ import math
 import random
 import re
 import sys
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -508,7 +509,19 @@ def check_template(folder: Path) -> None:
         for target, by_tier in digests.items():
             assert len(set(by_tier.values())) == len(by_tier), f"{folder}: tier images for {target} are identical"
 
-    # localization: identical key sets, UTF-16LE with BOM
+    # rendering with no values at all (defaults only) gives a complete pass
+    rendered = render(pass_json, {name: f["default"] for name, f in fields.items()} | {"serialNumber": "X"}, fields)
+    assert not [s for s in strings_in(rendered) if "{{" in s], f"{folder}: placeholders left after rendering"
+    if style == "eventTicket":
+        sem = rendered["semantics"]
+        for key in ("eventName", "venueName", "venueRegionName", "venueRoom", "performerNames"):
+            assert sem.get(key), f"{folder}: poster event tickets need semantics.{key}"
+        assert rendered["preferredStyleSchemes"] == ["posterEventTicket", "eventTicket"]
+        for interval in rendered["relevantDates"]:
+            start, end = (datetime.fromisoformat(interval[k]) for k in ("startDate", "endDate"))
+            assert timedelta(0) < end - start <= timedelta(hours=24), f"{folder}: relevantDates interval"
+
+    # localization: identical key sets, UTF-16LE with BOM, every key used by the rendered pass
     tables = {}
     for lproj in sorted(folder.glob("*.lproj")):
         raw = (lproj / "pass.strings").read_bytes()
@@ -518,6 +531,24 @@ def check_template(folder: Path) -> None:
     if tables:
         first = next(iter(tables.values()))
         assert all(t == first for t in tables.values()), f"{folder}: pass.strings key sets differ"
+        known = set(strings_in(pass_json)) | {v for f in fields.values() for v in f.get("values", [])}
+        unused = {k.replace('\\"', '"').replace("\\n", "\n") for k in first} - known
+        assert not unused, f"{folder}: pass.strings keys not in pass.json: {unused}"
+
+
+def render(node, values: dict[str, str], fields: dict):
+    """What the renderer does: substitute placeholders; a lone numeric placeholder becomes a number."""
+    if isinstance(node, str):
+        m = PLACEHOLDER.fullmatch(node)
+        if m and m.group(1) in fields and fields[m.group(1)]["type"] in ("integer", "decimal"):
+            raw = values[m.group(1)]
+            return int(raw) if fields[m.group(1)]["type"] == "integer" else float(raw)
+        return PLACEHOLDER.sub(lambda mm: values[mm.group(1)], node)
+    if isinstance(node, list):
+        return [render(item, values, fields) for item in node]
+    if isinstance(node, dict):
+        return {k: render(v, values, fields) for k, v in node.items()}
+    return node
 
 
 def main() -> int:
