@@ -20,7 +20,7 @@ struct SigningIdentityTests {
     func keyMismatch() throws {
         try TestSupport.withTemporaryDirectory { directory in
             let first = try TestSupport.devChain(in: directory + "/a")
-            let second = try TestSupport.devChain(in: directory + "/b")
+            let second = try TestSupport.devChain(in: directory + "/b", other: true)
             let expected = SigningError.keyMismatch(certificatePath: first.certificate, keyPath: second.key)
             let error = #expect(throws: expected) {
                 try SigningIdentity.load(
@@ -35,7 +35,7 @@ struct SigningIdentityTests {
     func wrongIntermediate() throws {
         try TestSupport.withTemporaryDirectory { directory in
             let first = try TestSupport.devChain(in: directory + "/a")
-            let second = try TestSupport.devChain(in: directory + "/b")
+            let second = try TestSupport.devChain(in: directory + "/b", other: true)
             let error = #expect(throws: SigningError.self) {
                 try SigningIdentity.load(
                     certificatePath: first.certificate, keyPath: first.key, wwdrPath: second.wwdr, keyPassword: nil)
@@ -113,6 +113,22 @@ struct SigningIdentityTests {
                 return
             }
             #expect(path == paths.certificate)
+        }
+    }
+
+    @Test("PKCS12Bundle exposes certificate, key and extras; the identity hands out PEM for TLS clients")
+    func bundleAndPEM() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let paths = try TestSupport.devChain(in: directory)
+            let bundle = try PKCS12Bundle.load(path: paths.pkcs12, password: DevCertificates.pkcs12Password)
+            #expect(bundle.key.matches(bundle.certificate))
+            #expect(bundle.extraCertificates == [try Certificate.load(path: paths.wwdr)])
+            let identity = try SigningIdentity.load(
+                certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil)
+            #expect(try Certificate(pem: identity.certificate.pemBytes) == identity.certificate)
+            let pem = identity.privateKeyPEM()
+            #expect(String(decoding: pem, as: UTF8.self).hasPrefix("-----BEGIN PRIVATE KEY-----"))
+            #expect(try PrivateKey(pem: pem, password: nil).matches(identity.certificate))
         }
     }
 }

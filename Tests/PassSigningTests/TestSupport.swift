@@ -13,12 +13,15 @@ enum TestSupport {
         return try body(directory)
     }
 
-    /// A dev chain written into `directory`/dev.
-    static func devChain(in directory: String, passTypeIdentifier: String = "pass.test.passmint")
-        throws -> DevCertificatePaths
-    {
-        try DevCertificates.generate(directory: directory + "/dev", passTypeIdentifier: passTypeIdentifier,
-                                     teamIdentifier: "TEAMTEST01", validDays: 30)
+    /// Two in-memory dev chains, generated once per test run (RSA key generation is the slow part).
+    static let chains: [DevCertificates.Chain] = (0..<2).map { _ in
+        try! DevCertificates.makeChain(passTypeIdentifier: "pass.test.passmint", teamIdentifier: "TEAMTEST01",
+                                       validDays: 30)
+    }
+
+    /// A dev chain (the first shared one, or the second with `other`) written into `directory`/dev.
+    static func devChain(in directory: String, other: Bool = false) throws -> DevCertificatePaths {
+        try DevCertificates.write(chains[other ? 1 : 0], to: directory + "/dev")
     }
 
     struct ProcessResult {

@@ -71,6 +71,8 @@ public struct Certificate: Sendable {
 
     /// The DER encoding.
     public var derBytes: [UInt8] { facts.derBytes }
+    /// The PEM encoding ("-----BEGIN CERTIFICATE-----").
+    public var pemBytes: [UInt8] { CertificateBuilder.pem(self) }
     /// SHA-256 of the DER encoding, uppercase hex pairs joined by colons ("AB:CD:...").
     public var sha256Fingerprint: String { facts.sha256Fingerprint }
     /// The subject in one line, in certificate order: "UID=pass.x, CN=Pass Type ID: pass.x, OU=TEAM, O=Org, C=US".

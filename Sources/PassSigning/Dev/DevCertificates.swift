@@ -38,6 +38,11 @@ public enum DevCertificates {
     ) throws(SigningError) -> DevCertificatePaths {
         let chain = try makeChain(passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier,
                                   validDays: validDays)
+        return try write(chain, to: directory)
+    }
+
+    /// Writes an in-memory chain's five files into `directory`.
+    static func write(_ chain: Chain, to directory: String) throws(SigningError) -> DevCertificatePaths {
         try FileIO.makeDirectory(directory)
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         let paths = DevCertificatePaths(
@@ -45,7 +50,7 @@ public enum DevCertificates {
             certificate: base + "pass-cert.pem", key: base + "pass-key.pem", pkcs12: base + "pass.p12")
         let p12 = try CertificateBuilder.pkcs12(
             certificate: chain.leaf, key: chain.leafKey, extras: [chain.wwdr], password: pkcs12Password,
-            friendlyName: "Pass Type ID: \(passTypeIdentifier)")
+            friendlyName: chain.leaf.commonName ?? "Pass Type ID")
         try FileIO.writeAtomically(chain.leafKey.pkcs8PEM(), to: paths.key, mode: 0o600)
         try FileIO.writeAtomically(p12, to: paths.pkcs12, mode: 0o600)
         try FileIO.writeAtomically(CertificateBuilder.pem(chain.root), to: paths.rootCA, mode: 0o644)
@@ -54,7 +59,7 @@ public enum DevCertificates {
         return paths
     }
 
-    struct Chain {
+    struct Chain: Sendable {
         var root: Certificate
         var wwdr: Certificate
         var leaf: Certificate

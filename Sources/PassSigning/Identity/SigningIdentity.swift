@@ -28,6 +28,10 @@ public struct SigningIdentity: Sendable {
         self.wwdr = wwdr
     }
 
+    /// The private key as unencrypted PKCS#8 PEM, for handing to a TLS client (APNs client certificate).
+    /// Keep it in memory; never log or write it without mode 0600.
+    public func privateKeyPEM() -> [UInt8] { key.pkcs8PEM() }
+
     /// Loads a PEM/DER certificate, a PEM/DER private key and the WWDR intermediate.
     /// - Parameter keyPassword: only for an encrypted key; never printed.
     /// - Throws: file and parse errors naming the file, `.keyMismatch` naming both files,
@@ -53,7 +57,7 @@ public struct SigningIdentity: Sendable {
     public static func load(pkcs12Path: String, password: String, wwdrPath: String?) throws(SigningError)
         -> SigningIdentity
     {
-        let contents = try PKCS12Contents.load(path: pkcs12Path, password: password)
+        let contents = try PKCS12Bundle.load(path: pkcs12Path, password: password)
         let wwdr: Certificate
         var wwdrName = wwdrPath ?? pkcs12Path
         if let wwdrPath {

@@ -1,16 +1,28 @@
 internal import COpenSSL
 
-/// What a .p12 file holds: the certificate with its key, and any extra (CA) certificates.
-struct PKCS12Contents {
-    var certificate: Certificate
-    var key: PrivateKey
-    var extraCertificates: [Certificate]
+/// What a .p12 file holds: the certificate with its private key, and any extra (CA) certificates.
+///
+/// Opens Keychain Access and `openssl pkcs12 -export [-legacy]` files alike: the OpenSSL "legacy" and "default"
+/// providers are loaded once per process for RC2/3DES.
+public struct PKCS12Bundle: Sendable {
+    /// The certificate that goes with the key.
+    public var certificate: Certificate
+    /// The private key.
+    public var key: PrivateKey
+    /// Other certificates in the file (a WWDR intermediate, a root), in stored order.
+    public var extraCertificates: [Certificate]
 
-    static func load(path: String, password: String) throws(SigningError) -> PKCS12Contents {
+    /// Reads and decrypts a .p12 file.
+    /// - Parameter password: the .p12 password; never printed.
+    /// - Throws: `.fileUnreadable`, `.wrongPassword`, `.invalidPKCS12`, `.pkcs12MissingIdentity`, naming `path`.
+    public static func load(path: String, password: String) throws(SigningError) -> PKCS12Bundle {
         try parse(FileIO.read(path), password: password, path: path)
     }
 
-    static func parse(_ bytes: [UInt8], password: String, path: String) throws(SigningError) -> PKCS12Contents {
+    /// Decrypts .p12 bytes; `path` only names the input in errors.
+    public static func parse(_ bytes: [UInt8], password: String, path: String = "the .p12 data")
+        throws(SigningError) -> PKCS12Bundle
+    {
         // RC2/3DES .p12 files (Keychain, `openssl pkcs12 -legacy`) need the legacy provider.
         let legacyLoaded = OpenSSL.legacyProvidersLoaded
         ERR_clear_error()
@@ -58,7 +70,7 @@ struct PKCS12Contents {
             pm_sk_X509_pop_free(ca)
         }
         guard let keyBox, let certBox else { throw .pkcs12MissingIdentity(path: path) }
-        return PKCS12Contents(
+        return PKCS12Bundle(
             certificate: Certificate(box: certBox), key: PrivateKey(box: keyBox), extraCertificates: extras)
     }
 
