@@ -147,7 +147,15 @@ struct Checker {
             let d = editDistance(word.lowercased(), c.lowercased())
             if d <= limit, d < (best?.1 ?? Int.max) { best = (c, d) }
         }
-        return best?.0
+        if let best { return best.0 }
+        // "PKTransitTypeAirplane" → "PKTransitTypeAir", "short" → "PKDateStyleShort": the longest candidate that
+        // contains the word or is contained in it.
+        let w = word.lowercased()
+        guard w.count >= 3 else { return nil }
+        return candidates.filter { c in
+            let l = c.lowercased()
+            return l.contains(w) || w.contains(l)
+        }.max { $0.count < $1.count }
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {

@@ -1,0 +1,68 @@
+import Testing
+
+@testable import PassModel
+
+@Suite("PassValidator")
+struct PassValidatorTests {
+    @Test("the sample passes the rules are checked against are clean")
+    func samplesAreClean() {
+        #expect(PassValidator.validate(Sample.storeCard).isEmpty)
+        #expect(PassValidator.validate(Sample.eventTicket).isEmpty)
+        #expect(PassValidator.validate(Sample.boardingPass).isEmpty)
+    }
+
+    @Test("each rule fails with its code, path and severity, and a nearby valid pass does not", arguments: ValidatorRule.all)
+    func rule(_ rule: ValidatorRule) {
+        let failing = PassValidator.validate(rule.json(rule.failing))
+        let hits = findings(failing, rule.code, rule.path)
+        #expect(hits.count == 1, "expected one \(rule.code) at \(rule.path), got: \(failing)")
+        if let hit = hits.first {
+            #expect(hit.severity == rule.severity, "\(hit)")
+            for word in rule.mentions { #expect(hit.message.contains(word), "\(hit.message) lacks \(word)") }
+            #expect(hit.message.count > 30, "message too terse: \(hit.message)")
+        }
+        let passing = PassValidator.validate(rule.json(rule.passing))
+        #expect(findings(passing, rule.code, rule.path).isEmpty, "\(passing)")
+        #expect(!passing.contains { $0.isError }, "\(passing)")
+    }
+
+    @Test("a top level that is not an object is one error at the empty path")
+    func notAnObject() {
+        let problems = PassValidator.validate(["storeCard"])
+        #expect(problems.count == 1)
+        #expect(problems.first?.code == PassProblemCode.invalidValue)
+        #expect(problems.first?.path == "")
+        #expect(!PassValidator.isValid("x"))
+        #expect(PassValidator.isValid(Sample.storeCard))
+    }
+
+    @Test("only the codes of the public contract are used")
+    func codes() {
+        let contract: Set<String> = [
+            PassProblemCode.noStyle, PassProblemCode.missingKey, PassProblemCode.invalidValue, PassProblemCode.duplicateFieldKey,
+            PassProblemCode.tooManyFields, PassProblemCode.unknownKey, PassProblemCode.posterFallback,
+        ]
+        #expect(contract == ["pass.no-style", "pass.missing-key", "pass.invalid-value", "pass.duplicate-field-key",
+                             "pass.too-many-fields", "pass.unknown-key", "pass.poster-fallback"])
+        for rule in ValidatorRule.all {
+            for p in PassValidator.validate(rule.json(rule.failing)) { #expect(contract.contains(p.code), "\(p)") }
+        }
+    }
+
+    @Test("field keys are unique across styles and groups; every later duplicate is reported")
+    func duplicates() {
+        var json = Sample.storeCard
+        json.set("storeCard.headerFields[0]", ["key": "balance", "value": "1"])
+        json.set("storeCard.backFields[1]", ["key": "balance", "value": "2"])
+        let dups = PassValidator.validate(json).filter { $0.code == PassProblemCode.duplicateFieldKey }
+        #expect(dups.map(\.path) == ["storeCard.primaryFields[0].key", "storeCard.backFields[1].key"])
+        #expect(dups.allSatisfy { $0.message.contains("storeCard.headerFields[0]") })
+    }
+
+    @Test("Problem describes itself with severity, code, path and message")
+    func problemDescription() {
+        let p = Problem(.warning, "pass.unknown-key", "kept as is", path: "x")
+        #expect(p.description == "warning pass.unknown-key at x: kept as is")
+        #expect(Problem(.error, "pass.no-style", "m", path: "").description == "error pass.no-style: m")
+    }
+}
