@@ -115,6 +115,28 @@ struct ArchiveReaderTests {
         #expect(try reader.read("en.lproj/pass.strings") == utf8("\"a\" = \"b\";"))
     }
 
+    @Test("streamed zips (data descriptors) read; encrypted entries are reported, not read")
+    func otherWriters() throws {
+        try #require(hasTool("zip") && hasTool("sh"), "zip is not installed")
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let json = utf8(String(repeating: "{\"serialNumber\": \"A1\"}\n", count: 20))
+        _ = try dir.write(json, "pass.json")
+        let streamed = try runTool("sh", ["-c", "cat pass.json | zip -q - - > streamed.zip"], in: dir.path)
+        try #require(streamed.status == 0, "\(streamed.output)")
+        let reader = try ArchiveReader(contentsOf: dir.file("streamed.zip"))
+        #expect(reader.entryNames == ["-"])
+        #expect(try reader.read("-") == json)
+
+        let locked = try runTool("zip", ["-q", "-P", "secret", "locked.zip", "pass.json"], in: dir.path)
+        try #require(locked.status == 0, "\(locked.output)")
+        let encrypted = try ArchiveReader(contentsOf: dir.file("locked.zip"))
+        #expect(encrypted.entryNames == ["pass.json"])
+        #expect(encrypted.files.isEmpty)
+        let error = #expect(throws: ArchiveError.self) { try encrypted.read("pass.json") }
+        #expect(error?.description.contains("password") == true, "\(String(describing: error))")
+    }
+
     @Test("entries over the size limit are refused, the rest read")
     func sizeLimit() throws {
         let big = ArchiveEntry(name: "big.json", bytes: [UInt8](repeating: 0x20, count: 200_000))
