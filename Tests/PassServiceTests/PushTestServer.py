@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import ssl
 import sys
 import threading
@@ -165,5 +166,7 @@ def exit_when_stdin_closes():
 
 
 if __name__ == "__main__":
+    # The parent (a test runner) may have SIGTERM blocked; that mask is inherited: unblock everything.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
     asyncio.run(main())

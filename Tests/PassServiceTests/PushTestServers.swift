@@ -38,7 +38,7 @@ final class PushScriptServer {
         }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let err = (try? String(contentsOfFile: scratch.path("apns-server.err"), encoding: .utf8)) ?? ""
             throw PushToolFailure(description: "PushTestServer.py did not start: \(text) \(err)")
@@ -48,9 +48,10 @@ final class PushScriptServer {
 
     deinit { stop() }
 
+    /// SIGKILL: the child inherits the test runner's blocked-signal mask, so SIGTERM may never arrive.
     func stop() {
         guard process.isRunning else { return }
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
@@ -94,9 +95,10 @@ final class PushNghttpd {
 
     deinit { stop() }
 
+    /// SIGKILL: the child inherits the test runner's blocked-signal mask, so SIGTERM may never arrive.
     func stop() {
         guard process.isRunning else { return }
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
