@@ -44,6 +44,7 @@ struct DocumentValidationTests {
     @Test("Problem.jsonValue follows the verify --json contract")
     func problemJSON() {
         let p = Problem(.error, PassProblemCode.missingKey, "m", path: "serialNumber")
-        #expect(p.jsonValue == ["severity": "error", "code": "pass.missing-key", "message": "m", "path": "serialNumber"])
+        #expect(
+            p.jsonValue == ["severity": "error", "code": "pass.missing-key", "message": "m", "path": "serialNumber"])
     }
 }

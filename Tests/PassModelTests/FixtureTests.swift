@@ -46,7 +46,9 @@ struct FixtureTests {
         }
     }
 
-    @Test("signed real-world passes: Apple's samples and a PassSource boarding pass are clean; Apple's generic sample only draws style warnings")
+    @Test(
+        "signed real-world passes: Apple's samples and a PassSource boarding pass are clean; Apple's generic sample only draws style warnings"
+    )
     func pkpassFixtures() throws {
         guard let board = Fixtures.pkpassJSON("ueman__boarding_pass_ui.pkpass"),
             let generic = Fixtures.pkpassJSON("ueman__generic_with_invalid_checksum.pkpass")
@@ -68,13 +70,19 @@ struct FixtureTests {
         for p in genericProblems { print("generic: \(p)") }
         #expect(!genericProblems.contains { $0.isError })
         // Apple's own sample sets dateStyle alone and timeStyle alone: a warning, not an error.
-        #expect(findings(genericProblems, PassProblemCode.invalidValue, "generic.backFields[2].dateStyle").first?.severity == .warning)
-        #expect(findings(genericProblems, PassProblemCode.invalidValue, "generic.backFields[3].timeStyle").first?.severity == .warning)
+        #expect(
+            findings(genericProblems, PassProblemCode.invalidValue, "generic.backFields[2].dateStyle").first?.severity
+                == .warning)
+        #expect(
+            findings(genericProblems, PassProblemCode.invalidValue, "generic.backFields[3].timeStyle").first?.severity
+                == .warning)
     }
 
     @Test("the scrubbed Lufthansa passes lack their identifiers, and one has a web service without a token")
     func lufthansa() throws {
-        guard let withZone = Fixtures.pkpassJSON("kitinerary__lufthansa.pkpasses", inner: "lufthansa-with-timezone.pkpass"),
+        guard
+            let withZone = Fixtures.pkpassJSON(
+                "kitinerary__lufthansa.pkpasses", inner: "lufthansa-with-timezone.pkpass"),
             let plain = Fixtures.pkpassJSON("kitinerary__lufthansa.pkpasses", inner: "lufthansa.pkpass")
         else {
             print("skipped: kitinerary fixture or /usr/bin/unzip absent")

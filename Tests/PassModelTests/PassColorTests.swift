@@ -4,19 +4,23 @@ import Testing
 
 @Suite("PassColor")
 struct PassColorTests {
-    @Test("reads rgb() with any spacing, #rrggbb and #rgb", arguments: [
-        ("rgb(60, 65, 76)", 60, 65, 76), ("rgb(76,163,213)", 76, 163, 213), (" rgb( 0 ,0, 255 ) ", 0, 0, 255),
-        ("#12345a", 0x12, 0x34, 0x5A), ("#FFF", 255, 255, 255), ("#0a0", 0, 0xAA, 0),
-    ])
+    @Test(
+        "reads rgb() with any spacing, #rrggbb and #rgb",
+        arguments: [
+            ("rgb(60, 65, 76)", 60, 65, 76), ("rgb(76,163,213)", 76, 163, 213), (" rgb( 0 ,0, 255 ) ", 0, 0, 255),
+            ("#12345a", 0x12, 0x34, 0x5A), ("#FFF", 255, 255, 255), ("#0a0", 0, 0xAA, 0),
+        ])
     func parses(text: String, r: Int, g: Int, b: Int) throws {
         let c = try #require(PassColor.parse(text))
         #expect([Int(c.r), Int(c.g), Int(c.b)] == [r, g, b])
     }
 
-    @Test("rejects what is not a colour", arguments: [
-        "#12345", "#12345g", "rgb(256, 0, 0)", "rgb(1, 2)", "rgba(1, 2, 3, 0.5)", "red", "", "rgb(-1, 2, 3)",
-        "rgb(1.5, 2, 3)", "rgb(, 2, 3)",
-    ])
+    @Test(
+        "rejects what is not a colour",
+        arguments: [
+            "#12345", "#12345g", "rgb(256, 0, 0)", "rgb(1, 2)", "rgba(1, 2, 3, 0.5)", "red", "", "rgb(-1, 2, 3)",
+            "rgb(1.5, 2, 3)", "rgb(, 2, 3)",
+        ])
     func rejects(text: String) {
         #expect(PassColor.parse(text) == nil)
     }

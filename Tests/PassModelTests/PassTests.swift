@@ -13,7 +13,10 @@ struct PassTests {
         #expect(pass.serialNumber == "A1B2C3D4E5F6")
         #expect(pass.backgroundColor == .rgb(red: 60, green: 65, blue: 76))
         #expect(pass.barcodes?.first?.format == .qr)
-        #expect(pass.fields.map(\.path) == ["storeCard.primaryFields[0]", "storeCard.secondaryFields[0]", "storeCard.backFields[0]"])
+        #expect(
+            pass.fields.map(\.path) == [
+                "storeCard.primaryFields[0]", "storeCard.secondaryFields[0]", "storeCard.backFields[0]",
+            ])
         #expect(pass.fields.map(\.group) == [.primaryFields, .secondaryFields, .backFields])
         #expect(pass.field(forKey: "balance")?.value == .double(21.75))
         #expect(pass.field(forKey: "balance")?.currencyCode == "USD")
@@ -31,9 +34,11 @@ struct PassTests {
         json.set("barcodes[0].x-barcode", 7)
         json.set("nfc", ["message": "m", "encryptionPublicKey": "QUJD", "x-nfc": .null])
         let pass = try Pass(json: json)
-        #expect(pass.unknownKeyPaths == [
-            "barcodes[0].x-barcode", "nfc.x-nfc", "storeCard.primaryFields[0].x-field", "storeCard.x-style", "x-top",
-        ])
+        #expect(
+            pass.unknownKeyPaths == [
+                "barcodes[0].x-barcode", "nfc.x-nfc", "storeCard.primaryFields[0].x-field", "storeCard.x-style",
+                "x-top",
+            ])
         #expect(pass.unknownKeys["x-top"] == ["nested": [1, 2, "three"]])
         #expect(pass.storeCard?.primaryFields?[0].unknownKeys["x-field"] == "kept")
         #expect(pass.jsonValue == json)
@@ -59,7 +64,9 @@ struct PassTests {
         #expect(text.contains(#""backgroundColor": "rgb(18, 52, 90)""#))
     }
 
-    @Test("harmless mismatches are converted: numbers as strings, integer identifiers, string booleans, a lone barcode object")
+    @Test(
+        "harmless mismatches are converted: numbers as strings, integer identifiers, string booleans, a lone barcode object"
+    )
     func coercions() throws {
         var json = Sample.storeCard
         json.set("formatVersion", "1")
@@ -77,7 +84,11 @@ struct PassTests {
         #expect(pass.sharingProhibited == true)
         #expect(pass.barcodes?.count == 1)
         #expect(pass.beacons?.first?.major == 7)
-        #expect(normalized == ["barcodes", "beacons[0].major", "formatVersion", "maxDistance", "serialNumber", "sharingProhibited", "voided"])
+        #expect(
+            normalized == [
+                "barcodes", "beacons[0].major", "formatVersion", "maxDistance", "serialNumber", "sharingProhibited",
+                "voided",
+            ])
         let out = pass.jsonValue
         #expect(out["formatVersion"] == 1)
         #expect(out["serialNumber"] == "12345")
@@ -86,17 +97,22 @@ struct PassTests {
         #expect(PassValidator.validate(out).filter(\.isError).isEmpty)
     }
 
-    @Test("values that cannot be represented throw with their JSON path", arguments: [
-        ("", JSONValue.array([]), "", "an object"),
-        ("storeCard", .array([]), "storeCard", "an object"),
-        ("storeCard.primaryFields", .object([:]), "storeCard.primaryFields", "an array"),
-        ("storeCard.primaryFields[0].value", .bool(true), "storeCard.primaryFields[0].value", "a string, a number"),
-        ("voided", .string("maybe"), "voided", "true or false"),
-        ("locations", .array([.object(["latitude": "north", "longitude": 1])]), "locations[0].latitude", "a number"),
-        ("barcodes", .string("QR"), "barcodes", "an array"),
-        ("associatedStoreIdentifiers", .array([.string("abc")]), "associatedStoreIdentifiers[0]", "a whole number"),
-        ("backgroundColor", .integer(255), "backgroundColor", "a colour string"),
-    ])
+    @Test(
+        "values that cannot be represented throw with their JSON path",
+        arguments: [
+            ("", JSONValue.array([]), "", "an object"),
+            ("storeCard", .array([]), "storeCard", "an object"),
+            ("storeCard.primaryFields", .object([:]), "storeCard.primaryFields", "an array"),
+            ("storeCard.primaryFields[0].value", .bool(true), "storeCard.primaryFields[0].value", "a string, a number"),
+            ("voided", .string("maybe"), "voided", "true or false"),
+            (
+                "locations", .array([.object(["latitude": "north", "longitude": 1])]), "locations[0].latitude",
+                "a number"
+            ),
+            ("barcodes", .string("QR"), "barcodes", "an array"),
+            ("associatedStoreIdentifiers", .array([.string("abc")]), "associatedStoreIdentifiers[0]", "a whole number"),
+            ("backgroundColor", .integer(255), "backgroundColor", "a colour string"),
+        ])
     func unrepresentable(path: String, value: JSONValue, errorPath: String, expected: String) {
         var json = Sample.storeCard
         if path.isEmpty { json = value } else { json.set(path, value) }
@@ -104,7 +120,8 @@ struct PassTests {
             _ = try Pass(json: json)
         } throws: { error in
             guard let e = error as? PassModelError, case .wrongType(let p, let exp, _) = e else { return false }
-            return p == errorPath && exp.contains(expected) && e.description.contains(errorPath.isEmpty ? "top level" : errorPath)
+            return p == errorPath && exp.contains(expected)
+                && e.description.contains(errorPath.isEmpty ? "top level" : errorPath)
         }
     }
 
@@ -114,39 +131,56 @@ struct PassTests {
         let extra: [String: JSONValue] = [
             "logoText": "Logo", "foregroundColor": "rgb(1, 2, 3)", "labelColor": "rgb(4, 5, 6)",
             "stripColor": "rgb(7, 8, 9)", "suppressStripShine": true,
-            "barcode": ["format": "PKBarcodeFormatPDF417", "message": "m", "messageEncoding": "utf-8", "altText": "alt"],
+            "barcode": [
+                "format": "PKBarcodeFormatPDF417", "message": "m", "messageEncoding": "utf-8", "altText": "alt",
+            ],
             "locations": [["latitude": 37.5, "longitude": -122, "altitude": 10, "relevantText": "Near"]],
-            "beacons": [["proximityUUID": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "major": 1, "minor": 2, "relevantText": "b"]],
+            "beacons": [
+                ["proximityUUID": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "major": 1, "minor": 2, "relevantText": "b"]
+            ],
             "maxDistance": 100, "relevantDate": "2026-07-22T14:25-08:00",
-            "relevantDates": [["startDate": "2026-07-22T14:00Z", "endDate": "2026-07-22T18:00Z"],
-                              ["date": "2026-07-23T10:00Z", "relevantDate": "2026-07-23T10:00Z"]],
+            "relevantDates": [
+                ["startDate": "2026-07-22T14:00Z", "endDate": "2026-07-22T18:00Z"],
+                ["date": "2026-07-23T10:00Z", "relevantDate": "2026-07-23T10:00Z"],
+            ],
             "expirationDate": "2026-08-01T00:00Z", "voided": false, "sharingProhibited": true,
             "groupingIdentifier": "tour", "userInfo": ["any": ["json", 1, .null]],
-            "associatedStoreIdentifiers": [284882215], "appLaunchURL": "myapp://x",
+            "associatedStoreIdentifiers": [284_882_215], "appLaunchURL": "myapp://x",
             "webServiceURL": "https://example.com/passes/", "authenticationToken": "0123456789abcdef0123",
             "nfc": ["message": "hello", "encryptionPublicKey": "QUJDRA==", "requiresAuthentication": true],
-            "semantics": ["eventName": "Concert", "seats": [["seatNumber": "1"]], "eventType": "PKEventTypeLivePerformance"],
+            "semantics": [
+                "eventName": "Concert", "seats": [["seatNumber": "1"]], "eventType": "PKEventTypeLivePerformance",
+            ],
             "preferredStyleSchemes": ["posterEventTicket", "eventTicket"], "eventLogoText": "Poster",
             "footerBackgroundColor": "rgb(10, 11, 12)", "useAutomaticColors": true, "suppressHeaderDarkening": false,
             "auxiliaryStoreIdentifiers": [1, 2],
             "accessibilityURL": "https://a", "addOnURL": "https://b", "bagPolicyURL": "https://c",
-            "contactVenueEmail": "v@example.com", "contactVenuePhoneNumber": "+1 555", "contactVenueWebsite": "https://d",
+            "contactVenueEmail": "v@example.com", "contactVenuePhoneNumber": "+1 555",
+            "contactVenueWebsite": "https://d",
             "directionsInformationURL": "https://e", "merchandiseURL": "https://f", "orderFoodURL": "https://g",
             "parkingInformationURL": "https://h", "purchaseParkingURL": "https://i", "sellURL": "https://j",
             "transferURL": "https://k", "transitInformationURL": "https://l",
-            "upcomingPassInformation": [["identifier": "u1"]], "changeSeatURL": "https://m", "trackBagsURL": "https://n",
+            "upcomingPassInformation": [["identifier": "u1"]], "changeSeatURL": "https://m",
+            "trackBagsURL": "https://n",
             "transitProviderEmail": "t@example.com",
         ]
         for (k, v) in extra { json.set(k, v) }
-        json.set("eventTicket.auxiliaryFields[0]", [
-            "key": "doors", "label": "Doors", "value": "2026-07-22T18:00-07:00", "attributedValue": "<a href='x'>x</a>",
-            "changeMessage": "Doors now %@", "textAlignment": "PKTextAlignmentRight", "dateStyle": "PKDateStyleShort",
-            "timeStyle": "PKDateStyleShort", "isRelative": true, "ignoresTimeZone": true, "row": 1,
-            "semantics": ["venueDoorsOpenDate": "2026-07-22T18:00-07:00"],
-        ])
-        json.set("eventTicket.backFields[0]", [
-            "key": "pts", "value": 1200, "numberStyle": "PKNumberStyleDecimal", "dataDetectorTypes": ["PKDataDetectorTypeLink"],
-        ])
+        json.set(
+            "eventTicket.auxiliaryFields[0]",
+            [
+                "key": "doors", "label": "Doors", "value": "2026-07-22T18:00-07:00",
+                "attributedValue": "<a href='x'>x</a>",
+                "changeMessage": "Doors now %@", "textAlignment": "PKTextAlignmentRight",
+                "dateStyle": "PKDateStyleShort",
+                "timeStyle": "PKDateStyleShort", "isRelative": true, "ignoresTimeZone": true, "row": 1,
+                "semantics": ["venueDoorsOpenDate": "2026-07-22T18:00-07:00"],
+            ])
+        json.set(
+            "eventTicket.backFields[0]",
+            [
+                "key": "pts", "value": 1200, "numberStyle": "PKNumberStyleDecimal",
+                "dataDetectorTypes": ["PKDataDetectorTypeLink"],
+            ])
         json.set("eventTicket.additionalInfoFields[0]", ["key": "info", "value": "More"])
         let pass = try Pass(json: json)
         #expect(pass.unknownKeyPaths.isEmpty, "\(pass.unknownKeyPaths)")
@@ -161,7 +195,10 @@ struct PassTests {
         let problems = PassValidator.validate(json)
         for p in problems { print("every key: \(p)") }
         #expect(problems.filter(\.isError).isEmpty)
-        #expect(Set(problems.map(\.path)) == ["semantics.venueName", "semantics.venueRegionName", "semantics.venueRoom", "semantics.performerNames"])
+        #expect(
+            Set(problems.map(\.path)) == [
+                "semantics.venueName", "semantics.venueRegionName", "semantics.venueRoom", "semantics.performerNames",
+            ])
     }
 
     @Test("a pass built in code writes strict JSON that validates")
@@ -182,7 +219,10 @@ struct PassTests {
         let json = pass.jsonValue
         #expect(json["backgroundColor"] == "rgb(32, 48, 64)")
         #expect(json["eventTicket"]?["auxiliaryFields"]?.arrayValue?.first?["value"] == 4)
-        #expect(json["relevantDates"]?.arrayValue?.first == ["date": "2026-07-22T18:00Z", "relevantDate": "2026-07-22T18:00Z"])
+        #expect(
+            json["relevantDates"]?.arrayValue?.first == [
+                "date": "2026-07-22T18:00Z", "relevantDate": "2026-07-22T18:00Z",
+            ])
         #expect(PassValidator.validate(json).isEmpty)
         #expect(try Pass(json: json) == pass)
     }

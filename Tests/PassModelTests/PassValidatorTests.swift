@@ -11,7 +11,9 @@ struct PassValidatorTests {
         #expect(PassValidator.validate(Sample.boardingPass).isEmpty)
     }
 
-    @Test("each rule fails with its code, path and severity, and a nearby valid pass does not", arguments: ValidatorRule.all)
+    @Test(
+        "each rule fails with its code, path and severity, and a nearby valid pass does not",
+        arguments: ValidatorRule.all)
     func rule(_ rule: ValidatorRule) {
         let failing = PassValidator.validate(rule.json(rule.failing))
         let hits = findings(failing, rule.code, rule.path)
@@ -39,11 +41,15 @@ struct PassValidatorTests {
     @Test("only the codes of the public contract are used")
     func codes() {
         let contract: Set<String> = [
-            PassProblemCode.noStyle, PassProblemCode.missingKey, PassProblemCode.invalidValue, PassProblemCode.duplicateFieldKey,
+            PassProblemCode.noStyle, PassProblemCode.missingKey, PassProblemCode.invalidValue,
+            PassProblemCode.duplicateFieldKey,
             PassProblemCode.tooManyFields, PassProblemCode.unknownKey, PassProblemCode.posterFallback,
         ]
-        #expect(contract == ["pass.no-style", "pass.missing-key", "pass.invalid-value", "pass.duplicate-field-key",
-                             "pass.too-many-fields", "pass.unknown-key", "pass.poster-fallback"])
+        #expect(
+            contract == [
+                "pass.no-style", "pass.missing-key", "pass.invalid-value", "pass.duplicate-field-key",
+                "pass.too-many-fields", "pass.unknown-key", "pass.poster-fallback",
+            ])
         for rule in ValidatorRule.all {
             for p in PassValidator.validate(rule.json(rule.failing)) { #expect(contract.contains(p.code), "\(p)") }
         }

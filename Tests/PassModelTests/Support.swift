@@ -25,7 +25,8 @@ enum Fixtures {
     /// `inner` names a .pkpass inside a .pkpasses bundle.
     static func pkpassJSON(_ file: String, inner: String? = nil) -> [UInt8]? {
         let path = root.appendingPathComponent("pkpass").appendingPathComponent(file).path
-        guard FileManager.default.fileExists(atPath: path), FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip")
+        guard FileManager.default.fileExists(atPath: path),
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip")
         else { return nil }
         guard let inner else { return unzip(path, "pass.json") }
         guard let innerBytes = unzip(path, inner) else { return nil }
@@ -69,7 +70,10 @@ extension JSONValue {
         self = Self.setting(self, components[...], newValue) ?? .null
     }
 
-    enum Component { case key(String), index(Int) }
+    enum Component {
+        case key(String)
+        case index(Int)
+    }
 
     private static func setting(_ base: JSONValue?, _ path: ArraySlice<Component>, _ v: JSONValue?) -> JSONValue? {
         guard let first = path.first else { return v }
@@ -110,20 +114,24 @@ enum Sample {
     static var eventTicket: JSONValue {
         var j = storeCard
         j.set("storeCard", nil)
-        j.set("eventTicket", [
-            "primaryFields": [["key": "event", "label": "Event", "value": "Concert"]],
-            "auxiliaryFields": [["key": "seat", "label": "Seat", "value": "12A"]],
-        ])
+        j.set(
+            "eventTicket",
+            [
+                "primaryFields": [["key": "event", "label": "Event", "value": "Concert"]],
+                "auxiliaryFields": [["key": "seat", "label": "Seat", "value": "12A"]],
+            ])
         return j
     }
 
     static var boardingPass: JSONValue {
         var j = storeCard
         j.set("storeCard", nil)
-        j.set("boardingPass", [
-            "transitType": "PKTransitTypeAir",
-            "primaryFields": [["key": "from", "value": "SFO"], ["key": "to", "value": "JFK"]],
-        ])
+        j.set(
+            "boardingPass",
+            [
+                "transitType": "PKTransitTypeAir",
+                "primaryFields": [["key": "from", "value": "SFO"], ["key": "to", "value": "JFK"]],
+            ])
         return j
     }
 }

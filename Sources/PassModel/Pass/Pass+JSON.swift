@@ -20,7 +20,8 @@ extension Pass {
             ("upgradeURL", \.upgradeURL), ("managementURL", \.managementURL),
             ("registerServiceAnimalURL", \.registerServiceAnimalURL), ("reportLostBagURL", \.reportLostBagURL),
             ("requestWheelchairURL", \.requestWheelchairURL), ("trackBagsURL", \.trackBagsURL),
-            ("transitProviderEmail", \.transitProviderEmail), ("transitProviderPhoneNumber", \.transitProviderPhoneNumber),
+            ("transitProviderEmail", \.transitProviderEmail),
+            ("transitProviderPhoneNumber", \.transitProviderPhoneNumber),
             ("transitProviderWebsiteURL", \.transitProviderWebsiteURL),
         ]
     }
@@ -42,19 +43,24 @@ extension Pass {
     }
 
     static var storeIdentifierKeys: [(String, WritableKeyPath<Pass, [Int64]?>)] {
-        [("associatedStoreIdentifiers", \.associatedStoreIdentifiers),
-         ("auxiliaryStoreIdentifiers", \.auxiliaryStoreIdentifiers)]
+        [
+            ("associatedStoreIdentifiers", \.associatedStoreIdentifiers),
+            ("auxiliaryStoreIdentifiers", \.auxiliaryStoreIdentifiers),
+        ]
     }
 
     /// Keys with their own structure (not in the tables above).
-    static let structuredKeys: [String] = [
-        "formatVersion", "maxDistance", "barcodes", "barcode", "locations", "beacons", "relevantDates", "userInfo",
-        "nfc", "semantics", "preferredStyleSchemes", "upcomingPassInformation",
-    ] + PassStyle.allCases.map(\.rawValue)
+    static let structuredKeys: [String] =
+        [
+            "formatVersion", "maxDistance", "barcodes", "barcode", "locations", "beacons", "relevantDates", "userInfo",
+            "nfc", "semantics", "preferredStyleSchemes", "upcomingPassInformation",
+        ] + PassStyle.allCases.map(\.rawValue)
 
     /// Every top-level key PassMint knows.
     public static var knownKeys: Set<String> {
-        Set(stringKeys.map(\.0) + colorKeys.map(\.0) + boolKeys.map(\.0) + storeIdentifierKeys.map(\.0) + structuredKeys)
+        Set(
+            stringKeys.map(\.0) + colorKeys.map(\.0) + boolKeys.map(\.0) + storeIdentifierKeys.map(\.0) + structuredKeys
+        )
     }
 
     /// Reads pass.json leniently: `#rrggbb` colours, numbers written as strings, integers where strings belong,
@@ -93,8 +99,9 @@ extension Pass {
         p.semantics = try r.object("semantics", SemanticTags.init)
         p.preferredStyleSchemes = try r.array("preferredStyleSchemes") { (v, path) throws(PassModelError) in
             guard case .string(let s) = v else {
-                throw .wrongType(path: path, expected: "a style scheme name such as \"posterEventTicket\"",
-                                 found: v.kindName)
+                throw .wrongType(
+                    path: path, expected: "a style scheme name such as \"posterEventTicket\"",
+                    found: v.kindName)
             }
             return StyleScheme(rawValue: s)
         }

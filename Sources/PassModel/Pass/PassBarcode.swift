@@ -13,7 +13,8 @@ public struct PassBarcode: Sendable, Equatable {
     public static let knownKeys: Set<String> = ["format", "message", "messageEncoding", "altText"]
 
     /// A barcode; the encoding defaults to `iso-8859-1`.
-    public init(format: BarcodeFormat, message: String, messageEncoding: String = "iso-8859-1", altText: String? = nil) {
+    public init(format: BarcodeFormat, message: String, messageEncoding: String = "iso-8859-1", altText: String? = nil)
+    {
         self.format = format
         self.message = message
         self.messageEncoding = messageEncoding

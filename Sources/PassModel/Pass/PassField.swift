@@ -44,7 +44,9 @@ public struct PassField: Sendable, Equatable {
 
     init(_ r: ObjectReader) throws(PassModelError) {
         key = try r.string("key")
-        value = try r.raw("value").map { (v) throws(PassModelError) in try PassFieldValue(json: v, path: r.child("value")) }
+        value = try r.raw("value").map { (v) throws(PassModelError) in
+            try PassFieldValue(json: v, path: r.child("value"))
+        }
         label = try r.string("label")
         attributedValue = try r.raw("attributedValue").map { (v) throws(PassModelError) in
             try PassFieldValue(json: v, path: r.child("attributedValue"))

@@ -26,19 +26,34 @@ public struct SemanticTags: Sendable, Equatable {
     private func string(_ k: String) -> String? { tags[k]?.stringValue }
     private mutating func setString(_ k: String, _ v: String?) { tags[k] = v.map { .string($0) } }
 
-    public var eventName: String? { get { string("eventName") } set { setString("eventName", newValue) } }
-    public var venueName: String? { get { string("venueName") } set { setString("venueName", newValue) } }
+    public var eventName: String? {
+        get { string("eventName") }
+        set { setString("eventName", newValue) }
+    }
+    public var venueName: String? {
+        get { string("venueName") }
+        set { setString("venueName", newValue) }
+    }
     public var venueRegionName: String? {
         get { string("venueRegionName") }
         set { setString("venueRegionName", newValue) }
     }
-    public var venueRoom: String? { get { string("venueRoom") } set { setString("venueRoom", newValue) } }
-    public var venueEntrance: String? { get { string("venueEntrance") } set { setString("venueEntrance", newValue) } }
+    public var venueRoom: String? {
+        get { string("venueRoom") }
+        set { setString("venueRoom", newValue) }
+    }
+    public var venueEntrance: String? {
+        get { string("venueEntrance") }
+        set { setString("venueEntrance", newValue) }
+    }
     public var eventStartDate: String? {
         get { string("eventStartDate") }
         set { setString("eventStartDate", newValue) }
     }
-    public var eventEndDate: String? { get { string("eventEndDate") } set { setString("eventEndDate", newValue) } }
+    public var eventEndDate: String? {
+        get { string("eventEndDate") }
+        set { setString("eventEndDate", newValue) }
+    }
     public var homeTeamAbbreviation: String? {
         get { string("homeTeamAbbreviation") }
         set { setString("homeTeamAbbreviation", newValue) }
@@ -47,7 +62,10 @@ public struct SemanticTags: Sendable, Equatable {
         get { string("awayTeamAbbreviation") }
         set { setString("awayTeamAbbreviation", newValue) }
     }
-    public var attendeeName: String? { get { string("attendeeName") } set { setString("attendeeName", newValue) } }
+    public var attendeeName: String? {
+        get { string("attendeeName") }
+        set { setString("attendeeName", newValue) }
+    }
     public var eventType: EventType? {
         get { string("eventType").map(EventType.init(rawValue:)) }
         set { setString("eventType", newValue?.rawValue) }

@@ -67,15 +67,19 @@ struct Checker {
         guard e.isKnown else {
             var hint = ""
             if let near = Self.nearest(s, in: E.allKnown.map(\.rawValue)) { hint = " (did you mean \"\(near)\"?)" }
-            invalid(JSONPath.member(base, key), "\(key) \"\(s)\" is not a value Wallet knows\(hint); write one of \(E.knownList)")
+            invalid(
+                JSONPath.member(base, key),
+                "\(key) \"\(s)\" is not a value Wallet knows\(hint); write one of \(E.knownList)")
             return nil
         }
         return e
     }
 
     /// A timestamp member that must be ISO 8601 with time and zone.
-    mutating func date(_ obj: [String: JSONValue], _ key: String, in base: String,
-                       severity: Problem.Severity = .error) -> PassDate? {
+    mutating func date(
+        _ obj: [String: JSONValue], _ key: String, in base: String,
+        severity: Problem.Severity = .error
+    ) -> PassDate? {
         guard let s = string(obj, key, in: base) else { return nil }
         if let reason = PassDate.problem(with: s) {
             invalid(JSONPath.member(base, key), "\(key) \(reason)", severity: severity)
@@ -109,8 +113,9 @@ struct Checker {
             var hint = "check the spelling"
             if let near = Self.nearest(key, in: Array(known)) { hint = "did you mean \"\(near)\"?" }
             let place = base.isEmpty ? "at the top level" : "in \(base)"
-            warning(PassProblemCode.unknownKey, JSONPath.member(base, key),
-                    "\"\(key)\" is not a key PassMint knows \(place); it is kept as is, but Wallet may ignore it — \(hint)")
+            warning(
+                PassProblemCode.unknownKey, JSONPath.member(base, key),
+                "\"\(key)\" is not a key PassMint knows \(place); it is kept as is, but Wallet may ignore it — \(hint)")
         }
     }
 
@@ -159,7 +164,8 @@ struct Checker {
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var prev = Array(0...b.count)

@@ -8,7 +8,10 @@ extension Checker {
                 }
                 checkFallbacks(formats)
             } else if case .object = v {
-                invalid("barcodes", "barcodes is a single object; it must be an array — wrap it in [ … ] (Apple's sample JSON shows an object, which is a documentation error)")
+                invalid(
+                    "barcodes",
+                    "barcodes is a single object; it must be an array — wrap it in [ … ] (Apple's sample JSON shows an object, which is a documentation error)"
+                )
             } else {
                 wrongType("barcodes", v, expected: "an array [ … ] of barcode dictionaries")
             }
@@ -16,9 +19,15 @@ extension Checker {
         if let v = root["barcode"] {
             let format = checkBarcode(v, at: "barcode", legacyKey: true)
             if format == .code128 {
-                invalid("barcode.format", "PKBarcodeFormatCode128 is not allowed in the deprecated single \"barcode\"; use QR, PDF417 or Aztec there, and put Code128 in \"barcodes\"")
+                invalid(
+                    "barcode.format",
+                    "PKBarcodeFormatCode128 is not allowed in the deprecated single \"barcode\"; use QR, PDF417 or Aztec there, and put Code128 in \"barcodes\""
+                )
             } else if let format, !format.isLegacy {
-                invalid("barcode.format", "\(format.rawValue) is an iOS 27 format and not allowed in the deprecated single \"barcode\"; use QR, PDF417 or Aztec there, and put \(format.rawValue) in \"barcodes\"")
+                invalid(
+                    "barcode.format",
+                    "\(format.rawValue) is an iOS 27 format and not allowed in the deprecated single \"barcode\"; use QR, PDF417 or Aztec there, and put \(format.rawValue) in \"barcodes\""
+                )
             }
         }
     }
@@ -29,12 +38,16 @@ extension Checker {
         else { return nil }
         var format: BarcodeFormat?
         if b["format"] == nil {
-            error(PassProblemCode.missingKey, JSONPath.member(path, "format"),
-                  "barcode at \(path) has no \"format\"; add one of \(BarcodeFormat.knownList)")
+            error(
+                PassProblemCode.missingKey, JSONPath.member(path, "format"),
+                "barcode at \(path) has no \"format\"; add one of \(BarcodeFormat.knownList)")
         } else {
             format = enumValue(b, "format", in: path, as: BarcodeFormat.self)
         }
-        for (key, hint) in [("message", "the payload the scanner reads"), ("messageEncoding", "an IANA charset name, usually \"iso-8859-1\"")] {
+        for (key, hint) in [
+            ("message", "the payload the scanner reads"),
+            ("messageEncoding", "an IANA charset name, usually \"iso-8859-1\""),
+        ] {
             let p = JSONPath.member(path, key)
             guard b[key] != nil else {
                 error(PassProblemCode.missingKey, p, "barcode at \(path) has no \"\(key)\"; add \(hint)")
@@ -55,9 +68,10 @@ extension Checker {
             guard let f, f.isKnown, !f.isLegacy else { continue }
             let hasFallback = formats[(i + 1)...].contains { $0?.isLegacy ?? false }
             if !hasFallback {
-                invalid(JSONPath.member(JSONPath.index("barcodes", i), "format"),
-                        "\(f.rawValue) needs iOS 27 and no QR, PDF417, Aztec or Code128 entry follows it, so older iPhones show no barcode; add a legacy barcode after it",
-                        severity: .warning)
+                invalid(
+                    JSONPath.member(JSONPath.index("barcodes", i), "format"),
+                    "\(f.rawValue) needs iOS 27 and no QR, PDF417, Aztec or Code128 entry follows it, so older iPhones show no barcode; add a legacy barcode after it",
+                    severity: .warning)
             }
         }
     }

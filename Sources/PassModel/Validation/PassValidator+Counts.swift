@@ -4,8 +4,10 @@ extension Checker {
         func count(_ g: PassFieldGroup) -> Int { dict[g.rawValue]?.arrayValue?.count ?? 0 }
         func report(_ g: PassFieldGroup, _ n: Int, _ limit: Int, _ what: String) {
             guard n > limit else { return }
-            warning(PassProblemCode.tooManyFields, JSONPath.member(style.rawValue, g.rawValue),
-                    "\(style.rawValue) shows at most \(limit) \(what); \(n) are set, so Wallet hides the rest — move the extra fields to backFields")
+            warning(
+                PassProblemCode.tooManyFields, JSONPath.member(style.rawValue, g.rawValue),
+                "\(style.rawValue) shows at most \(limit) \(what); \(n) are set, so Wallet hides the rest — move the extra fields to backFields"
+            )
         }
         report(.headerFields, count(.headerFields), 3, "header fields")
         switch style {
@@ -16,8 +18,9 @@ extension Checker {
         case .coupon, .storeCard:
             report(.primaryFields, count(.primaryFields), 1, "primary field")
             let combined = count(.secondaryFields) + count(.auxiliaryFields)
-            report(count(.auxiliaryFields) > 0 ? .auxiliaryFields : .secondaryFields, combined, 4,
-                   "secondary and auxiliary fields combined")
+            report(
+                count(.auxiliaryFields) > 0 ? .auxiliaryFields : .secondaryFields, combined, 4,
+                "secondary and auxiliary fields combined")
         case .generic:
             report(.primaryFields, count(.primaryFields), 1, "primary field")
             report(.secondaryFields, count(.secondaryFields), 4, "secondary fields")

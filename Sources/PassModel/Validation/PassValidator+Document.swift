@@ -31,9 +31,10 @@ extension PassValidator {
             case .duplicateKey: fix = "keep only one of the duplicate keys"
             }
             let place = l.path.isEmpty ? "" : " in \(l.path)"
-            return Problem(.error, PassProblemCode.jsonLenient,
-                           "\(file) line \(l.line), column \(l.column): \(l.kind.rawValue)\(place), which Wallet's strict JSON reader rejects; \(fix) (PassMint writes strict JSON when it builds a pass)",
-                           path: l.path.isEmpty ? file : l.path)
+            return Problem(
+                .error, PassProblemCode.jsonLenient,
+                "\(file) line \(l.line), column \(l.column): \(l.kind.rawValue)\(place), which Wallet's strict JSON reader rejects; \(fix) (PassMint writes strict JSON when it builds a pass)",
+                path: l.path.isEmpty ? file : l.path)
         }
     }
 }
@@ -48,6 +49,9 @@ extension PassProblemCode {
 extension Problem {
     /// The problem as the `verify --json` contract writes it: `{"severity", "code", "message", "path"}`.
     public var jsonValue: JSONValue {
-        ["severity": .string(severity.rawValue), "code": .string(code), "message": .string(message), "path": .string(path)]
+        [
+            "severity": .string(severity.rawValue), "code": .string(code), "message": .string(message),
+            "path": .string(path),
+        ]
     }
 }

@@ -3,12 +3,15 @@ extension Checker {
         let present = PassStyle.allCases.filter { root[$0.rawValue] != nil }
         let names = PassStyle.allCases.map(\.rawValue).joined(separator: ", ")
         if present.isEmpty {
-            error(PassProblemCode.noStyle, "",
-                  "pass.json has no style key; add exactly one of \(names) holding the pass's field groups")
+            error(
+                PassProblemCode.noStyle, "",
+                "pass.json has no style key; add exactly one of \(names) holding the pass's field groups")
         }
         for extra in present.dropFirst() {
-            error(PassProblemCode.noStyle, extra.rawValue,
-                  "pass.json has \(present.count) style keys (\(present.map(\.rawValue).joined(separator: ", "))); a pass has exactly one — keep \(present[0].rawValue) or \(extra.rawValue), remove the other")
+            error(
+                PassProblemCode.noStyle, extra.rawValue,
+                "pass.json has \(present.count) style keys (\(present.map(\.rawValue).joined(separator: ", "))); a pass has exactly one — keep \(present[0].rawValue) or \(extra.rawValue), remove the other"
+            )
         }
         var seen: [String: String] = [:]
         for style in present {
@@ -20,8 +23,10 @@ extension Checker {
             for group in PassFieldGroup.allCases {
                 guard let items = array(dict, group.rawValue, in: base, of: "field dictionaries") else { continue }
                 for (i, item) in items.enumerated() {
-                    checkField(item, style: style, group: group, path: JSONPath.index(JSONPath.member(base, group.rawValue), i),
-                               seen: &seen)
+                    checkField(
+                        item, style: style, group: group,
+                        path: JSONPath.index(JSONPath.member(base, group.rawValue), i),
+                        seen: &seen)
                 }
             }
             checkFieldCounts(dict, style)
@@ -42,21 +47,26 @@ extension Checker {
         }
     }
 
-    mutating func checkField(_ item: JSONValue, style: PassStyle, group: PassFieldGroup, path: String,
-                             seen: inout [String: String]) {
+    mutating func checkField(
+        _ item: JSONValue, style: PassStyle, group: PassFieldGroup, path: String,
+        seen: inout [String: String]
+    ) {
         guard let f = object(item, at: path, what: "a field dictionary {\"key\": …, \"value\": …}") else { return }
         let keyPath = JSONPath.member(path, "key")
         var name = "field at \(path)"
         if f["key"] == nil {
-            error(PassProblemCode.missingKey, keyPath,
-                  "field at \(path) has no \"key\"; add a \"key\" that is unique across the whole pass, e.g. \"points\"")
+            error(
+                PassProblemCode.missingKey, keyPath,
+                "field at \(path) has no \"key\"; add a \"key\" that is unique across the whole pass, e.g. \"points\"")
         } else if let key = string(f, "key", in: path) {
             name = "field \"\(key)\""
             if key.isEmpty {
                 invalid(keyPath, "field key is empty; write a key unique across the whole pass, e.g. \"points\"")
             } else if let first = seen[key] {
-                error(PassProblemCode.duplicateFieldKey, keyPath,
-                      "field key \"\(key)\" is already used at \(first); keys must be unique across the whole pass (all styles and groups) — rename one of them")
+                error(
+                    PassProblemCode.duplicateFieldKey, keyPath,
+                    "field key \"\(key)\" is already used at \(first); keys must be unique across the whole pass (all styles and groups) — rename one of them"
+                )
             } else {
                 seen[key] = path
             }
@@ -64,8 +74,9 @@ extension Checker {
         let value = f["value"]
         switch value {
         case nil:
-            error(PassProblemCode.missingKey, JSONPath.member(path, "value"),
-                  "\(name) has no \"value\"; add the text, number or ISO 8601 date to show")
+            error(
+                PassProblemCode.missingKey, JSONPath.member(path, "value"),
+                "\(name) has no \"value\"; add the text, number or ISO 8601 date to show")
         case .string?, .integer?, .double?:
             break
         case let v?:
@@ -79,7 +90,9 @@ extension Checker {
         checkNumberOptions(f, value: value, name: name, path: path)
         checkRow(f, style: style, group: group, path: path)
         checkDataDetectors(f, group: group, path: path)
-        if let s = f["semantics"], let tags = object(s, at: JSONPath.member(path, "semantics"), what: "a dictionary { … } of semantic tags") {
+        if let s = f["semantics"],
+            let tags = object(s, at: JSONPath.member(path, "semantics"), what: "a dictionary { … } of semantic tags")
+        {
             checkSemanticTags(tags, at: JSONPath.member(path, "semantics"))
         }
         unknownKeys(f, known: PassField.knownKeys, in: path)
@@ -96,8 +109,10 @@ extension Checker {
                 let tail = rest[rest.index(after: open)...]
                 let tag = tail.prefix { $0 != ">" && $0 != " " }.lowercased()
                 if tag != "a" && tag != "/a" {
-                    invalid(p, "attributedValue contains <\(tag)>; the only markup Wallet allows is <a href=\"…\">…</a> — remove the other tags",
-                            severity: .warning)
+                    invalid(
+                        p,
+                        "attributedValue contains <\(tag)>; the only markup Wallet allows is <a href=\"…\">…</a> — remove the other tags",
+                        severity: .warning)
                     return
                 }
                 rest = tail
@@ -111,22 +126,25 @@ extension Checker {
         guard f["textAlignment"] != nil else { return }
         guard enumValue(f, "textAlignment", in: path, as: TextAlignment.self) != nil else { return }
         if group == .primaryFields || group == .backFields {
-            invalid(JSONPath.member(path, "textAlignment"),
-                    "textAlignment is not allowed on \(group.rawValue); remove it (Wallet aligns these fields itself)")
+            invalid(
+                JSONPath.member(path, "textAlignment"),
+                "textAlignment is not allowed on \(group.rawValue); remove it (Wallet aligns these fields itself)")
         }
     }
 
     mutating func checkDateOptions(_ f: [String: JSONValue], value: JSONValue?, name: String, path: String) {
-        let hasDate = f["dateStyle"] != nil, hasTime = f["timeStyle"] != nil
+        let hasDate = f["dateStyle"] != nil
+        let hasTime = f["timeStyle"] != nil
         if hasDate { _ = enumValue(f, "dateStyle", in: path, as: DateStyle.self) }
         if hasTime { _ = enumValue(f, "timeStyle", in: path, as: DateStyle.self) }
         _ = bool(f, "isRelative", in: path)
         _ = bool(f, "ignoresTimeZone", in: path)
         if hasDate != hasTime {
             let (set, missing) = hasDate ? ("dateStyle", "timeStyle") : ("timeStyle", "dateStyle")
-            invalid(JSONPath.member(path, set),
-                    "\(name) sets \(set) without \(missing); set both or neither (use \"\(missing)\": \"PKDateStyleNone\" to hide that part)",
-                    severity: .warning)
+            invalid(
+                JSONPath.member(path, set),
+                "\(name) sets \(set) without \(missing); set both or neither (use \"\(missing)\": \"PKDateStyleNone\" to hide that part)",
+                severity: .warning)
         }
         guard hasDate || hasTime, let value else { return }
         let p = JSONPath.member(path, "value")
@@ -136,7 +154,10 @@ extension Checker {
                 invalid(p, "\(name) has a date style, so its value must be a complete ISO 8601 timestamp: \(reason)")
             }
         case .integer, .double:
-            invalid(p, "\(name) has a date style but its value is a number; write an ISO 8601 timestamp such as \"2026-07-22T14:25:00-08:00\", or remove dateStyle/timeStyle")
+            invalid(
+                p,
+                "\(name) has a date style but its value is a number; write an ISO 8601 timestamp such as \"2026-07-22T14:25:00-08:00\", or remove dateStyle/timeStyle"
+            )
         default: break
         }
     }
@@ -146,14 +167,20 @@ extension Checker {
         if let code = string(f, "currencyCode", in: path),
             code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase })
         {
-            invalid(JSONPath.member(path, "currencyCode"),
-                    "currencyCode \"\(code)\" is not an ISO 4217 code; write three capital letters such as \"USD\" or \"EUR\"")
+            invalid(
+                JSONPath.member(path, "currencyCode"),
+                "currencyCode \"\(code)\" is not an ISO 4217 code; write three capital letters such as \"USD\" or \"EUR\""
+            )
         }
         guard let value, value.doubleValue == nil else { return }
         for key in ["numberStyle", "currencyCode"] where f[key] != nil {
             var fix = "remove \(key)"
-            if let s = value.stringValue, Double(s.trimmingSpaces()) != nil { fix = "write the value as a number without quotes, or remove \(key)" }
-            invalid(JSONPath.member(path, key), "\(key) applies only to numeric values, but \(name)'s value is \(Checker.show(value)); \(fix)")
+            if let s = value.stringValue, Double(s.trimmingSpaces()) != nil {
+                fix = "write the value as a number without quotes, or remove \(key)"
+            }
+            invalid(
+                JSONPath.member(path, key),
+                "\(key) applies only to numeric values, but \(name)'s value is \(Checker.show(value)); \(fix)")
         }
     }
 
@@ -161,7 +188,10 @@ extension Checker {
         guard let v = f["row"] else { return }
         let p = JSONPath.member(path, "row")
         if style != .eventTicket || group != .auxiliaryFields {
-            invalid(p, "row is only allowed in eventTicket.auxiliaryFields; remove it from \(style.rawValue).\(group.rawValue)")
+            invalid(
+                p,
+                "row is only allowed in eventTicket.auxiliaryFields; remove it from \(style.rawValue).\(group.rawValue)"
+            )
         } else if v != .integer(0) && v != .integer(1) {
             invalid(p, "row is \(Checker.show(v)); write 0 (first auxiliary row) or 1 (second row)")
         }
@@ -172,13 +202,17 @@ extension Checker {
         let p = JSONPath.member(path, "dataDetectorTypes")
         for (i, item) in items.enumerated() {
             guard case .string(let s) = item, DataDetectorType(rawValue: s).isKnown else {
-                invalid(JSONPath.index(p, i), "dataDetectorTypes entry \(Checker.show(item)) is not a detector Wallet knows; write one of \(DataDetectorType.knownList)")
+                invalid(
+                    JSONPath.index(p, i),
+                    "dataDetectorTypes entry \(Checker.show(item)) is not a detector Wallet knows; write one of \(DataDetectorType.knownList)"
+                )
                 continue
             }
         }
         if group != .backFields {
-            invalid(p, "dataDetectorTypes only applies to backFields; Wallet ignores it in \(group.rawValue) — remove it",
-                    severity: .warning)
+            invalid(
+                p, "dataDetectorTypes only applies to backFields; Wallet ignores it in \(group.rawValue) — remove it",
+                severity: .warning)
         }
     }
 }

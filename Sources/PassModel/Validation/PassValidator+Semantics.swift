@@ -9,21 +9,26 @@ extension Checker {
         var names: [StyleScheme] = []
         for (i, item) in schemes.enumerated() {
             guard case .string(let s) = item, StyleScheme(rawValue: s).isKnown else {
-                invalid(JSONPath.index("preferredStyleSchemes", i),
-                        "preferredStyleSchemes entry \(Checker.show(item)) is not a scheme Wallet knows; write one of \(StyleScheme.knownList)",
-                        severity: .warning)
+                invalid(
+                    JSONPath.index("preferredStyleSchemes", i),
+                    "preferredStyleSchemes entry \(Checker.show(item)) is not a scheme Wallet knows; write one of \(StyleScheme.knownList)",
+                    severity: .warning)
                 continue
             }
             names.append(StyleScheme(rawValue: s))
         }
         if names.contains(.semanticBoardingPass), root["boardingPass"] == nil {
-            invalid("preferredStyleSchemes", "semanticBoardingPass applies only to boardingPass passes; remove it or make the pass a boardingPass",
-                    severity: .warning)
+            invalid(
+                "preferredStyleSchemes",
+                "semanticBoardingPass applies only to boardingPass passes; remove it or make the pass a boardingPass",
+                severity: .warning)
         }
         guard names.contains(.posterEventTicket) else { return }
         guard root["eventTicket"] != nil else {
-            warning(PassProblemCode.posterFallback, "preferredStyleSchemes",
-                    "posterEventTicket applies only to eventTicket passes; this pass always shows its classic layout — remove the scheme or make the pass an eventTicket")
+            warning(
+                PassProblemCode.posterFallback, "preferredStyleSchemes",
+                "posterEventTicket applies only to eventTicket passes; this pass always shows its classic layout — remove the scheme or make the pass an eventTicket"
+            )
             return
         }
         checkPosterSemantics(tags ?? [:])
@@ -38,19 +43,25 @@ extension Checker {
         ]
         let eventType = tags["eventType"]?.stringValue.map(EventType.init(rawValue:))
         if eventType == .sports {
-            required += [("homeTeamAbbreviation", "the home team's short name, e.g. \"SFG\""),
-                         ("awayTeamAbbreviation", "the away team's short name, e.g. \"LAD\"")]
+            required += [
+                ("homeTeamAbbreviation", "the home team's short name, e.g. \"SFG\""),
+                ("awayTeamAbbreviation", "the away team's short name, e.g. \"LAD\""),
+            ]
         }
         for (tag, hint) in required {
             if let s = tags[tag]?.stringValue, !s.trimmingSpaces().isEmpty { continue }
-            warning(PassProblemCode.posterFallback, JSONPath.member("semantics", tag),
-                    "a poster event ticket needs semantics.\(tag); without it Wallet silently falls back to the classic event ticket layout — add \"\(tag)\" with \(hint)")
+            warning(
+                PassProblemCode.posterFallback, JSONPath.member("semantics", tag),
+                "a poster event ticket needs semantics.\(tag); without it Wallet silently falls back to the classic event ticket layout — add \"\(tag)\" with \(hint)"
+            )
         }
         if eventType == .livePerformance {
             let names = tags["performerNames"]?.arrayValue?.compactMap(\.stringValue) ?? []
             if names.isEmpty {
-                warning(PassProblemCode.posterFallback, "semantics.performerNames",
-                        "a live-performance poster ticket needs semantics.performerNames; without it Wallet silently falls back to the classic layout — add \"performerNames\": [\"Artist\"]")
+                warning(
+                    PassProblemCode.posterFallback, "semantics.performerNames",
+                    "a live-performance poster ticket needs semantics.performerNames; without it Wallet silently falls back to the classic layout — add \"performerNames\": [\"Artist\"]"
+                )
             }
         }
     }
@@ -58,9 +69,10 @@ extension Checker {
     /// Light checks of the semantic tags PassMint reasons about (warnings: Wallet ignores bad semantics).
     mutating func checkSemanticTags(_ tags: [String: JSONValue], at base: String) {
         if let v = tags["eventType"], !(v.stringValue.map { EventType(rawValue: $0).isKnown } ?? false) {
-            invalid(JSONPath.member(base, "eventType"),
-                    "eventType \(Checker.show(v)) is not an event type Wallet knows; write one of \(EventType.knownList)",
-                    severity: .warning)
+            invalid(
+                JSONPath.member(base, "eventType"),
+                "eventType \(Checker.show(v)) is not an event type Wallet knows; write one of \(EventType.knownList)",
+                severity: .warning)
         }
         for tag in SemanticTags.dateTags.sorted() where tags[tag] != nil {
             _ = date(tags, tag, in: base, severity: .warning)
@@ -68,21 +80,28 @@ extension Checker {
         for tag in ["performerNames", "artistIDs"] {
             guard let v = tags[tag] else { continue }
             if v.arrayValue?.allSatisfy({ $0.stringValue != nil }) != true {
-                invalid(JSONPath.member(base, tag), "\(tag) is \(Checker.show(v)); write an array of strings, e.g. [\"Name\"]",
-                        severity: .warning)
+                invalid(
+                    JSONPath.member(base, tag),
+                    "\(tag) is \(Checker.show(v)); write an array of strings, e.g. [\"Name\"]",
+                    severity: .warning)
             }
         }
         for tag in ["totalPrice", "balance"] {
             guard let v = tags[tag] else { continue }
             guard let o = v.objectValue else {
-                invalid(JSONPath.member(base, tag), "\(tag) is \(Checker.show(v)); write {\"amount\": \"12.50\", \"currencyCode\": \"USD\"}",
-                        severity: .warning)
+                invalid(
+                    JSONPath.member(base, tag),
+                    "\(tag) is \(Checker.show(v)); write {\"amount\": \"12.50\", \"currencyCode\": \"USD\"}",
+                    severity: .warning)
                 continue
             }
-            if let code = o["currencyCode"]?.stringValue, code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase }) {
-                invalid(JSONPath.member(JSONPath.member(base, tag), "currencyCode"),
-                        "currencyCode \"\(code)\" is not an ISO 4217 code; write three capital letters such as \"USD\"",
-                        severity: .warning)
+            if let code = o["currencyCode"]?.stringValue,
+                code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase })
+            {
+                invalid(
+                    JSONPath.member(JSONPath.member(base, tag), "currencyCode"),
+                    "currencyCode \"\(code)\" is not an ISO 4217 code; write three capital letters such as \"USD\"",
+                    severity: .warning)
             }
         }
     }

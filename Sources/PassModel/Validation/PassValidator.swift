@@ -29,7 +29,10 @@ public enum PassValidator {
 
 extension Checker {
     static let requiredHints: [(String, String)] = [
-        ("passTypeIdentifier", "your Pass Type ID, e.g. \"pass.com.example.loyalty\" (it must match the signing certificate)"),
+        (
+            "passTypeIdentifier",
+            "your Pass Type ID, e.g. \"pass.com.example.loyalty\" (it must match the signing certificate)"
+        ),
         ("serialNumber", "a string unique within the pass type, e.g. \"A1B2C3D4E5F6\""),
         ("teamIdentifier", "your 10-character Team ID, the OU of the signing certificate"),
         ("organizationName", "the name of the organisation that issues the pass"),
@@ -39,7 +42,9 @@ extension Checker {
     mutating func checkRequired(_ root: [String: JSONValue]) {
         switch root["formatVersion"] {
         case nil:
-            error(PassProblemCode.missingKey, "formatVersion", "pass.json has no \"formatVersion\"; add \"formatVersion\": 1")
+            error(
+                PassProblemCode.missingKey, "formatVersion",
+                "pass.json has no \"formatVersion\"; add \"formatVersion\": 1")
         case .integer(1)?:
             break
         case .double(1)?:
@@ -47,15 +52,18 @@ extension Checker {
         case .string(let s)?:
             invalid("formatVersion", "formatVersion is the string \"\(s)\"; write the number 1 without quotes")
         case let v?:
-            invalid("formatVersion", "formatVersion is \(Checker.show(v)); write \"formatVersion\": 1, the only version Wallet reads")
+            invalid(
+                "formatVersion",
+                "formatVersion is \(Checker.show(v)); write \"formatVersion\": 1, the only version Wallet reads")
         }
         for (key, hint) in Self.requiredHints {
             _ = requiredString(root, key, in: "", hint: hint)
         }
         if let id = root["passTypeIdentifier"]?.stringValue, !id.isEmpty, !id.hasPrefix("pass.") {
-            invalid("passTypeIdentifier",
-                    "passTypeIdentifier \"\(id)\" does not start with \"pass.\"; Apple's Pass Type IDs look like \"pass.com.example.loyalty\" and must match the certificate",
-                    severity: .warning)
+            invalid(
+                "passTypeIdentifier",
+                "passTypeIdentifier \"\(id)\" does not start with \"pass.\"; Apple's Pass Type IDs look like \"pass.com.example.loyalty\" and must match the certificate",
+                severity: .warning)
         }
     }
 
@@ -63,13 +71,16 @@ extension Checker {
         // Plain strings (dates, URLs and service keys are checked in their own sections).
         let handledElsewhere: Set<String> = [
             "passTypeIdentifier", "serialNumber", "teamIdentifier", "organizationName", "description",
-            "relevantDate", "expirationDate", "webServiceURL", "authenticationToken", "appLaunchURL", "groupingIdentifier",
+            "relevantDate", "expirationDate", "webServiceURL", "authenticationToken", "appLaunchURL",
+            "groupingIdentifier",
         ]
         for (key, _) in Pass.stringKeys where !handledElsewhere.contains(key) {
             guard let s = string(root, key, in: "") else { continue }
             if Self.isURLKey(key), !s.isEmpty, !Self.hasScheme(s) {
-                invalid(key, "\(key) \"\(s)\" is not an absolute URL; write it with its scheme, e.g. \"https://example.com/…\"",
-                        severity: .warning)
+                invalid(
+                    key,
+                    "\(key) \"\(s)\" is not an absolute URL; write it with its scheme, e.g. \"https://example.com/…\"",
+                    severity: .warning)
             }
         }
         for (key, _) in Pass.boolKeys { _ = bool(root, key, in: "") }
@@ -93,9 +104,15 @@ extension Checker {
         guard let s = string(root, key, in: "") else { return }
         if PassColor.isStrict(s) { return }
         if let c = PassColor.parse(s) {
-            invalid(key, "\(key) \"\(s)\" is not in the form Wallet reads; write \"\(PassColor.format(r: c.r, g: c.g, b: c.b))\"")
+            invalid(
+                key,
+                "\(key) \"\(s)\" is not in the form Wallet reads; write \"\(PassColor.format(r: c.r, g: c.g, b: c.b))\""
+            )
         } else {
-            invalid(key, "\(key) \"\(s)\" is not a colour; write rgb(r, g, b) with whole numbers 0–255, e.g. \"rgb(60, 65, 76)\"")
+            invalid(
+                key,
+                "\(key) \"\(s)\" is not a colour; write rgb(r, g, b) with whole numbers 0–255, e.g. \"rgb(60, 65, 76)\""
+            )
         }
     }
 }

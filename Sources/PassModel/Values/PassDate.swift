@@ -80,7 +80,8 @@ public struct PassDate: Sendable, Hashable, CustomStringConvertible {
             return .failure(Reason(message: "\"\(text)\" is not a real calendar date; \(example)"))
         }
         guard i < c.count else {
-            return .failure(Reason(message: "\"\(text)\" has no time; Wallet needs hours and minutes and a time zone, \(example)"))
+            return .failure(
+                Reason(message: "\"\(text)\" has no time; Wallet needs hours and minutes and a time zone, \(example)"))
         }
         guard take("T"), let hour = num(2), take(":"), let minute = num(2) else {
             return .failure(Reason(message: "\"\(text)\" has no valid time after the date; \(example)"))
@@ -88,12 +89,16 @@ public struct PassDate: Sendable, Hashable, CustomStringConvertible {
         var second = 0
         var fraction = ""
         if take(":") {
-            guard let s = num(2) else { return .failure(Reason(message: "\"\(text)\" has malformed seconds; \(example)")) }
+            guard let s = num(2) else {
+                return .failure(Reason(message: "\"\(text)\" has malformed seconds; \(example)"))
+            }
             second = s
             if take(".") {
                 let start = i
                 while i < c.count, c[i] >= 0x30, c[i] <= 0x39 { i += 1 }
-                guard i > start else { return .failure(Reason(message: "\"\(text)\" has a '.' without digits; \(example)")) }
+                guard i > start else {
+                    return .failure(Reason(message: "\"\(text)\" has a '.' without digits; \(example)"))
+                }
                 fraction = String(decoding: c[start..<i], as: UTF8.self)
             }
         }
@@ -106,26 +111,33 @@ public struct PassDate: Sendable, Hashable, CustomStringConvertible {
         } else if i < c.count, c[i] == UInt8(ascii: "+") || c[i] == UInt8(ascii: "-") {
             let sign = c[i] == UInt8(ascii: "-") ? -1 : 1
             i += 1
-            guard let oh = num(2) else { return .failure(Reason(message: "\"\(text)\" has a malformed time zone; \(example)")) }
+            guard let oh = num(2) else {
+                return .failure(Reason(message: "\"\(text)\" has a malformed time zone; \(example)"))
+            }
             _ = take(":")
             guard let om = num(2), oh <= 23, om <= 59 else {
                 return .failure(Reason(message: "\"\(text)\" has a malformed time zone (use ±hh:mm); \(example)"))
             }
             offset = sign * (oh * 3600 + om * 60)
         } else if i == c.count {
-            return .failure(Reason(message: "\"\(text)\" has no time zone; add Z or an offset such as -08:00, \(example)"))
+            return .failure(
+                Reason(message: "\"\(text)\" has no time zone; add Z or an offset such as -08:00, \(example)"))
         } else {
             return .failure(Reason(message: "\"\(text)\" has unexpected text after the time; \(example)"))
         }
         guard i == c.count else {
             return .failure(Reason(message: "\"\(text)\" has unexpected text after the time zone; \(example)"))
         }
-        return .success(PassDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                                 fraction: fraction, utcOffsetSeconds: offset))
+        return .success(
+            PassDate(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                fraction: fraction, utcOffsetSeconds: offset))
     }
 
-    private init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: String,
-                 utcOffsetSeconds: Int) {
+    private init(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: String,
+        utcOffsetSeconds: Int
+    ) {
         (self.year, self.month, self.day) = (year, month, day)
         (self.hour, self.minute, self.second) = (hour, minute, second)
         self.fraction = fraction
