@@ -112,15 +112,19 @@ private struct StringsParser {
             try skipTrivia()
             guard pos < scalars.count else { return entries }
             let key = try token(what: "a key")
+            var tokenLine = line
             try skipTrivia()
             guard pos < scalars.count, scalars[pos] == "=" else {
+                line = tokenLine
                 throw fail("expected '=' after the key \"\(key)\"")
             }
             pos += 1
             try skipTrivia()
             let value = try token(what: "a value for the key \"\(key)\"")
+            tokenLine = line
             try skipTrivia()
             guard pos < scalars.count, scalars[pos] == ";" else {
+                line = tokenLine
                 throw fail("expected ';' after the value of \"\(key)\"")
             }
             pos += 1

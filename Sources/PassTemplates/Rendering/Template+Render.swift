@@ -17,7 +17,7 @@ extension Template {
         let tier = tierField.flatMap { record.values[$0] }.flatMap { tiers[$0] }
         if let tier {
             for (key, value) in tier.pass {
-                root[key] = value == .null ? nil : value
+                if value == .null { root.removeValue(forKey: key) } else { root[key] = value }
             }
         }
         var kinds: [String: TemplateField.Kind] = [:]
