@@ -41,6 +41,7 @@ struct FixtureTests {
         let folder = try #require(Self.folder)
         let bundle = try ArchiveReader(contentsOf: folder + "/kitinerary__lufthansa.pkpasses")
         #expect(bundle.entryNames == ["lufthansa.pkpass", "lufthansa-with-timezone.pkpass"])
+        #expect(PassBundle.passes(in: bundle).count == 2)
         for pass in bundle.files {
             let inner = try ArchiveReader(bytes: pass.bytes, name: pass.name)
             #expect(inner.entryNames == ["pass.json"])  // scrubbed, unsigned passes

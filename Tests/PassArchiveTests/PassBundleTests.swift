@@ -20,6 +20,7 @@ struct PassBundleTests {
         let bundle = try PassBundle.make(passes)
         let reader = try ArchiveReader(bytes: bundle, name: "passes.pkpasses")
         #expect(reader.entryNames == passes.map(\.name))
+        #expect(PassBundle.passes(in: reader).map(\.name) == passes.map(\.name))
         for (entry, pass) in zip(reader.files, passes) {
             #expect(entry.bytes == pass.bytes)
             #expect(try ArchiveReader(bytes: entry.bytes, name: entry.name).entryNames == ["pass.json"])

@@ -17,4 +17,11 @@ public enum PassBundle {
         }
         return try ArchiveWriter.makeArchive(entries)
     }
+
+    /// The `.pkpass` files inside a read `.pkpasses` bundle, in archive order, skipping folders and junk.
+    /// Check `count` against `maxPasses` to report an oversized bundle.
+    /// - Parameter bundle: the bundle, opened with `ArchiveReader`.
+    public static func passes(in bundle: ArchiveReader) -> [ArchiveEntry] {
+        bundle.files.filter { $0.name.lowercased().hasSuffix(".pkpass") && !ArchiveEntry.isJunk($0.name) }
+    }
 }
