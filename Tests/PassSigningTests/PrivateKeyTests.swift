@@ -45,7 +45,8 @@ struct PrivateKeyTests {
             let derPath = directory + "/key.der"
             let result = try TestSupport.openssl(["pkey", "-in", paths.key, "-outform", "DER", "-out", derPath])
             try #require(result.status == 0, "\(result.stderr)")
-            #expect(try PrivateKey.load(path: derPath, password: nil).matches(Certificate.load(path: paths.certificate)))
+            let key = try PrivateKey.load(path: derPath, password: nil)
+            #expect(key.matches(try Certificate.load(path: paths.certificate)))
         }
     }
 

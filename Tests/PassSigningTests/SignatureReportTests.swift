@@ -78,4 +78,30 @@ struct SignatureReportTests {
         #expect(wwdr.commonName == "Apple Worldwide Developer Relations Certification Authority")
         #expect(!(try SignatureReport.inspect(signature: signature, content: manifest + [0x20])).digestValid)
     }
+
+    @Test("a G4-issued signer bundled with WWDR G1 verifies but its WWDR did not issue it",
+          .enabled(if: TestSupport.fixturesAvailable, "fixtures folder ../shared/fixtures is absent"))
+    func wrongIntermediateSample() throws {
+        let file = TestSupport.fixturesDirectory + "/pkpass/ueman__boarding_pass_ui.pkpass"
+        let report = try SignatureReport.inspect(signature: TestSupport.unzipEntry(file, "signature"),
+                                                 content: TestSupport.unzipEntry(file, "manifest.json"))
+        #expect(report.digestValid, "\(report.verificationError ?? "")")
+        let signer = try #require(report.signer)
+        #expect(signer.passTypeIdentifier == "pass.com.kudit.generic")
+        #expect(signer.issuerOrganizationalUnit == "G4")
+        let others = report.embeddedCertificates.filter { $0 != signer }
+        #expect(others.count == 1)
+        #expect(others.allSatisfy { !signer.isIssued(by: $0) })
+    }
+
+    @Test("Apple's sample Event signature verifies too",
+          .enabled(if: TestSupport.fixturesAvailable, "fixtures folder ../shared/fixtures is absent"))
+    func appleEventSample() throws {
+        let file = TestSupport.fixturesDirectory + "/pkpass/apple-sample__Event.pkpass"
+        let report = try SignatureReport.inspect(signature: TestSupport.unzipEntry(file, "signature"),
+                                                 content: TestSupport.unzipEntry(file, "manifest.json"))
+        #expect(report.digestValid, "\(report.verificationError ?? "")")
+        #expect(report.signer?.passTypeIdentifier == "pass.com.apple.devpubs.example")
+        #expect(report.signer?.notAfter ?? Date() < Date())  // expired 2016
+    }
 }

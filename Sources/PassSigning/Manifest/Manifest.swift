@@ -2,12 +2,16 @@ internal import COpenSSL
 
 /// manifest.json: the SHA-1 of every file in a pass, keyed by its path.
 public enum Manifest {
+    /// SHA-1, fetched once per process.
+    static let sha1 = FetchedDigest(name: "SHA1")
+
     /// Lowercase hex SHA-1 of `bytes`.
     public static func sha1Hex(_ bytes: [UInt8]) -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let ok = bytes.withUnsafeBytes { raw in
-            EVP_Digest(raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, raw.count, &digest, &length, EVP_sha1(), nil)
+            let base = raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!  // EVP_Digest needs a pointer even for 0 bytes
+            return EVP_Digest(base, raw.count, &digest, &length, Manifest.sha1.md, nil)
         }
         precondition(ok == 1, "EVP_Digest(SHA-1) failed: \(OpenSSL.errorText())")
         return Array(digest.prefix(Int(length))).lowercaseHex
