@@ -225,5 +225,13 @@ struct PassTests {
             ])
         #expect(PassValidator.validate(json).isEmpty)
         #expect(try Pass(json: json) == pass)
+        #expect(pass.validate().isEmpty)
+        pass.voided = nil
+        pass.eventTicket?.primaryFields = nil
+        pass.eventTicket?.auxiliaryFields?[0].currencyCode = "EUR"
+        #expect(pass.validate().isEmpty)
+        pass.eventTicket?.auxiliaryFields?[0].value = "four"
+        #expect(pass.validate().map(\.path) == ["eventTicket.auxiliaryFields[0].currencyCode"])
+        #expect(try Pass(json: json) != pass)
     }
 }

@@ -57,11 +57,11 @@ extension Pass {
         ] + PassStyle.allCases.map(\.rawValue)
 
     /// Every top-level key PassMint knows.
-    public static var knownKeys: Set<String> {
+    public static let knownKeys: Set<String> = {
         Set(
             stringKeys.map(\.0) + colorKeys.map(\.0) + boolKeys.map(\.0) + storeIdentifierKeys.map(\.0) + structuredKeys
         )
-    }
+    }()
 
     /// Reads pass.json leniently: `#rrggbb` colours, numbers written as strings, integers where strings belong,
     /// `"true"`/`"false"` booleans and a single barcode object in `barcodes` are accepted (and written strictly).
@@ -132,6 +132,11 @@ extension Pass {
         w.set("preferredStyleSchemes", preferredStyleSchemes) { .string($0.rawValue) }
         w.set("upcomingPassInformation", upcomingPassInformation)
         return w.value
+    }
+
+    /// Every finding of `PassValidator` on the strict form of this pass.
+    public func validate() -> [Problem] {
+        PassValidator.validate(jsonValue)
     }
 
     /// The strict pass.json bytes: sorted keys, two-space indentation, UTF-8.
