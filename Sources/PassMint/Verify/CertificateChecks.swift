@@ -32,8 +32,15 @@ enum CertificateChecks {
         if let signingTime, validWhenMade {
             let expiredNow = findings.has(VerifyCode.certificateExpired)
                 || findings.has(VerifyCode.certificateIntermediateExpired)
-            findings.note("signature was valid when made (signing time \(Dates.text(signingTime)))"
-                + (expiredNow ? "; the certificates have expired since, so Wallet refuses the pass today" : ""))
+            let chainBroken = findings.has(VerifyCode.certificateWrongIntermediate)
+                || findings.has(VerifyCode.certificateNoIntermediate)
+            if chainBroken {
+                findings.note("the certificates were within their validity at the signing time "
+                    + "\(Dates.text(signingTime)), but the chain is broken (see above)")
+            } else {
+                findings.note("signature was valid when made (signing time \(Dates.text(signingTime)))"
+                    + (expiredNow ? "; the certificates have expired since, so Wallet refuses the pass today" : ""))
+            }
         }
         if leaf.isValid(at: now) {
             let days = Int(leaf.notAfter.timeIntervalSince(now) / 86_400)
