@@ -112,6 +112,19 @@ extension ValidatorRule {
     ]
 
     /// §8 items 12 and 13 and the field options of §2.
+    /// Three secondary and two auxiliary fields on a generic pass.
+    static let squareRow: [Edit] =
+        (0...2).map { ("generic.secondaryFields[\($0)]", ["key": .string("s\($0)"), "value": "x"]) }
+        + (0...1).map { ("generic.auxiliaryFields[\($0)]", ["key": .string("a\($0)"), "value": "x"]) }
+
+    static let genericFields: [ValidatorRule] = [
+        rule(
+            "generic with a square barcode shows four secondary and auxiliary fields combined",
+            fail: [("storeCard", nil)] + squareRow,
+            pass: [("storeCard", nil), ("barcodes[0].format", "PKBarcodeFormatPDF417")] + squareRow,
+            PassProblemCode.tooManyFields, at: "generic.auxiliaryFields", .warning, mentions: ["square"])
+    ]
+
     static let fields: [ValidatorRule] = [
         rule(
             "boardingPass without transitType", .boardingPass, fail: [("boardingPass.transitType", nil)], pass: [],

@@ -216,5 +216,5 @@ extension ValidatorRule {
         rule("semantics is not an object", fail: [("semantics", ["a", "b"])], pass: [], invalid, at: "semantics"),
     ]
 
-    static let all: [ValidatorRule] = topLevel + fields + barcodes + relevance + service + poster
+    static let all: [ValidatorRule] = topLevel + fields + genericFields + barcodes + relevance + service + poster
 }

@@ -1,6 +1,6 @@
 extension Checker {
     /// Display limits of §2. Extra fields are not an error (the pass installs) but Wallet silently hides them.
-    mutating func checkFieldCounts(_ dict: [String: JSONValue], _ style: PassStyle) {
+    mutating func checkFieldCounts(_ dict: [String: JSONValue], _ style: PassStyle, root: [String: JSONValue]) {
         func count(_ g: PassFieldGroup) -> Int { dict[g.rawValue]?.arrayValue?.count ?? 0 }
         func report(_ g: PassFieldGroup, _ n: Int, _ limit: Int, _ what: String) {
             guard n > limit else { return }
@@ -25,6 +25,15 @@ extension Checker {
             report(.primaryFields, count(.primaryFields), 1, "primary field")
             report(.secondaryFields, count(.secondaryFields), 4, "secondary fields")
             report(.auxiliaryFields, count(.auxiliaryFields), 4, "auxiliary fields")
+            // HIG: with a square barcode, secondary and auxiliary fields share one row.
+            let shown = (root["barcodes"]?.arrayValue?.first ?? root["barcode"])?["format"]?.stringValue
+            if let shown, shown == BarcodeFormat.qr.rawValue || shown == BarcodeFormat.aztec.rawValue,
+                count(.secondaryFields) <= 4, count(.auxiliaryFields) <= 4
+            {
+                report(
+                    .auxiliaryFields, count(.secondaryFields) + count(.auxiliaryFields), 4,
+                    "secondary and auxiliary fields combined when the barcode is square (\(shown))")
+            }
         case .eventTicket:
             report(.primaryFields, count(.primaryFields), 1, "primary field")
             report(.secondaryFields, count(.secondaryFields), 4, "secondary fields")

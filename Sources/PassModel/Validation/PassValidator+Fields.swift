@@ -29,7 +29,7 @@ extension Checker {
                         seen: &seen)
                 }
             }
-            checkFieldCounts(dict, style)
+            checkFieldCounts(dict, style, root: root)
             unknownKeys(dict, known: PassStructure.knownKeys, in: base)
         }
     }
