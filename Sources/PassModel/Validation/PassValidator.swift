@@ -1,9 +1,10 @@
 /// Checks raw pass.json against Wallet's rules (wallet-spec §8 items 10–18, plus the poster-ticket fallback
 /// of item 19 and the field-count display limits of §2 as warnings). Works on `JSONValue`, not `Pass`, so it can
 /// report values a typed pass cannot even hold. Leniencies of the JSON text itself (item 10: trailing commas,
-/// comments) are reported by `JSONReader`, not here.
+/// comments) need the bytes: use `validate(passJSON:)` for those.
 public enum PassValidator {
-    /// Every finding, each with its JSON path; errors first is not guaranteed — order follows the document.
+    /// Every finding, each with its JSON path, grouped by section: required keys, styles and fields, top-level
+    /// types and colours, barcodes, relevance, web service and apps, semantics and poster, unknown top-level keys.
     public static func validate(_ json: JSONValue) -> [Problem] {
         var c = Checker()
         guard case .object(let root) = json else {
