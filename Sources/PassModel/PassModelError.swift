@@ -17,7 +17,7 @@ public enum PassModelError: Error, CustomStringConvertible, Equatable, Sendable 
         switch self {
         case .wrongType(let path, let expected, let found):
             let place = path.isEmpty ? "the top level of pass.json" : "pass.json \(path)"
-            return "\(place) is \(article(found)) \(found), but it must be \(expected); change the value to \(expected)"
+            return "\(place) is \(article(found)) \(found); write \(expected) there"
         }
     }
 

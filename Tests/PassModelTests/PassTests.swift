@@ -33,11 +33,14 @@ struct PassTests {
         json.set("storeCard.primaryFields[0].x-field", "kept")
         json.set("barcodes[0].x-barcode", 7)
         json.set("nfc", ["message": "m", "encryptionPublicKey": "QUJD", "x-nfc": .null])
+        json.set("locations[0]", ["latitude": 1, "longitude": 2, "x-loc": "l"])
+        json.set("beacons[0]", ["proximityUUID": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "x-beacon": "b"])
+        json.set("relevantDates[0]", ["date": "2026-07-22T14:00Z", "x-date": "d"])
         let pass = try Pass(json: json)
         #expect(
             pass.unknownKeyPaths == [
-                "barcodes[0].x-barcode", "nfc.x-nfc", "storeCard.primaryFields[0].x-field", "storeCard.x-style",
-                "x-top",
+                "barcodes[0].x-barcode", "beacons[0].x-beacon", "locations[0].x-loc", "nfc.x-nfc",
+                "relevantDates[0].x-date", "storeCard.primaryFields[0].x-field", "storeCard.x-style", "x-top",
             ])
         #expect(pass.unknownKeys["x-top"] == ["nested": [1, 2, "three"]])
         #expect(pass.storeCard?.primaryFields?[0].unknownKeys["x-field"] == "kept")
@@ -233,5 +236,34 @@ struct PassTests {
         pass.eventTicket?.auxiliaryFields?[0].value = "four"
         #expect(pass.validate().map(\.path) == ["eventTicket.auxiliaryFields[0].currencyCode"])
         #expect(try Pass(json: json) != pass)
+    }
+
+    @Test("style and group accessors read and write the right dictionary")
+    func accessors() throws {
+        var pass = try Pass(json: Sample.storeCard)
+        pass.structure?[.headerFields] = [PassField(key: "tier", value: "Gold", changeMessage: "Now %@")]
+        #expect(pass.storeCard?.headerFields?.first?.key == "tier")
+        #expect(pass.fields.first?.path == "storeCard.headerFields[0]")
+        pass[.storeCard] = nil
+        #expect(pass.style == nil)
+        pass.structure = PassStructure()
+        #expect(pass.style == nil)
+        pass.generic = PassStructure()
+        pass.coupon = PassStructure()
+        #expect(pass.styles == [.coupon, .generic])
+        #expect(pass.style == .coupon)
+        #expect(pass.validate().contains { $0.code == PassProblemCode.noStyle && $0.path == "generic" })
+    }
+
+    @Test("PassModelError says where and what to write")
+    func errorText() {
+        let e = PassModelError.wrongType(path: "storeCard.primaryFields", expected: "an array [ … ]", found: "object")
+        #expect(e.path == "storeCard.primaryFields")
+        #expect(
+            e.description
+                == "pass.json storeCard.primaryFields is an object; write an array [ … ] there"
+        )
+        let top = PassModelError.wrongType(path: "", expected: "an object { … }", found: "array")
+        #expect(top.description.hasPrefix("the top level of pass.json is an array"))
     }
 }
