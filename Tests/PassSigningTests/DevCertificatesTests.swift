@@ -17,6 +17,10 @@ struct DevCertificatesTests {
             #expect(try TestSupport.mode(paths.directory) == 0o700)
             #expect(try TestSupport.mode(paths.key) == 0o600)
             #expect(try TestSupport.mode(paths.pkcs12) == 0o600)
+            let first = try Certificate.load(path: paths.certificate)
+            let again = try DevCertificates.generate(directory: directory + "/nested/dev")
+            #expect(again == paths)
+            #expect(try Certificate.load(path: paths.certificate) != first)  // replaced, not appended
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: paths.directory)
             #expect(leftovers.sorted() == ["pass-cert.pem", "pass-key.pem", "pass.p12", "root-ca.pem", "wwdr.pem"])
         }
