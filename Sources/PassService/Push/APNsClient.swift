@@ -68,7 +68,7 @@ public final class APNsClient {
                 connectionsOpened += transfer.newConnections
                 results[index] = Self.result(for: jobs[index], transfer)
             }
-            if done.isEmpty { multi.poll(timeoutMs: 1000) }
+            if done.isEmpty { multi.poll(timeoutMs: 100) }
         }
         return results.enumerated().map { index, result in
             result ?? PushResult(job: jobs[index], status: 0, apnsID: nil, outcome: .retry(reason: "not sent"))

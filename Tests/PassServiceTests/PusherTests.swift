@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+@testable import PassService
+
+/// The Pusher over an in-memory outbox, sending to PushTestServer.py.
+@Suite("Pusher", .serialized, .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)"))
+struct PusherTests {
+    struct Setup {
+        let scratch: PushScratch
+        let pki: PushTestPKI
+        let server: PushScriptServer
+
+        init() throws {
+            scratch = try PushScratch()
+            pki = try PushTestPKI(in: scratch)
+            server = try PushScriptServer(python: PushTestTools.pythonWithH2!, pki: pki, scratch: scratch)
+        }
+    }
+
+    @Test("drains the outbox: complete, drop with registrations, retry with back-off; labels reported; stop joins")
+    func drains() async throws {
+        let setup = try Setup()
+        defer { setup.server.stop() }
+        let outbox = PushMemoryOutbox()
+        let good = (0..<5).map { PushTestTools.token("aa", $0) }
+        let goodIDs = outbox.enqueue(good)
+        let gone = outbox.enqueue([PushTestTools.token("410", 1), PushTestTools.token("400b", 2), "zz-not-hex"])
+        let busy = outbox.enqueue([PushTestTools.token("429", 3)])[0]
+        let refused = outbox.enqueue([PushTestTools.token("403", 4)])[0]
+        let recorder = PushRecorder()
+        let pusher = try Pusher(
+            outbox: outbox, configuration: setup.pki.configuration(port: setup.server.port),
+            options: Pusher.Options(pollInterval: 0.05), onResult: recorder.onResult, log: recorder.log)
+        pusher.start()
+        let finished = await PushTestTools.waitUntil {
+            outbox.completed.count + outbox.dropped.count + outbox.retried.count >= 10
+        }
+        pusher.stop()
+        #expect(finished)
+
+        #expect(outbox.completed.sorted() == goodIDs)
+        #expect(outbox.dropped.map(\.id).sorted() == gone)
+        #expect(outbox.dropped.map(\.reason).sorted() == ["BadDeviceToken", "BadDeviceToken", "Unregistered"])
+        #expect(Set(outbox.dropped.map(\.pushToken)) == [PushTestTools.token("410", 1), PushTestTools.token("400b", 2), "zz-not-hex"])
+        let retries = outbox.retried
+        let busyRetry = try #require(retries.first { $0.id == busy })
+        let busyDelay = busyRetry.at.timeIntervalSince(busyRetry.recordedAt)
+        #expect(busyDelay >= 0.75 && busyDelay <= 1.25, "429 on a first attempt waits 1 s ± 20 %, got \(busyDelay)")
+        #expect(busyRetry.reason == "TooManyRequests")
+        let refusedRetry = try #require(retries.first { $0.id == refused })
+        let refusedDelay = refusedRetry.at.timeIntervalSince(refusedRetry.recordedAt)
+        #expect(refusedDelay >= 47 && refusedDelay <= 73, "403 waits 60 s ± 20 %, got \(refusedDelay)")
+
+        #expect(recorder.count("delivered") == 5)
+        #expect(recorder.count("unregistered") == 3)
+        #expect(recorder.count("retry") == 1)
+        #expect(recorder.count("failed") == 1)
+        // The invalid token never reached the server; the 9 others did.
+        #expect(try setup.server.requests().count == 9)
+        // Push tokens are never logged in full.
+        let logged = recorder.logLines.joined(separator: "\n")
+        #expect(!logged.isEmpty)
+        for token in [PushTestTools.token("410", 1), PushTestTools.token("403", 4)] {
+            #expect(!logged.contains(token))
+            #expect(logged.contains(PushToken.redacted(token)))
+        }
+        // stop() joined the thread: no more claims afterwards.
+        let claims = outbox.claims
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(outbox.claims == claims)
+    }
+
+    @Test("a retried row is sent again when due, with a doubled delay")
+    func backoffDoubles() async throws {
+        let setup = try Setup()
+        defer { setup.server.stop() }
+        let outbox = PushMemoryOutbox()
+        let id = outbox.enqueue([PushTestTools.token("500", 1)])[0]
+        let policy = PushRetryPolicy(initialDelay: 0.3, jitter: 0)
+        let pusher = try Pusher(
+            outbox: outbox, configuration: setup.pki.configuration(port: setup.server.port),
+            options: Pusher.Options(pollInterval: 0.02, retryPolicy: policy), log: { _ in })
+        pusher.start()
+        let twice = await PushTestTools.waitUntil { outbox.retried.count >= 3 }
+        pusher.stop()
+        #expect(twice)
+        let delays = outbox.retried.prefix(3).map { $0.at.timeIntervalSince($0.recordedAt) }
+        #expect(outbox.retried.allSatisfy { $0.id == id })
+        #expect(delays.count == 3)
+        for (delay, expected) in zip(delays, [0.3, 0.6, 1.2]) {
+            #expect(abs(delay - expected) < 0.05, "delay \(delay) should be \(expected)")
+        }
+        #expect(try setup.server.requests().count >= 3)
+        #expect(try setup.server.connections().count == 1)
+    }
+
+    @Test("wake() sends at once instead of waiting for the poll interval")
+    func wakes() async throws {
+        let setup = try Setup()
+        defer { setup.server.stop() }
+        let outbox = PushMemoryOutbox()
+        let pusher = try Pusher(
+            outbox: outbox, configuration: setup.pki.configuration(port: setup.server.port),
+            options: Pusher.Options(pollInterval: 30), log: { _ in })
+        pusher.start()
+        #expect(await PushTestTools.waitUntil(timeout: 5) { outbox.claims >= 1 })
+        let ids = outbox.enqueue([PushTestTools.token("ab", 1)])
+        pusher.wake()
+        #expect(await PushTestTools.waitUntil(timeout: 5) { outbox.completed == ids })
+        let started = Date()
+        pusher.stop()
+        #expect(Date().timeIntervalSince(started) < 5, "stop() interrupts the 30 s poll wait")
+    }
+
+    @Test("a .failed row is given up after maxFailedAttempts: abandonPush when offered, else completePush")
+    func givesUp() async throws {
+        let setup = try Setup()
+        defer { setup.server.stop() }
+        let policy = PushRetryPolicy(maxFailedAttempts: 1)
+        let configuration = setup.pki.configuration(port: setup.server.port)
+        let abandoning = PushMemoryOutbox()
+        let first = abandoning.enqueue([PushTestTools.token("403", 1)])
+        let plainBase = PushMemoryOutbox()
+        let second = plainBase.enqueue([PushTestTools.token("403", 2)])
+        for (outbox, memory) in [(abandoning as any PushOutbox, abandoning), (PushPlainOutbox(base: plainBase), plainBase)] {
+            let pusher = try Pusher(
+                outbox: outbox, configuration: configuration,
+                options: Pusher.Options(pollInterval: 0.02, retryPolicy: policy), log: { _ in })
+            pusher.start()
+            #expect(await PushTestTools.waitUntil { memory.pending == 0 })
+            pusher.stop()
+        }
+        #expect(abandoning.abandoned == first)
+        #expect(abandoning.dropped.isEmpty && abandoning.completed.isEmpty)
+        #expect(plainBase.completed == second)
+        #expect(plainBase.dropped.isEmpty)
+    }
+
+    @Test("nothing is lost while APNs is unreachable: rows are rescheduled, never completed or dropped")
+    func unreachable() async throws {
+        let setup = try Setup()
+        setup.server.stop()
+        let outbox = PushMemoryOutbox()
+        outbox.enqueue((0..<3).map { PushTestTools.token("ab", $0) })
+        let recorder = PushRecorder()
+        let pusher = try Pusher(
+            outbox: outbox, configuration: setup.pki.configuration(port: setup.server.port),
+            options: Pusher.Options(pollInterval: 0.02), onResult: recorder.onResult, log: recorder.log)
+        pusher.start()
+        let retried = await PushTestTools.waitUntil { outbox.retried.count >= 3 }
+        pusher.stop()
+        #expect(retried)
+        #expect(outbox.pending == 3)
+        #expect(outbox.completed.isEmpty && outbox.dropped.isEmpty)
+        #expect(outbox.retried.allSatisfy { $0.reason.hasPrefix("transport:") })
+        #expect(recorder.results.allSatisfy { $0 == "retry" })
+    }
+}
