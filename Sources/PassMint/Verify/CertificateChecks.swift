@@ -37,9 +37,9 @@ enum CertificateChecks {
             if chainBroken {
                 findings.note("the certificates were within their validity at the signing time "
                     + "\(Dates.text(signingTime)), but the chain is broken (see above)")
-            } else {
-                findings.note("signature was valid when made (signing time \(Dates.text(signingTime)))"
-                    + (expiredNow ? "; the certificates have expired since, so Wallet refuses the pass today" : ""))
+            } else if expiredNow {
+                findings.note("signature was valid when made (signing time \(Dates.text(signingTime))); "
+                    + "the certificates have expired since, so Wallet refuses the pass today")
             }
         }
         if leaf.isValid(at: now) {

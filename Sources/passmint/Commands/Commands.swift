@@ -2,7 +2,9 @@
 enum Commands {
     static let all: [any Command.Type] = [
         CertsDevCommand.self,
+        CertsInspectCommand.self,
         GenerateCommand.self,
+        VerifyCommand.self,
         BatchCommand.self,
     ]
 }
