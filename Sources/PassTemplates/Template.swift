@@ -5,6 +5,14 @@ import PassModel
 ///
 /// Every file is read once by `load(directory:)` and kept in memory, so rendering many passes never touches the
 /// disk again and a template value can be shared freely between tasks.
+///
+/// Use: `let t = try Template.load(directory:)` once, then per record
+/// `try t.render(t.resolve(record), context: RenderContext(serialNumber: …))`.
+///
+/// Placeholders: `{{name}}` or `{{ name }}` in pass.json string values, in tier `pass` overrides and in
+/// pass.strings values — never in member names or pass.strings keys. `{{serialNumber}}` is always available.
+/// A `{{` with no `}}` after it is literal text; `{{ … }}` around something that is not a name is an error.
+/// Substitution walks the parsed JSON, so a value can never change the JSON's structure.
 public struct Template: Sendable {
     /// The placeholder that is always available: the pass's serial number.
     public static let serialNumberPlaceholder = "serialNumber"

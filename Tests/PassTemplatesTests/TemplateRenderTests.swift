@@ -187,3 +187,24 @@ struct TemplateRenderTests {
         #expect(pass.file("pass.json") == nil)
     }
 }
+
+@Suite("Template.render: UTF-16 pass.strings input")
+struct TemplateRenderUTF16Tests {
+    @Test("UTF-16BE input with BOM comes out as UTF-16LE with BOM, same entries")
+    func bigEndianInput() throws {
+        let text = "/* c */\n\"title\" = \"Grüße {{name}}\";\n"
+        var be: [UInt8] = [0xFE, 0xFF]
+        for unit in text.utf16 { be += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+        try TemplateFolder.with([
+            "pass.json": Array(#"{"serialNumber": "1", "description": "title"}"#.utf8),
+            "de.lproj/pass.strings": be,
+        ]) { dir in
+            let template = try Template.load(directory: dir)
+            #expect(template.fields == [TemplateField(name: "name", kind: .string, required: true)])
+            let pass = try template.render(template.resolve(["name": "Jörg"]), context: RenderContext())
+            let file = try #require(pass.file("de.lproj/pass.strings"))
+            #expect(file.bytes == PassStrings.serialize([("title", "Grüße Jörg")]))
+            #expect(Array(file.bytes.prefix(4)) == [0xFF, 0xFE, 0x22, 0x00])
+        }
+    }
+}
