@@ -4,7 +4,7 @@ import Testing
 @testable import PassService
 
 @Suite("SQLiteStore as PushOutbox")
-struct PushOutboxStoreTests {
+struct OutboxStoreTests {
     let type = "pass.com.example.loyalty"
 
     func fixture(devices: Int) throws -> StoreFixture {
@@ -90,6 +90,17 @@ struct PushOutboxStoreTests {
         #expect(try f.store.updatedSerials(device: "d0", passType: type, since: nil) == nil)
         #expect(try f.store.outboxDepth() == 1)
         #expect(try f.store.details(serial: "A")?.pushHistory.first?.result == "dropped")
+    }
+
+    @Test("abandon deletes the row but keeps the registrations")
+    func abandon() throws {
+        let f = try fixture(devices: 1)
+        _ = try f.store.updateRecord(serial: "A", record: ["tier": "Gold"])
+        let job = try #require(try f.store.claimDuePushes(limit: 1, now: f.clock.now, lease: 30).first)
+        try f.store.abandonPush(id: job.id, reason: "400 BadTopic")
+        #expect(try f.store.outboxDepth() == 0)
+        #expect(try f.store.registrationsCount() == 1)
+        #expect(try f.store.details(serial: "A")?.pushHistory.first?.detail == "400 BadTopic")
     }
 
     @Test("a second store on the same file (another process) sees writes")

@@ -80,6 +80,12 @@ extension SQLiteStore {
         }
     }
 
+    /// Gives up on a row (a push APNs will never accept, e.g. BadTopic): deletes it, keeps the registrations,
+    /// records `reason` in the history.
+    public func abandonPush(id: Int64, reason: String) throws {
+        try finish(id: id, result: "failed", detail: reason)
+    }
+
     private func finish(id: Int64, result: String, detail: String) throws {
         let nowSeconds = Self.seconds(now())
         try pool.withConnection { db in
@@ -110,3 +116,5 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteStore: PushOutboxAbandoning {}
