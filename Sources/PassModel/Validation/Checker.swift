@@ -153,14 +153,13 @@ struct Checker {
             if d <= limit, d < (best?.1 ?? Int.max) { best = (c, d) }
         }
         if let best { return best.0 }
-        // "PKTransitTypeAirplane" → "PKTransitTypeAir", "short" → "PKDateStyleShort": the longest candidate that
-        // contains the word or is contained in it.
+        // "PKTransitTypeAirplane" → "PKTransitTypeAir" (the longest candidate inside the word), else
+        // "short" → "PKDateStyleShort" (the shortest candidate containing the word, which needs 5+ letters).
         let w = word.lowercased()
-        guard w.count >= 3 else { return nil }
-        return candidates.filter { c in
-            let l = c.lowercased()
-            return l.contains(w) || w.contains(l)
-        }.max { $0.count < $1.count }
+        let inside = candidates.filter { $0.count >= 5 && w.contains($0.lowercased()) }
+        if let longest = inside.max(by: { $0.count < $1.count }) { return longest }
+        guard w.count >= 5 else { return nil }
+        return candidates.filter { $0.lowercased().contains(w) }.min { ($0.count, $0) < ($1.count, $1) }
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {
