@@ -1,0 +1,135 @@
+import Foundation
+import PassArchive
+import PassSigning
+import Testing
+
+@testable import PassMint
+
+/// Signatures made with the openssl tool in odd shapes: no intermediate, the wrong one, a subject-key-identifier
+/// signer, no signed attributes, a look-alike "Apple" intermediate.
+@Suite("verify: signature and chain shapes")
+struct VerifyChainTests {
+    typealias Support = VerifyTestSupport
+
+    /// Runs /usr/bin/openssl in `directory`; fails the test on a non-zero exit.
+    private func openssl(_ arguments: [String], in directory: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "openssl \(arguments.joined(separator: " ")): \(text)")
+    }
+
+    /// A pass whose signature openssl makes from `manifest.json` with `signArguments`.
+    private func pass(in directory: String, signArguments: [String]) throws -> [UInt8] {
+        let files = Support.goodFiles()
+        let manifest = Manifest.build(files.map { ($0.name, Manifest.sha1Hex($0.bytes)) })
+        try Data(manifest).write(to: URL(fileURLWithPath: directory + "/manifest.json"))
+        try openssl(["cms", "-sign", "-binary", "-outform", "DER", "-in", "manifest.json", "-out", "signature"]
+            + signArguments, in: directory)
+        let signature = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/signature")))
+        return try ArchiveWriter.makeArchive(files + [
+            ArchiveEntry(name: "manifest.json", bytes: manifest), ArchiveEntry(name: "signature", bytes: signature),
+        ])
+    }
+
+    private func devChain(_ directory: String, _ name: String) throws -> DevCertificatePaths {
+        try DevCertificates.generate(directory: directory + "/" + name,
+            passTypeIdentifier: Support.passTypeIdentifier, teamIdentifier: Support.teamIdentifier)
+    }
+
+    @Test("signer only, no intermediate: certificate.no-intermediate")
+    func noIntermediate() throws {
+        try Support.withTemporaryDirectory { directory in
+            let dev = try devChain(directory, "a")
+            let bytes = try pass(in: directory, signArguments: ["-signer", dev.certificate, "-inkey", dev.key])
+            let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
+            #expect(report.codes.contains("certificate.no-intermediate"))
+            #expect(!report.codes.contains("signature.invalid"))
+        }
+    }
+
+    @Test("intermediate of another chain: certificate.wrong-intermediate")
+    func wrongIntermediate() throws {
+        try Support.withTemporaryDirectory { directory in
+            let a = try devChain(directory, "a")
+            let b = try devChain(directory, "b")
+            let bytes = try pass(in: directory,
+                                 signArguments: ["-signer", a.certificate, "-inkey", a.key, "-certfile", b.wwdr])
+            let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
+            #expect(report.codes.contains("certificate.wrong-intermediate"))
+            #expect(!report.codes.contains("certificate.no-intermediate"))
+        }
+    }
+
+    @Test("subject key identifier signer (SignedData v3) verifies like issuer+serial")
+    func subjectKeyIdentifier() throws {
+        try Support.withTemporaryDirectory { directory in
+            let dev = try devChain(directory, "a")
+            let bytes = try pass(in: directory,
+                                 signArguments: ["-signer", dev.certificate, "-inkey", dev.key, "-certfile", dev.wwdr,
+                                                 "-keyid", "-md", "sha256"])
+            let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
+            #expect(report.valid, "\(report.problems)")
+            #expect(report.codes == ["certificate.not-apple"])
+        }
+    }
+
+    @Test("no signed attributes: signature.no-signing-time")
+    func noSigningTime() throws {
+        try Support.withTemporaryDirectory { directory in
+            let dev = try devChain(directory, "a")
+            let bytes = try pass(in: directory,
+                                 signArguments: ["-signer", dev.certificate, "-inkey", dev.key, "-certfile", dev.wwdr,
+                                                 "-noattr"])
+            let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
+            #expect(report.codes.contains("signature.no-signing-time"))
+            #expect(!report.codes.contains("signature.invalid"))
+        }
+    }
+
+    @Test("an intermediate merely named like Apple's WWDR G4 is certificate.not-apple (an error)")
+    func lookAlikeApple() throws {
+        try Support.withTemporaryDirectory { directory in
+            let wwdrSubject = "/C=US/O=Apple Inc./OU=G4/CN=Apple Worldwide Developer Relations Certification Authority"
+            try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
+                         "-days", "30", "-subj", wwdrSubject,
+                         "-addext", "basicConstraints=critical,CA:TRUE",
+                         "-addext", "keyUsage=critical,keyCertSign,cRLSign,digitalSignature"], in: directory)
+            try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "leaf.key", "-out", "leaf.csr",
+                         "-subj", "/UID=\(Support.passTypeIdentifier)/CN=Pass Type ID: \(Support.passTypeIdentifier)"
+                            + "/OU=\(Support.teamIdentifier)/O=Someone/C=US"], in: directory)
+            try openssl(["x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                         "-out", "leaf.pem", "-days", "30"], in: directory)
+            let bytes = try pass(in: directory,
+                                 signArguments: ["-signer", "leaf.pem", "-inkey", "leaf.key", "-certfile", "ca.pem"])
+            let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
+            let notApple = try #require(report.problems.first { $0.code == "certificate.not-apple" })
+            #expect(notApple.severity == .error)
+            #expect(!report.isDevelopmentPass)
+            #expect(!report.valid)
+        }
+    }
+
+    @Test("WWDR generations: pinned fingerprints, names, development")
+    func generations() throws {
+        #expect(AppleWWDR.pinned.count == 3)
+        #expect(Set(AppleWWDR.pinned.values) == [.g4, .g1, .g1Original])
+        try Support.withTemporaryDirectory { directory in
+            let dev = try devChain(directory, "a")
+            let leaf = try Certificate.load(path: dev.certificate)
+            let wwdr = try Certificate.load(path: dev.wwdr)
+            #expect(AppleWWDR.claimedGeneration(ofIssuerOf: leaf) == .passMintDevelopment)
+            #expect(AppleWWDR.generation(ofIntermediate: wwdr) == .passMintDevelopment)
+            #expect(AppleWWDR.isDevelopmentSigner(leaf))
+            let root = try Certificate.load(path: dev.rootCA)
+            #expect(AppleWWDR.generation(ofIntermediate: root) == .notApple)
+        }
+    }
+}
