@@ -58,6 +58,16 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["occupied"])
     }
 
+    @Test("a non-durable write gives the same file")
+    func nonDurable() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        try AtomicFile.write(utf8("batch"), to: dir.file("a.pkpass"), mode: 0o640, durable: false)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("a.pkpass"))) == Data("batch".utf8))
+        #expect(try mode(of: dir.file("a.pkpass")) == 0o640)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["a.pkpass"])
+    }
+
     @Test("several megabytes are written completely")
     func large() throws {
         let dir = try TempDir()
