@@ -80,3 +80,49 @@ struct HTTPEdgeTests {
         #expect(throws: ServiceError.self) { try service.start() }
     }
 }
+
+@Suite("HTTP connection behaviour")
+struct HTTPConnectionTests {
+    @Test("keep-alive: curl reuses one connection for consecutive requests")
+    func keepAlive() throws {
+        let live = try LiveService()
+        let url = "http://127.0.0.1:\(live.port)/healthz"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-sv", "-o", "/dev/null", "-o", "/dev/null", url, url]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(log.contains("Re-using existing connection") || log.contains("Reusing existing connection"))
+    }
+
+    @Test("parallel registrations over HTTP for one device and pass create one row")
+    func parallelRegistrations() throws {
+        let live = try LiveService()
+        let pass = try live.addPass("S1")
+        let path = "http://127.0.0.1:\(live.port)/v1/devices/dev1/registrations/\(passType)/S1"
+        let processes = (0..<8).map { i -> Process in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
+                "Authorization: ApplePass \(pass.authenticationToken)", "--data-binary", "{\"pushToken\":\"ab\(i)\"}",
+                path,
+            ]
+            process.standardOutput = Pipe()
+            return process
+        }
+        for process in processes { try process.run() }
+        var codes: [String] = []
+        for process in processes {
+            let pipe = process.standardOutput as! Pipe
+            codes.append(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            process.waitUntilExit()
+        }
+        #expect(codes.filter { $0 == "201" }.count == 1)
+        #expect(codes.filter { $0 == "200" }.count == 7)
+        #expect(try live.store.registrationsCount() == 1)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import PassService
@@ -78,25 +79,55 @@ struct SQLiteStoreTests {
         #expect(jobs.map(\.pushToken) == ["bb"])
     }
 
-    @Test("concurrent registrations of one device and pass create exactly one row")
-    func concurrentRegistration() async throws {
+    @Test("concurrent registrations of one device and pass from many threads create exactly one row")
+    func concurrentRegistration() throws {
         let f = try StoreFixture()
         try f.store.insertPasses([samplePass("A")])
         let store = f.store
-        let outcomes = await withTaskGroup(of: RegistrationOutcome?.self) { group in
-            for i in 0..<32 {
-                group.addTask {
-                    try? store.register(device: "dev", passType: "pass.com.example.loyalty", serial: "A",
-                                        pushToken: "ab\(i % 4)")
-                }
-            }
-            var all: [RegistrationOutcome?] = []
-            for await outcome in group { all.append(outcome) }
-            return all
+        let outcomes = Mutex<[RegistrationOutcome?]>([])
+        let group = DispatchGroup()
+        for i in 0..<24 {
+            group.enter()
+            Thread {
+                let outcome = try? store.register(
+                    device: "dev", passType: "pass.com.example.loyalty", serial: "A", pushToken: "ab\(i % 4)")
+                outcomes.withLock { $0.append(outcome) }
+                group.leave()
+            }.start()
         }
-        #expect(outcomes.allSatisfy { $0 != nil })
-        #expect(outcomes.filter { $0 == .created }.count == 1)
+        group.wait()
+        let all = outcomes.withLock { $0 }
+        #expect(all.count == 24)
+        #expect(all.allSatisfy { $0 != nil })
+        #expect(all.filter { $0 == .created }.count == 1)
         #expect(try f.store.registrationsCount() == 1)
+    }
+
+    @Test("a second store instance on the same file writing concurrently (another process) does not fail")
+    func concurrentWritersAcrossInstances() throws {
+        let f = try StoreFixture()
+        let other = try SQLiteStore(path: f.store.path)
+        try f.store.insertPasses((0..<20).map { samplePass("P\($0)") })
+        let group = DispatchGroup()
+        let failures = Mutex(0)
+        for (index, store) in [f.store, other].enumerated() {
+            group.enter()
+            Thread {
+                for i in 0..<20 {
+                    do {
+                        _ = try store.register(device: "d\(index)", passType: "pass.com.example.loyalty",
+                                               serial: "P\(i)", pushToken: "aa")
+                        _ = try store.updateRecord(serial: "P\(i)", record: ["i": "\(i)"])
+                    } catch {
+                        failures.withLock { $0 += 1 }
+                    }
+                }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        #expect(failures.withLock { $0 } == 0)
+        #expect(try f.store.registrationsCount() == 40)
     }
 
     @Test("unregister removes the registration and reports whether there was one")

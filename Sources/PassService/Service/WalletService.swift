@@ -99,10 +99,15 @@ public final class WalletService: Sendable {
         if let started {
             let elapsed = ContinuousClock.now - started
             let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            let line = (label == "unmatched" ? "\(request.method) (unmatched)" : label) + " \(response.status) "
-                + String(format: "%.2fms", ms) + "\n"
+            let line = Self.logLine(method: request.method, route: label, status: response.status, milliseconds: ms)
             FileHandle.standardError.write(Data(line.utf8))
         }
         return response
+    }
+
+    /// The request log line: method and route pattern, never the path (device IDs) or any header (tokens).
+    static func logLine(method: HTTPMethod, route: String, status: Int, milliseconds: Double) -> String {
+        (route == "unmatched" ? "\(method) (unmatched)" : route) + " \(status) "
+            + String(format: "%.2fms", milliseconds) + "\n"
     }
 }

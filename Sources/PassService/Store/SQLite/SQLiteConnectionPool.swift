@@ -11,11 +11,22 @@ final class SQLiteConnectionPool: Sendable {
     private let busyTimeoutMilliseconds: Int32
     private let maxIdle: Int
     private let idle = Mutex<[SQLiteConnection]>([])
+    /// Serializes this process's writers on a futex instead of SQLite's busy handler, which sleeps at least 1 ms
+    /// per retry and would cap concurrent registrations at a few thousand per second. Other processes still
+    /// meet SQLite's lock and busy_timeout.
+    private let writer = Mutex<Void>(())
 
     init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, maxIdle: Int = 16) {
         self.path = path
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.maxIdle = maxIdle
+    }
+
+    /// Runs `body` while holding this process's write lock (wrap write transactions in it).
+    func withWriter<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        var result: Result<T, any Error>?
+        writer.withLock { _ in result = Result { try withConnection(body) } }
+        return try result!.get()
     }
 
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {

@@ -5,7 +5,7 @@ extension SQLiteStore {
     public func appendLogs(_ lines: [String]) throws {
         guard !lines.isEmpty else { return }
         let nowSeconds = Self.seconds(now())
-        try pool.withConnection { db in
+        try pool.withWriter { db in
             try db.transaction {
                 for line in lines {
                     try db.withStatement("INSERT INTO logs (at, message) VALUES (?1, ?2)") { s in
@@ -35,7 +35,7 @@ extension SQLiteStore {
     {
         let encoded = try Self.encode(info)
         let nowSeconds = Self.seconds(now())
-        try pool.withConnection { db in
+        try pool.withWriter { db in
             try db.withStatement(
                 "INSERT INTO personalizations (serial, pass_type, token, info, at) VALUES (?1, ?2, ?3, ?4, ?5)"
             ) { s in

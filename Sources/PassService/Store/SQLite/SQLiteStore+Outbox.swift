@@ -5,7 +5,7 @@ extension SQLiteStore {
     public func claimDuePushes(limit: Int, now: Date, lease: TimeInterval) throws -> [PushJob] {
         let nowMilliseconds = Self.milliseconds(now)
         let leaseUntil = nowMilliseconds + Int64((lease * 1000).rounded(.up))
-        return try pool.withConnection { db in
+        return try pool.withWriter { db in
             try db.transaction {
                 try db.withStatement(
                     """
@@ -36,7 +36,7 @@ extension SQLiteStore {
 
     public func retryPush(id: Int64, at: Date, reason: String) throws {
         let nowSeconds = Self.seconds(now())
-        try pool.withConnection { db in
+        try pool.withWriter { db in
             try db.transaction {
                 try Self.recordHistory(db, id: id, result: "retry", detail: reason, at: nowSeconds)
                 try db.withStatement(
@@ -56,7 +56,7 @@ extension SQLiteStore {
 
     public func dropPush(id: Int64, deletingRegistrationsFor pushToken: String, reason: String) throws {
         let nowSeconds = Self.seconds(now())
-        try pool.withConnection { db in
+        try pool.withWriter { db in
             try db.transaction {
                 try Self.recordHistory(db, id: id, result: "dropped", detail: reason, at: nowSeconds)
                 try db.withStatement("DELETE FROM push_outbox WHERE id = ?1 OR push_token = ?2") { s in
@@ -88,7 +88,7 @@ extension SQLiteStore {
 
     private func finish(id: Int64, result: String, detail: String) throws {
         let nowSeconds = Self.seconds(now())
-        try pool.withConnection { db in
+        try pool.withWriter { db in
             try db.transaction {
                 try Self.recordHistory(db, id: id, result: result, detail: detail, at: nowSeconds)
                 try db.withStatement("DELETE FROM push_outbox WHERE id = ?1") { s in

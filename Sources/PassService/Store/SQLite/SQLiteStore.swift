@@ -16,7 +16,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
     ) throws {
         self.pool = SQLiteConnectionPool(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         self.now = now
-        try pool.withConnection { try $0.execute(SQLiteSchema.script) }
+        try pool.withWriter { try $0.execute(SQLiteSchema.script) }
     }
 
     /// The database file.
@@ -27,7 +27,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
     public func insertPasses(_ passes: [StoredPass]) throws {
         guard !passes.isEmpty else { return }
         let nowSeconds = Self.seconds(now())
-        try pool.withConnection { db in
+        try pool.withWriter { db in
             try db.transaction {
                 for pass in passes {
                     let tag = try Self.nextTag(db)
@@ -85,7 +85,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
         -> RegistrationOutcome
     {
         let nowSeconds = Self.seconds(now())
-        return try pool.withConnection { db in
+        return try pool.withWriter { db in
             try db.transaction {
                 let oldToken: String? = try db.withStatement(
                     "SELECT push_token FROM devices WHERE device_library_id = ?1"
@@ -133,7 +133,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
     }
 
     public func unregister(device: String, passType: String, serial: String) throws -> Bool {
-        try pool.withConnection { db in
+        try pool.withWriter { db in
             try db.transaction {
                 let removed = try db.withStatement(
                     "DELETE FROM registrations WHERE device = ?1 AND pass_type = ?2 AND serial = ?3"
@@ -188,7 +188,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
     ) {
         let nowDate = now()
         let encoded = try Self.encode(record)
-        return try pool.withConnection { db in
+        return try pool.withWriter { db in
             try db.transaction {
                 guard var pass = try Self.selectPass(db, serial: serial) else {
                     throw ServiceError.passNotFound(serial: serial)
