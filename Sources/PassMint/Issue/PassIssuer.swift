@@ -14,6 +14,8 @@ public final class PassIssuer: Sendable {
     private let signer: PassSigner
     /// SHA-1 of shared template assets, by path; computed on first use.
     private let assetHashes = Mutex<[String: (bytes: [UInt8], sha1: String)]>([:])
+    /// Pre-compressed assets per variant (key: names and hashes).
+    private let assetCaches = Mutex<[String: AssetCache]>([:])
 
     public init(template: Template, identity: SigningIdentity) {
         self.template = template
@@ -53,20 +55,29 @@ public final class PassIssuer: Sendable {
         let errors = problems.filter { $0.severity == .error }
         guard errors.isEmpty else { throw .invalidPass(file: passFile, problems: errors) }
 
-        var entries = rendered.files.map { ArchiveEntry(name: $0.path, bytes: $0.bytes) }
-        entries.append(ArchiveEntry(name: "pass.json", bytes: JSONWriter.serialize(json)))
-        let hashes = entries.map { entry in
-            (path: entry.name, sha1: sha1(entry, shared: rendered.files.contains { $0.path == entry.name && $0.isSharedAsset }))
+        let passBytes = JSONWriter.serialize(json)
+        var own = [ArchiveEntry(name: "pass.json", bytes: passBytes)]
+        var hashes = [(path: "pass.json", sha1: Manifest.sha1Hex(passBytes))]
+        var shared: [ArchiveEntry] = []
+        var sharedHashes: [String] = []
+        for file in rendered.files {
+            if file.isSharedAsset || file.path.hasSuffix(".png") {
+                let digest = assetHash(file)
+                shared.append(ArchiveEntry(name: file.path, bytes: file.bytes))
+                sharedHashes.append(digest)
+                hashes.append((file.path, digest))
+            } else {
+                own.append(ArchiveEntry(name: file.path, bytes: file.bytes))
+                hashes.append((file.path, Manifest.sha1Hex(file.bytes)))
+            }
         }
         let manifest = Manifest.build(hashes)
-        let signature: [UInt8]
         let archive: [UInt8]
         do {
-            signature = try signer.sign(manifest)
-            entries.append(ArchiveEntry(name: "manifest.json", bytes: manifest))
-            entries.append(ArchiveEntry(name: "signature", bytes: signature))
-            entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-            archive = try ArchiveWriter.makeArchive(entries)
+            own.append(ArchiveEntry(name: "manifest.json", bytes: manifest))
+            own.append(ArchiveEntry(name: "signature", bytes: try signer.sign(manifest)))
+            let cache = try assetCache(for: shared, hashes: sharedHashes)
+            archive = try ArchiveWriter.makeArchive(own, sharedAssets: cache, sharedNames: shared.map(\.name))
         } catch {
             throw .environment("signing or packaging failed: \(error)")
         }
@@ -78,11 +89,20 @@ public final class PassIssuer: Sendable {
             archive: archive, passJSON: json, record: resolved.values, warnings: warnings)
     }
 
-    private func sha1(_ entry: ArchiveEntry, shared: Bool) -> String {
-        guard shared else { return Manifest.sha1Hex(entry.bytes) }
-        if let cached = assetHashes.withLock({ $0[entry.name] }), cached.bytes == entry.bytes { return cached.sha1 }
-        let digest = Manifest.sha1Hex(entry.bytes)
-        assetHashes.withLock { $0[entry.name] = (entry.bytes, digest) }
+    /// SHA-1 of a template asset, computed once per distinct content of each path.
+    private func assetHash(_ file: PassFile) -> String {
+        if let cached = assetHashes.withLock({ $0[file.path] }), cached.bytes == file.bytes { return cached.sha1 }
+        let digest = Manifest.sha1Hex(file.bytes)
+        assetHashes.withLock { $0[file.path] = (file.bytes, digest) }
         return digest
+    }
+
+    /// The assets of one pass variant (e.g. one tier's images), compressed once and copied raw into every archive.
+    private func assetCache(for assets: [ArchiveEntry], hashes: [String]) throws(ArchiveError) -> AssetCache {
+        let key = zip(assets, hashes).map { "\($0.name):\($1)" }.joined(separator: "\n")
+        if let cache = assetCaches.withLock({ $0[key] }) { return cache }
+        let cache = try AssetCache(assets)
+        assetCaches.withLock { $0[key] = cache }
+        return cache
     }
 }
