@@ -21,12 +21,16 @@ struct CompressionTests {
 
 @Suite("Entry names")
 struct EntryNameTests {
-    @Test("junk names are recognised", arguments: ["__MACOSX/._pass.json", "__MACOSX/", ".DS_Store", "en.lproj/.DS_Store", "._icon.png", "Thumbs.db"])
+    @Test(
+        "junk names are recognised",
+        arguments: ["__MACOSX/._pass.json", "__MACOSX/", ".DS_Store", "en.lproj/.DS_Store", "._icon.png", "Thumbs.db"])
     func junk(name: String) {
         #expect(ArchiveEntry.isJunk(name))
     }
 
-    @Test("pass files are not junk", arguments: ["pass.json", "en.lproj/pass.strings", "icon@2x.png", "signature", "MACOSX.txt"])
+    @Test(
+        "pass files are not junk",
+        arguments: ["pass.json", "en.lproj/pass.strings", "icon@2x.png", "signature", "MACOSX.txt"])
     func notJunk(name: String) {
         #expect(!ArchiveEntry.isJunk(name))
     }

@@ -89,7 +89,8 @@ struct ArchiveReaderTests {
     @Test("a missing entry names the file and lists what is there")
     func missing() throws {
         let reader = try ArchiveReader(bytes: try ArchiveWriter.makeArchive(Self.entries), name: "x.pkpass")
-        let expected = ArchiveError.entryNotFound(file: "x.pkpass", entry: "signature", available: ["icon.png", "pass.json"])
+        let expected = ArchiveError.entryNotFound(
+            file: "x.pkpass", entry: "signature", available: ["icon.png", "pass.json"])
         #expect(throws: expected) { try reader.read("signature") }
         #expect(expected.description.contains("icon.png, pass.json"))
     }
@@ -108,7 +109,10 @@ struct ArchiveReaderTests {
         let made = try runTool("zip", ["-q", "-r", "-X", dir.file("folders.zip"), "."], in: root)
         try #require(made.status == 0, "\(made.output)")
         let reader = try ArchiveReader(contentsOf: dir.file("folders.zip"))
-        #expect(Set(reader.entryNames) == ["en.lproj/", "en.lproj/pass.strings", "__MACOSX/", "__MACOSX/._pass.json", "pass.json"])
+        #expect(
+            Set(reader.entryNames) == [
+                "en.lproj/", "en.lproj/pass.strings", "__MACOSX/", "__MACOSX/._pass.json", "pass.json",
+            ])
         #expect(Set(reader.files.map(\.name)) == ["en.lproj/pass.strings", "__MACOSX/._pass.json", "pass.json"])
         #expect(reader.contains("en.lproj/"))
         #expect(throws: ArchiveError.self) { try reader.read("en.lproj/") }

@@ -9,7 +9,8 @@ struct ArchiveWriterTests {
         ArchiveEntry(name: "en.lproj/pass.strings", bytes: utf8("\"gate\" = \"Gate\";\n")),
         ArchiveEntry(name: "icon.png", bytes: pngLike),
         ArchiveEntry(name: "icon@2x.png", bytes: pngLike + pngLike),
-        ArchiveEntry(name: "manifest.json", bytes: utf8(String(repeating: "{\"a\": \"0123456789abcdef\"}\n", count: 20))),
+        ArchiveEntry(
+            name: "manifest.json", bytes: utf8(String(repeating: "{\"a\": \"0123456789abcdef\"}\n", count: 20))),
         ArchiveEntry(name: "pass.json", bytes: utf8(String(repeating: "{\"formatVersion\": 1}\n", count: 30))),
         ArchiveEntry(name: "signature", bytes: noiseBytes(count: 512, seed: 3)),
     ]
@@ -58,9 +59,10 @@ struct ArchiveWriterTests {
         #expect(extraFields.count == Self.sample.count * 1)
         #expect(extraFields.allSatisfy { $0 == "0 bytes" }, "\(extraFields)")
         #expect(zipinfoValues(info.output, key: "extended local header").allSatisfy { $0 == "no" })
-        #expect(zipinfoValues(info.output, key: "file last modified on (DOS date/time)").allSatisfy {
-            $0 == "2001 Jan 1 00:00:00"
-        })
+        #expect(
+            zipinfoValues(info.output, key: "file last modified on (DOS date/time)").allSatisfy {
+                $0 == "2001 Jan 1 00:00:00"
+            })
     }
 
     @Test("local headers carry no extra fields and no data descriptor")

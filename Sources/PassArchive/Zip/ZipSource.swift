@@ -80,7 +80,10 @@ final class ZipSource {
             var done = 0
             while done < Int(size) {
                 let got = zip_source_read(raw, buffer.baseAddress! + done, zip_uint64_t(Int(size) - done))
-                if got <= 0 { readFailed = got < 0 || done < Int(size); break }
+                if got <= 0 {
+                    readFailed = got < 0 || done < Int(size)
+                    break
+                }
                 done += Int(got)
             }
             count = done
