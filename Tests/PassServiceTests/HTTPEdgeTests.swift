@@ -26,6 +26,10 @@ struct HTTPEdgeTests {
         let big = [UInt8](repeating: UInt8(ascii: "a"), count: 70 * 1024)
         #expect(try live.request("POST", "/v1/log", body: big).status == 413)
         #expect(try live.request("POST", "/v1/log", headers: ["Transfer-Encoding": "chunked"], body: big).status == 413)
+        #expect(try live.request("POST", "/v1/log", body: big, expectContinue: true).status == 413)
+        let continued = try live.request("POST", "/v1/log", body: jsonBody(["logs": [String(repeating: "c", count: 4000)]]),
+                                         expectContinue: true)
+        #expect(continued.status == 200)
         let fits = jsonBody(["logs": [String(repeating: "b", count: 60 * 1024)]])
         #expect(try live.request("POST", "/v1/log", body: fits).status == 200)
     }

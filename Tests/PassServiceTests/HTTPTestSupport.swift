@@ -57,10 +57,12 @@ final class LiveService {
 
     /// Runs curl; `body` is sent as the request body.
     func request(
-        _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8]? = nil
+        _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8]? = nil,
+        expectContinue: Bool = false
     ) throws -> CurlResponse {
         let bodyFile = fixture.directory.path("response-\(UUID().uuidString)")
-        var arguments = ["-sS", "-o", bodyFile, "-D", "-", "-X", method, "-H", "Expect:"]
+        var arguments = ["-sS", "-o", bodyFile, "-D", "-", "-X", method]
+        if !expectContinue { arguments += ["-H", "Expect:"] }
         for (name, value) in headers { arguments += ["-H", "\(name): \(value)"] }
         if method == "HEAD" { arguments = arguments.filter { $0 != "-X" && $0 != "HEAD" } + ["-I"] }
         var input: FileHandle?

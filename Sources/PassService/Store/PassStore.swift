@@ -55,15 +55,27 @@ public enum RegistrationOutcome: Sendable {
 public struct RegistrationInfo: Sendable, Equatable {
     public var deviceLibraryIdentifier: String
     public var registeredAt: Date
+
+    public init(deviceLibraryIdentifier: String, registeredAt: Date) {
+        self.deviceLibraryIdentifier = deviceLibraryIdentifier
+        self.registeredAt = registeredAt
+    }
 }
 
 /// One past push attempt of a pass, as shown by the admin API.
 public struct PushHistoryEntry: Sendable, Equatable {
-    /// `sent`, `retry` or `dropped`.
+    /// `sent`, `retry`, `dropped` or `failed`.
     public var result: String
     public var tag: Int64
     public var at: Date
     public var detail: String
+
+    public init(result: String, tag: Int64, at: Date, detail: String) {
+        self.result = result
+        self.tag = tag
+        self.at = at
+        self.detail = detail
+    }
 }
 
 /// Everything the admin `GET /admin/v1/passes/{serial}` shows.
@@ -74,6 +86,15 @@ public struct PassDetails: Sendable, Equatable {
     public var pushHistory: [PushHistoryEntry]
     /// Rows still waiting in the outbox for this pass.
     public var pendingPushes: Int
+
+    public init(
+        pass: StoredPass, registrations: [RegistrationInfo], pushHistory: [PushHistoryEntry], pendingPushes: Int
+    ) {
+        self.pass = pass
+        self.registrations = registrations
+        self.pushHistory = pushHistory
+        self.pendingPushes = pendingPushes
+    }
 }
 
 /// Storage of passes, registrations, logs and the push outbox. SQLite today, PostgreSQL later.
