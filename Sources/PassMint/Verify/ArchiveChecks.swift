@@ -5,6 +5,8 @@ import PassSigning
 struct PassFiles {
     /// Every readable file (not directory entries), first occurrence of each name.
     var files: [String: [UInt8]]
+    /// Entries that exist but could not be read (already reported as `archive.unreadable`).
+    var unreadable: Set<String> = []
 
     subscript(name: String) -> [UInt8]? { files[name] }
 
@@ -66,7 +68,8 @@ enum ArchiveChecks {
             nestedFolders[parts[0], default: []].append(name)
         }
         reportNested(nestedFolders, rootHasPassJSON: files["pass.json"] != nil, into: &findings)
-        return PassFiles(files: files)
+        let unreadable = Set(reader.entryNames.filter { !$0.hasSuffix("/") && files[$0] == nil })
+        return PassFiles(files: files, unreadable: unreadable)
     }
 
     private static func reportNested(_ folders: [String: [String]], rootHasPassJSON: Bool,

@@ -4,7 +4,8 @@ enum ImageChecks {
     static func check(_ pass: PassFiles, facts: PassFacts, into findings: inout Findings) {
         let names = pass.contentNames
         let images = names.compactMap(ImageName.init)
-        if !images.contains(where: { $0.base == "icon" }) {
+        let unreadableImages = pass.unreadable.compactMap(ImageName.init)
+        if !(images + unreadableImages).contains(where: { $0.base == "icon" }) {
             findings.error(VerifyCode.imageMissingIcon,
                 "the pass has no icon.png; every pass needs one (29×29 pt: icon.png 29×29, icon@2x.png 58×58, "
                     + "icon@3x.png 87×87 px) — Wallet will not open it", path: "icon.png")

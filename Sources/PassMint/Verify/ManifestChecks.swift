@@ -6,6 +6,7 @@ enum ManifestChecks {
     /// Checks the manifest against the files; returns its raw bytes when present (the signature covers them).
     static func check(_ pass: PassFiles, into findings: inout Findings) -> [UInt8]? {
         guard let bytes = pass["manifest.json"] else {
+            if pass.unreadable.contains("manifest.json") { return nil }
             findings.error(VerifyCode.manifestMissing,
                 "there is no manifest.json at the root of the archive; Wallet needs the SHA-1 of every file "
                     + "listed there — build the pass with passmint", path: "manifest.json")
@@ -21,7 +22,7 @@ enum ManifestChecks {
                 continue
             }
             guard let content = pass[path] else {
-                if path == "manifest.json" || path == "signature" { continue }
+                if path == "manifest.json" || path == "signature" || pass.unreadable.contains(path) { continue }
                 findings.error(VerifyCode.manifestMissingFile,
                     "manifest.json lists '\(path)' but the archive has no such file; add the file or remove it "
                         + "from the manifest and re-sign", path: path)

@@ -8,6 +8,7 @@ enum SignatureChecks {
     static func check(_ pass: PassFiles, manifest: [UInt8]?, facts: PassFacts, now: Date,
                       into findings: inout Findings) -> Bool {
         guard let signature = pass["signature"] else {
+            if pass.unreadable.contains("signature") { return false }
             findings.error(VerifyCode.signatureMissing,
                 "there is no signature file; Wallet only opens signed passes — sign manifest.json with your "
                     + "Pass Type ID certificate (passmint generate does this)", path: "signature")
