@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `passmint batch` was asked to do.
 public struct BatchOptions: Sendable {
     public var templateDirectory: String
@@ -79,4 +81,18 @@ public struct IssuedPassRecord: Sendable {
 public protocol IssuedPassSink: Sendable {
     /// Stores a group of passes in one transaction.
     func store(_ passes: [IssuedPassRecord]) throws
+}
+
+extension IssuedPassSink {
+    /// Stores one pass issued by `generate` (a token-less pass gets a fresh token, so the service can still
+    /// re-render it, but the pass itself carries no web service).
+    public func storeIssued(_ pass: IssuedPass, templateDirectory: String, token: String?) throws(PassMintError) {
+        let record = IssuedPassRecord(
+            serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier,
+            templateDirectory: URL(fileURLWithPath: templateDirectory).standardizedFileURL.path, record: pass.record,
+            authenticationToken: token ?? AuthenticationToken.generate())
+        do { try store([record]) } catch {
+            throw .environment("--db: storing pass \(pass.serialNumber) failed: \(error)")
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PassArchive
 import PassMint
+import PassService
 
 /// `passmint generate`: one signed pass from a template.
 struct GenerateCommand: Command {
@@ -18,6 +19,8 @@ struct GenerateCommand: Command {
             .value("data", "FILE", "JSON object of field values"),
             .value("serial", "S", "serial number (default: the record's serialNumber or a new UUID)"),
             .value("out", "FILE", "where to write the .pkpass"),
+            .value("db", "FILE", "store the pass in this SQLite database so `passmint serve` can update it"),
+            .value("web-service-url", "URL", "update service base URL written into the pass (needs --db)"),
         ] + IdentityArguments.options,
         examples: [
             "passmint generate --template Templates/loyalty --out loyalty.pkpass",
@@ -30,12 +33,19 @@ struct GenerateCommand: Command {
     let serial: String?
     let out: String
     let identity: IdentityOptions
+    let dbPath: String?
+    let webServiceURL: String?
 
     init(_ args: ParsedArguments) throws(CLIError) {
         templateDir = try args.required("template", of: Self.spec)
         out = try args.required("out", of: Self.spec)
         serial = args.value("serial")
         identity = IdentityArguments.make(args)
+        dbPath = args.value("db")
+        webServiceURL = args.value("web-service-url")
+        if webServiceURL != nil, dbPath == nil {
+            throw .usage("generate: --web-service-url needs --db FILE so `passmint serve` can find the pass")
+        }
         var record: [String: String] = [:]
         if let data = args.value("data") {
             do { record = try RecordFile.load(path: data) } catch { throw error.cli }
@@ -52,8 +62,13 @@ struct GenerateCommand: Command {
     func run() throws(CLIError) -> Int32 {
         do {
             let issuer = try PassFactory.issuer(templateDirectory: templateDir, identity: identity)
-            let pass = try issuer.issue(IssueRequest(record: record, serialNumber: serial))
+            let token = webServiceURL.map { _ in AuthenticationToken.generate() }
+            let pass = try issuer.issue(
+                IssueRequest(record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token))
             for warning in pass.warnings { Console.error("warning: \(warning)") }
+            if let dbPath {
+                try StoreAccess.issuedPassSink(path: dbPath).storeIssued(pass, templateDirectory: templateDir, token: token)
+            }
             try PassOutput.write(pass.archive, to: out)
             print("wrote \(out): \(pass.passTypeIdentifier) serial \(pass.serialNumber), \(pass.archive.count) bytes")
             return 0
