@@ -46,9 +46,10 @@ public struct CertificateInspection: Sendable {
         do throws(SigningError) {
             if lower.hasSuffix(".p12") || lower.hasSuffix(".pfx") || looksLikePKCS12(bytes) {
                 inspection.format = "PKCS#12"
-                let identity = try SigningIdentity.load(pkcs12Path: path, password: password ?? "", wwdrPath: wwdrPath)
-                inspection.entries = classify([identity.certificate, identity.wwdr])
-                inspection.key = (path, "private key inside the .p12", true)
+                let bundle = try PKCS12Bundle.load(path: path, password: password ?? "")
+                let wwdr = try wwdrPath.map { (p: String) throws(SigningError) in try Certificate.load(path: p) }
+                inspection.entries = classify([bundle.certificate] + bundle.extraCertificates + (wwdr.map { [$0] } ?? []))
+                inspection.key = (path, "private key inside the .p12", bundle.key.matches(bundle.certificate))
             } else {
                 let certificates = try Certificate.loadAll(path: path)
                 inspection.format = isPEM(bytes) ? "PEM" : "DER"

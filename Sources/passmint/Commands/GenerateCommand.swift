@@ -66,6 +66,7 @@ struct GenerateCommand: Command {
             let pass = try issuer.issue(
                 IssueRequest(record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token))
             for warning in pass.warnings { Console.error("warning: \(warning)") }
+            try PassSelfCheck.require(pass, name: out)
             if let dbPath {
                 try StoreAccess.issuedPassSink(path: dbPath).storeIssued(pass, templateDirectory: templateDir, token: token)
             }
