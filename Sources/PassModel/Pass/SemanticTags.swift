@@ -26,6 +26,9 @@ public struct SemanticTags: Sendable, Equatable {
     private func string(_ k: String) -> String? { tags[k]?.stringValue }
     private mutating func setString(_ k: String, _ v: String?) { tags[k] = v.map { .string($0) } }
 
+    // Typed accessors for the tags PassMint reasons about (poster requirements, event facts); setting nil removes.
+
+    /// `eventName`: required for poster event tickets.
     public var eventName: String? {
         get { string("eventName") }
         set { setString("eventName", newValue) }
