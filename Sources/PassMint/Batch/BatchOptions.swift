@@ -75,6 +75,20 @@ public struct IssuedPassRecord: Sendable {
     public let templateDirectory: String
     public let record: [String: String]
     public let authenticationToken: String
+    /// The `webServiceURL` written into the pass (the service must re-render it with the same one).
+    public let webServiceURL: String?
+
+    public init(
+        serialNumber: String, passTypeIdentifier: String, templateDirectory: String, record: [String: String],
+        authenticationToken: String, webServiceURL: String?
+    ) {
+        self.serialNumber = serialNumber
+        self.passTypeIdentifier = passTypeIdentifier
+        self.templateDirectory = templateDirectory
+        self.record = record
+        self.authenticationToken = authenticationToken
+        self.webServiceURL = webServiceURL
+    }
 }
 
 /// Where `--db` keeps issued passes (implemented by the service's stores).
@@ -86,11 +100,13 @@ public protocol IssuedPassSink: Sendable {
 extension IssuedPassSink {
     /// Stores one pass issued by `generate` (a token-less pass gets a fresh token, so the service can still
     /// re-render it, but the pass itself carries no web service).
-    public func storeIssued(_ pass: IssuedPass, templateDirectory: String, token: String?) throws(PassMintError) {
+    public func storeIssued(_ pass: IssuedPass, templateDirectory: String, token: String?, webServiceURL: String?)
+        throws(PassMintError)
+    {
         let record = IssuedPassRecord(
             serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier,
             templateDirectory: URL(fileURLWithPath: templateDirectory).standardizedFileURL.path, record: pass.record,
-            authenticationToken: token ?? AuthenticationToken.generate())
+            authenticationToken: token ?? AuthenticationToken.generate(), webServiceURL: webServiceURL)
         do { try store([record]) } catch {
             throw .environment("--db: storing pass \(pass.serialNumber) failed: \(error)")
         }

@@ -147,7 +147,8 @@ public final class BatchRunner: Sendable {
             let stored = token.map {
                 IssuedPassRecord(
                     serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier,
-                    templateDirectory: templateAbsolutePath, record: pass.record, authenticationToken: $0)
+                    templateDirectory: templateAbsolutePath, record: pass.record, authenticationToken: $0,
+                    webServiceURL: options.webServiceURL)
             }
             return WorkResult(
                 outcome: BatchRecordResult(

@@ -1,15 +1,33 @@
 import Foundation
 import PassMint
 
-/// Opens stores for the CLI commands that issue passes (`generate --db`, `batch --db`).
+/// Opens stores for the CLI commands (`generate --db`, `batch --db`, `update`, `serve`).
 public enum StoreAccess {
-    /// A sink that stores issued passes in the SQLite store at `path` (created when missing).
-    public static func issuedPassSink(path: String) throws(PassMintError) -> any IssuedPassSink {
+    /// The SQLite store at `path` (created when missing), or an environment error naming the file.
+    public static func sqlite(path: String) throws(PassMintError) -> SQLiteStore {
         do {
-            return StoreSink(store: try SQLiteStore(path: path))
+            return try SQLiteStore(path: path)
         } catch {
             throw .environment("--db \(path): cannot open the store: \(error)")
         }
+    }
+
+    /// A sink that stores issued passes in the SQLite store at `path`.
+    public static func issuedPassSink(path: String) throws(PassMintError) -> any IssuedPassSink {
+        StoreSink(store: try sqlite(path: path))
+    }
+}
+
+/// Record keys PassMint keeps next to the template fields; never template fields themselves.
+enum StoredRecordKeys {
+    /// The `webServiceURL` the pass was issued with.
+    static let webServiceURL = "@webServiceURL"
+
+    /// Splits a stored record into template fields and the web service URL.
+    static func split(_ record: [String: String]) -> (fields: [String: String], webServiceURL: String?) {
+        var fields = record
+        let url = fields.removeValue(forKey: webServiceURL)
+        return (fields.filter { !$0.key.hasPrefix("@") }, url)
     }
 }
 
@@ -19,11 +37,13 @@ struct StoreSink: IssuedPassSink {
 
     func store(_ passes: [IssuedPassRecord]) throws {
         try store.insertPasses(
-            passes.map {
-                StoredPass(
-                    serialNumber: $0.serialNumber, passTypeIdentifier: $0.passTypeIdentifier,
-                    templatePath: $0.templateDirectory, record: $0.record, authenticationToken: $0.authenticationToken,
-                    tag: 0, modifiedAt: Date(), voided: false)
+            passes.map { issued in
+                var record = issued.record
+                if let url = issued.webServiceURL { record[StoredRecordKeys.webServiceURL] = url }
+                return StoredPass(
+                    serialNumber: issued.serialNumber, passTypeIdentifier: issued.passTypeIdentifier,
+                    templatePath: issued.templateDirectory, record: record,
+                    authenticationToken: issued.authenticationToken)
             })
     }
 }

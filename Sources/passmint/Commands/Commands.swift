@@ -6,5 +6,7 @@ enum Commands {
         GenerateCommand.self,
         VerifyCommand.self,
         BatchCommand.self,
+        ServeCommand.self,
+        UpdateCommand.self,
     ]
 }

@@ -68,7 +68,8 @@ struct GenerateCommand: Command {
             for warning in pass.warnings { Console.error("warning: \(warning)") }
             try PassSelfCheck.require(pass, name: out)
             if let dbPath {
-                try StoreAccess.issuedPassSink(path: dbPath).storeIssued(pass, templateDirectory: templateDir, token: token)
+                try StoreAccess.issuedPassSink(path: dbPath).storeIssued(
+                    pass, templateDirectory: templateDir, token: token, webServiceURL: webServiceURL)
             }
             try PassOutput.write(pass.archive, to: out)
             print("wrote \(out): \(pass.passTypeIdentifier) serial \(pass.serialNumber), \(pass.archive.count) bytes")

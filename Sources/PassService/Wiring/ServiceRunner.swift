@@ -1,0 +1,76 @@
+import Foundation
+import PassMint
+import PassSigning
+
+/// Everything `passmint serve` runs: the store, the web service and the pusher, wired together.
+public final class ServiceRunner: Sendable {
+    /// What `serve` was asked for.
+    public struct Options: Sendable {
+        public var databasePath: String
+        public var configuration: ServiceConfiguration
+        public var apnsURL: String
+        public var apnsCAFile: String?
+        public var identity: IdentityOptions
+
+        public init(
+            databasePath: String, configuration: ServiceConfiguration, apnsURL: String, apnsCAFile: String?,
+            identity: IdentityOptions
+        ) {
+            self.databasePath = databasePath
+            self.configuration = configuration
+            self.apnsURL = apnsURL
+            self.apnsCAFile = apnsCAFile
+            self.identity = identity
+        }
+    }
+
+    public let service: WalletService
+    public let pusher: Pusher
+    public let store: SQLiteStore
+
+    /// Opens the store, loads the identity and builds the service and the pusher (nothing listens yet).
+    public init(options: Options) throws(PassMintError) {
+        let identity = try options.identity.load()
+        store = try StoreAccess.sqlite(path: options.databasePath)
+        let renderer = TemplateRenderer(identity: identity)
+        let signer = PassSigner(identity: identity)
+        let metrics = Metrics()
+        let credential = APNsConfiguration.Credential.pemData(
+            certificate: identity.certificate.pemBytes, key: identity.privateKeyPEM())
+        do {
+            pusher = try Pusher(
+                outbox: store,
+                configuration: APNsConfiguration(baseURL: options.apnsURL, credential: credential, caFile: options.apnsCAFile),
+                onResult: { metrics.recordPush(result: $0) })
+        } catch {
+            throw .environment("--apns \(options.apnsURL): \(error)")
+        }
+        let pusher = self.pusher
+        do {
+            service = try WalletService(
+                configuration: options.configuration, store: store, renderer: renderer,
+                recordValidator: { pass, changes in try renderer.validate(pass, changes: changes) },
+                tokenSigner: { token in try signer.sign(token) }, metrics: metrics,
+                onRecordUpdated: { _, _ in pusher.wake() })
+        } catch {
+            throw .environment("starting the service: \(error)")
+        }
+    }
+
+    /// Starts listening and pushing.
+    public func start() throws(PassMintError) {
+        do {
+            try service.start()
+        } catch {
+            throw .environment(
+                "cannot listen on \(service.configuration.host):\(service.configuration.port): \(error); pick another --port")
+        }
+        pusher.start()
+    }
+
+    /// Stops the server (in-flight requests finish) and the pusher (its current round finishes).
+    public func stop() {
+        service.stop()
+        pusher.stop()
+    }
+}

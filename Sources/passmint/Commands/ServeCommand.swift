@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import PassMint
+import PassService
+
+/// `passmint serve`: the Wallet web service and the push sender.
+struct ServeCommand: Command {
+    static let spec = CommandSpec(
+        name: "serve",
+        abstract: "run the Wallet update web service and the APNs push sender",
+        usage: "serve [--db FILE] [--host 127.0.0.1] [--port 8080] [--apns URL] [--apns-ca FILE] [--admin-token-env VAR]",
+        discussion: """
+            Serves Apple's PassKit web service under /v1 (registrations, updated passes, log, personalize), the
+            admin API under /admin/v1 (bearer token from the environment variable named by --admin-token-env,
+            default PASSMINT_ADMIN_TOKEN; disabled when unset), /healthz and /metrics. Passes are re-rendered and
+            signed from their stored record. Changes made with `passmint update` or the admin PATCH are pushed to
+            every registered device over HTTP/2 with the Pass Type ID certificate as TLS client certificate.
+            Stops cleanly on SIGINT or SIGTERM.
+            """,
+        options: [
+            .value("db", "FILE", "SQLite store (default passmint.db)"),
+            .value("host", "ADDR", "address to listen on (default 127.0.0.1)"),
+            .value("port", "N", "port (default 8080; 0 picks a free one)"),
+            .value("threads", "N", "HTTP server threads (default: number of cores)"),
+            .value("apns", "URL", "APNs base URL (default https://api.push.apple.com)"),
+            .value("apns-ca", "FILE", "trust this CA for APNs instead of the system store (tests)"),
+            .value("admin-token-env", "VAR", "environment variable holding the admin bearer token"),
+            .flag("log-requests", "one line per request on stderr (route, status, time; never tokens)"),
+        ] + IdentityArguments.options,
+        examples: [
+            "PASSMINT_ADMIN_TOKEN=$(openssl rand -hex 32) passmint serve --db passmint.db --port 8080",
+            "passmint serve --db passmint.db --apns https://127.0.0.1:8443 --apns-ca test-ca.pem",
+        ]
+    )
+
+    let options: ServiceRunner.Options
+
+    init(_ args: ParsedArguments) throws(CLIError) {
+        var port = 8080
+        if let text = args.value("port") {
+            guard let p = Int(text), (0...65535).contains(p) else {
+                throw .usage("serve: --port needs a number from 0 to 65535, not '\(text)'")
+            }
+            port = p
+        }
+        let configuration = ServiceConfiguration(
+            host: args.value("host") ?? "127.0.0.1", port: port,
+            threadPoolSize: try args.integer("threads", of: Self.spec) ?? max(2, ProcessInfo.processInfo.activeProcessorCount),
+            adminTokenVariable: args.value("admin-token-env") ?? "PASSMINT_ADMIN_TOKEN",
+            logRequests: args.flag("log-requests"))
+        options = ServiceRunner.Options(
+            databasePath: args.value("db") ?? "passmint.db", configuration: configuration,
+            apnsURL: args.value("apns") ?? "https://api.push.apple.com", apnsCAFile: args.value("apns-ca"),
+            identity: IdentityArguments.make(args))
+    }
+
+    func run() throws(CLIError) -> Int32 {
+        let runner: ServiceRunner
+        do {
+            runner = try ServiceRunner(options: options)
+            try runner.start()
+        } catch {
+            throw error.cli
+        }
+        let port = runner.service.boundPort ?? options.configuration.port
+        print("passmint serve: listening on http://\(options.configuration.host):\(port) (store \(options.databasePath), APNs \(options.apnsURL))")
+        let stopped = DispatchSemaphore(value: 0)
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { stopped.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        stopped.wait()
+        Console.error("passmint serve: stopping")
+        runner.stop()
+        return 0
+    }
+}

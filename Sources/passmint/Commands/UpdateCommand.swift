@@ -1,0 +1,58 @@
+import PassMint
+import PassService
+
+/// `passmint update`: change a stored pass, bump its tag and queue a push to every registered device.
+struct UpdateCommand: Command {
+    static let spec = CommandSpec(
+        name: "update",
+        abstract: "change a stored pass (e.g. --set tier=Gold) and queue pushes to its devices",
+        usage: "update SERIAL --set key=value… [--db FILE]",
+        discussion: """
+            Validates the change against the pass's template, stores the new record with a new update tag and
+            writes one push per registered device, all in one transaction. A running `passmint serve` on the same
+            database sends the pushes; phones then download the re-signed pass, and fields with a changeMessage
+            show it (for example "You are now Gold").
+            """,
+        options: [
+            .value("set", "KEY=VALUE", "new value of a template field", repeatable: true),
+            .value("db", "FILE", "SQLite store (default passmint.db)"),
+        ] + IdentityArguments.options,
+        positionals: 1...1,
+        examples: ["passmint update 3F2A9C… --set tier=Gold --set milesToNextTier=0 --db passmint.db"]
+    )
+
+    let serial: String
+    let changes: [String: String]
+    let dbPath: String
+    let identity: IdentityOptions
+
+    init(_ args: ParsedArguments) throws(CLIError) {
+        serial = args.positionals[0]
+        dbPath = args.value("db") ?? "passmint.db"
+        identity = IdentityArguments.make(args)
+        var changes: [String: String] = [:]
+        for pair in args.all("set") {
+            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
+                throw .usage("update: --set needs key=value, got '\(pair)'")
+            }
+            changes[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+        }
+        guard !changes.isEmpty else { throw .usage("update: nothing to change; give at least one --set key=value") }
+        self.changes = changes
+    }
+
+    func run() throws(CLIError) -> Int32 {
+        do {
+            let store = try StoreAccess.sqlite(path: dbPath)
+            let renderer = TemplateRenderer(identity: try identity.load())
+            let outcome = try PassUpdater.update(serial: serial, changes: changes, store: store, renderer: renderer)
+            for change in outcome.changed {
+                print("\(change.field): \(change.from ?? "(unset)") → \(change.to)")
+            }
+            print("updated \(outcome.serialNumber): tag \(outcome.tag), \(outcome.pushesQueued) push(es) queued")
+            return 0
+        } catch {
+            throw error.cli
+        }
+    }
+}
