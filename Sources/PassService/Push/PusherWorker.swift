@@ -30,7 +30,12 @@ struct PusherWorker: Sendable {
                 control.waitForWork(options.pollInterval)
                 continue
             }
-            for result in client.send(jobs) { apply(result) }
+            let results = client.send(jobs)
+            for result in results { apply(result) }
+            let retried = results.filter { $0.outcome.label == "retry" }
+            if let first = retried.first, case .retry(let reason) = first.outcome {
+                log("\(retried.count) of \(results.count) pushes rescheduled (first reason: \(reason))")
+            }
         }
     }
 
