@@ -63,7 +63,9 @@ struct ServeCommand: Command {
             throw error.cli
         }
         let port = runner.service.boundPort ?? options.configuration.port
-        print("passmint serve: listening on http://\(options.configuration.host):\(port) (store \(options.databasePath), APNs \(options.apnsURL))")
+        // Written unbuffered: a parent reading this line through a pipe must see it now, not at exit.
+        let line = "passmint serve: listening on http://\(options.configuration.host):\(port) (store \(options.databasePath), APNs \(options.apnsURL))\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
         let stopped = DispatchSemaphore(value: 0)
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
