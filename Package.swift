@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(name: "PassSigningTests", dependencies: ["PassSigning"]),
         .testTarget(name: "PassArchiveTests", dependencies: ["PassArchive"]),
         .testTarget(name: "PassMintTests", dependencies: ["PassMint"]),
-        .testTarget(name: "PassServiceTests", dependencies: ["PassService"]),
+        .testTarget(name: "PassServiceTests", dependencies: ["PassService"], exclude: ["PushTestServer.py"]),
         .testTarget(name: "passmintTests", dependencies: ["passmint"]),
     ],
     swiftLanguageModes: [.v6]

@@ -19,35 +19,19 @@ public struct ArchiveWriter {
     /// The bytes of a zip with no entries (just the end-of-central-directory record).
     static let emptyArchive: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
 
-    /// One entry to write: new bytes to compress now, or an asset from an `AssetCache`.
+    /// One entry to write.
     enum Item {
         case bytes(ArchiveEntry)
-        case cached(name: String, CachedData)
 
         var name: String {
             switch self {
             case .bytes(let entry): return entry.name
-            case .cached(let name, _): return name
             }
         }
     }
 
-    /// Where a cached asset's bytes come from.
-    enum CachedData: Sendable {
-        /// Entry `index` of the cache's compressed zip, copied still compressed (`zip_source_zip`, no recompression).
-        case compressed(index: UInt64, compression: Compression)
-        /// Stored (uncompressed) bytes at `range` of the cache's raw buffer, read in place without a copy.
-        /// libzip 1.7.3 CRC-checks stored data both in `zip_source_zip` and again when writing it, so a direct
-        /// buffer is cheaper than a zip-to-zip copy for stored entries and gives the same bytes.
-        case stored(range: Range<Int>)
-    }
-
-    /// The asset cache's memory for one build: its zip opened read-only, and its raw stored bytes.
-    /// Both must stay valid until `build` returns.
-    struct SharedContext {
-        var archive: ZipArchive
-        var stored: UnsafeRawBufferPointer
-    }
+    /// Kept for call compatibility: builds never share a libzip handle any more.
+    struct SharedContext {}
 
     /// Writes `items` in order.
     static func build(_ items: [Item], shared: SharedContext?) throws(ArchiveError) -> [UInt8] {
@@ -84,17 +68,6 @@ public struct ArchiveWriter {
             let source = try ZipSource.copying(entry.bytes)
             try archive.add(
                 name: entry.name, source: source, method: Compression.forEntry(entry.name).zipMethod, mtime: mtime)
-        case .cached(let name, let data):
-            guard let shared else { throw ZipFailure(code: ZIP_ER_INTERNAL, message: "asset cache is not open") }
-            switch data {
-            case .compressed(let index, let compression):
-                // The method must equal the stored one, or libzip would decompress and recompress the data.
-                let source = try archive.compressedSource(of: index, in: shared.archive)
-                try archive.add(name: name, source: source, method: compression.zipMethod, mtime: mtime)
-            case .stored(let range):
-                let source = try ZipSource.borrowing(UnsafeRawBufferPointer(rebasing: shared.stored[range]))
-                try archive.add(name: name, source: source, method: ZIP_CM_STORE, mtime: mtime)
-            }
         }
     }
 }

@@ -1,0 +1,90 @@
+/// The records of a zip that libzip wrote: where each entry's local record and central-directory header lie.
+///
+/// Used to splice entries between zips without touching their data: a local record (header, name and
+/// compressed bytes, CRC included) is copied verbatim, and its central header is copied with only the
+/// local-header offset changed.
+struct ZipRecord: Sendable {
+    let name: String
+    /// Local file header through the end of the entry's data (and data descriptor, if any).
+    let local: Range<Int>
+    /// The central-directory header of the entry.
+    let central: Range<Int>
+}
+
+enum ZipRecords {
+    private static let localSignature: UInt32 = 0x0403_4B50
+    private static let centralSignature: UInt32 = 0x0201_4B50
+    private static let endSignature: UInt32 = 0x0605_4B50
+    private static let descriptorSignature: UInt32 = 0x0807_4B50
+
+    /// Parses the central directory of `zip`.
+    /// - Throws: `ArchiveError.damaged` when a header is out of place (never for zips libzip just wrote).
+    static func parse(_ zip: [UInt8], file: String) throws(ArchiveError) -> [ZipRecord] {
+        func fail(_ reason: String) -> ArchiveError { .damaged(file: file, reason: reason) }
+        guard zip.count >= 22 else { throw fail("too short for a zip") }
+        var end = zip.count - 22
+        while end >= 0, u32(zip, end) != endSignature { end -= 1 }
+        guard end >= 0 else { throw fail("no end-of-central-directory record") }
+        let count = Int(u16(zip, end + 10))
+        var cursor = Int(u32(zip, end + 16))
+        var records: [ZipRecord] = []
+        records.reserveCapacity(count)
+        for _ in 0..<count {
+            guard cursor + 46 <= zip.count, u32(zip, cursor) == centralSignature else {
+                throw fail("central directory header out of place")
+            }
+            let flags = u16(zip, cursor + 8)
+            let compressedSize = Int(u32(zip, cursor + 20))
+            let nameLength = Int(u16(zip, cursor + 28))
+            let centralLength = 46 + nameLength + Int(u16(zip, cursor + 30)) + Int(u16(zip, cursor + 32))
+            let localStart = Int(u32(zip, cursor + 42))
+            guard cursor + centralLength <= zip.count, localStart + 30 <= zip.count,
+                u32(zip, localStart) == localSignature
+            else { throw fail("local header out of place") }
+            let name = String(decoding: zip[(cursor + 46)..<(cursor + 46 + nameLength)], as: UTF8.self)
+            var localEnd =
+                localStart + 30 + Int(u16(zip, localStart + 26)) + Int(u16(zip, localStart + 28)) + compressedSize
+            if flags & 0x0008 != 0 {
+                localEnd += localEnd + 4 <= zip.count && u32(zip, localEnd) == descriptorSignature ? 16 : 12
+            }
+            guard localEnd <= zip.count else { throw fail("entry \(name) runs past the end") }
+            records.append(ZipRecord(name: name, local: localStart..<localEnd, central: cursor..<(cursor + centralLength)))
+            cursor += centralLength
+        }
+        return records
+    }
+
+    /// Writes a zip from records of other zips, in the given order.
+    static func assemble(_ parts: [(zip: [UInt8], record: ZipRecord)]) -> [UInt8] {
+        var size = 22
+        for part in parts { size += part.record.local.count + part.record.central.count }
+        var out: [UInt8] = []
+        out.reserveCapacity(size)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(parts.count)
+        for part in parts {
+            offsets.append(out.count)
+            out.append(contentsOf: part.zip[part.record.local])
+        }
+        let centralStart = out.count
+        for (part, offset) in zip(parts, offsets) {
+            let headerStart = out.count
+            out.append(contentsOf: part.zip[part.record.central])
+            put32(&out, headerStart + 42, UInt32(offset))
+        }
+        let centralSize = out.count - centralStart
+        out += [0x50, 0x4B, 0x05, 0x06, 0, 0, 0, 0]
+        out += le16(parts.count) + le16(parts.count) + le32(centralSize) + le32(centralStart) + [0, 0]
+        return out
+    }
+
+    private static func u16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }
+    private static func u32(_ b: [UInt8], _ i: Int) -> UInt32 {
+        UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24
+    }
+    private static func put32(_ b: inout [UInt8], _ i: Int, _ v: UInt32) {
+        for k in 0..<4 { b[i + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(k))) }
+    }
+    private static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
+    private static func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+}
