@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// One HTTP answer as curl saw it.
+struct HTTPReply {
+    let status: Int
+    /// Header names lowercased; the last response block only (after any 100 Continue).
+    let headers: [String: String]
+    let body: Data
+    var text: String { String(decoding: body, as: UTF8.self) }
+    func json() throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            throw ServeFailure("not a JSON object: \(text)")
+        }
+        return object
+    }
+}
+
+/// What one `serve` end-to-end test runs: the APNs stand-in (optional), `passmint serve --port 0` on a fresh
+/// store, and helpers to issue, update and call it with the real tools. Every process is stopped on `stop()` and
+/// on deinit, so a failing test leaves nothing running.
+final class ServeFixture {
+    let tmp: TempDir
+    let db: String
+    let apns: ManagedProcess?
+    let apnsLog: String
+    let serve: ManagedProcess
+    let port: Int
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// - Parameters:
+    ///   - python: a python3 with h2 to run the APNs stand-in, or nil for a service whose pushes go nowhere.
+    ///   - environment: extra environment for `serve` (e.g. PASSMINT_ADMIN_TOKEN).
+    init(python: String?, environment: [String: String] = [:]) throws {
+        tmp = try TempDir()
+        db = tmp.path("store.db")
+        apnsLog = tmp.path("apns.jsonl")
+        _ = FileManager.default.createFile(atPath: apnsLog, contents: nil)  // before the stand-in opens it
+        var apnsURL = "https://127.0.0.1:9"  // discard port: nothing is pushed in tests without a stand-in
+        var apnsCA: [String] = []
+        if let python {
+            let pki = try APNsTestPKI(in: tmp)
+            let server = try ManagedProcess(
+                "PushTestServer.py", python,
+                [ServeTools.pushServer, "--cert", pki.serverCert, "--key", pki.serverKey, "--ca", pki.clientCA,
+                 "--log", apnsLog],
+                stderrPath: tmp.path("apns.err"), keepStdinOpen: true)
+            let line = try server.firstLine()
+            guard line.hasPrefix("PORT "), let apnsPort = Int(line.dropFirst(5)) else {
+                throw ServeFailure("PushTestServer.py said '\(line)': \(server.stderr)")
+            }
+            apns = server
+            apnsURL = "https://127.0.0.1:\(apnsPort)"
+            apnsCA = ["--apns-ca", pki.ca]
+        } else {
+            apns = nil
+        }
+        serve = try ManagedProcess(
+            "passmint serve", CLI.binary,
+            ["serve", "--db", db, "--port", "0", "--threads", "2", "--apns", apnsURL, "--log-requests"] + apnsCA
+                + DevIdentity.signingArgs,
+            environment: environment, stderrPath: tmp.path("serve.err"))
+        let line = try serve.firstLine()
+        guard let range = line.range(of: "http://127.0.0.1:"),
+            let port = Int(line[range.upperBound...].prefix { $0.isNumber })
+        else {
+            throw ServeFailure("serve said '\(line)': \(serve.stderr)")
+        }
+        self.port = port
+    }
+
+    deinit { stop() }
+
+    /// Stops `serve` (SIGTERM, then SIGKILL) and the stand-in; returns serve's exit status if it stopped cleanly.
+    @discardableResult
+    func stop() -> Int32? {
+        let status = serve.stop(grace: 5)
+        apns?.stop(grace: 0)
+        return status
+    }
+
+    /// Issues a status pass into the store with this service's URL; returns the .pkpass path and its token.
+    func generate(serial: String, set values: [String] = []) throws -> (path: String, token: String) {
+        let out = tmp.path("\(serial).pkpass")
+        let result = try CLI.passmint(
+            ["generate", "--template", ServeTools.status, "--db", db, "--web-service-url", base + "/", "--serial", serial,
+             "--out", out] + values.flatMap { ["--set", $0] } + DevIdentity.signingArgs)
+        guard result.status == 0 else { throw ServeFailure("generate \(serial): \(result.stderr)") }
+        guard let token = try ServeTools.passJSON(out)["authenticationToken"] as? String else {
+            throw ServeFailure("generate \(serial): the pass has no authenticationToken")
+        }
+        return (out, token)
+    }
+
+    /// `passmint update SERIAL --set k=v… --db` against the running service's store.
+    func update(_ serial: String, _ values: [String]) throws -> CLI.Result {
+        try CLI.passmint(["update", serial, "--db", db] + values.flatMap { ["--set", $0] } + DevIdentity.signingArgs)
+    }
+
+    /// The requests PushTestServer.py logged (connection lines left out).
+    func apnsRequests() throws -> [[String: Any]] {
+        let text = try String(contentsOfFile: apnsLog, encoding: .utf8)
+        return try text.split(separator: "\n").compactMap {
+            let record = try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            return record?["event"] == nil ? record : nil
+        }
+    }
+
+    /// One request with curl.
+    func http(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil) throws -> HTTPReply {
+        let id = UUID().uuidString
+        let headerFile = tmp.path("h-\(id)"), bodyFile = tmp.path("b-\(id)")
+        var args = ["-s", "-S", "--max-time", "30", "-X", method, "-D", headerFile, "-o", bodyFile, "-w", "%{http_code}"]
+        for (name, value) in headers { args += ["-H", "\(name): \(value)"] }
+        if let body {
+            if headers["Content-Type"] == nil { args += ["-H", "Content-Type: application/json"] }
+            args += ["--data-binary", body]
+        }
+        let result = try CLI.run("curl", args + [base + path])
+        guard result.status == 0, let status = Int(result.stdout) else {
+            throw ServeFailure("curl \(method) \(path): \(result.stderr)")
+        }
+        let rawHeaders = (try? String(contentsOfFile: headerFile, encoding: .utf8)) ?? ""
+        let block = rawHeaders.components(separatedBy: "\r\n\r\n").filter { !$0.isEmpty }.last ?? ""
+        var parsed: [String: String] = [:]
+        for line in block.components(separatedBy: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            parsed[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let body = (try? Data(contentsOf: URL(fileURLWithPath: bodyFile))) ?? Data()
+        return HTTPReply(status: status, headers: parsed, body: body)
+    }
+
+    /// `POST /v1/devices/D/registrations/PT/S` with an ApplePass token and push token.
+    func register(device: String, serial: String, token: String, pushToken: String) throws -> HTTPReply {
+        try http(
+            "POST", "/v1/devices/\(device)/registrations/\(ServeTools.passType)/\(serial)",
+            headers: ["Authorization": "ApplePass \(token)"], body: #"{"pushToken":"\#(pushToken)"}"#)
+    }
+
+    /// `GET /v1/devices/D/registrations/PT[?passesUpdatedSince=TAG]`.
+    func list(device: String, since: String? = nil) throws -> HTTPReply {
+        try http("GET", "/v1/devices/\(device)/registrations/\(ServeTools.passType)" + (since.map { "?passesUpdatedSince=\($0)" } ?? ""))
+    }
+
+    /// `GET /v1/passes/PT/S`, saving the body to `FILE` when given.
+    func download(serial: String, token: String, ifModifiedSince: String? = nil) throws -> HTTPReply {
+        var headers = ["Authorization": "ApplePass \(token)"]
+        if let ifModifiedSince { headers["If-Modified-Since"] = ifModifiedSince }
+        return try http("GET", "/v1/passes/\(ServeTools.passType)/\(serial)", headers: headers)
+    }
+
+    /// Number of rows in `table` matching `condition`, read with the sqlite3 CLI.
+    func count(_ table: String, where condition: String = "1") throws -> Int {
+        Int(try ServeTools.sqlite(db, "select count(*) from \(table) where \(condition)")) ?? -1
+    }
+}

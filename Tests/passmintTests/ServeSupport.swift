@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Tools and paths the `serve` end-to-end tests use.
+enum ServeTools {
+    static let testsFolder = CLI.root.appendingPathComponent("Tests/passmintTests")
+    static let simulator = testsFolder.appendingPathComponent("WalletDeviceSimulator.py").path
+    static let pushServer = CLI.root.appendingPathComponent("Tests/PassServiceTests/PushTestServer.py").path
+    static let status = CLI.root.appendingPathComponent("Templates/status").path
+    static let passType = "pass.dev.passmint"
+
+    /// A python3 that can `import h2` (Debian python3-h2 or pip), or nil.
+    static let pythonWithH2: String? = {
+        for candidate in ["python3", "/usr/bin/python3"] {
+            if let result = try? CLI.run(candidate, ["-c", "import h2"]), result.status == 0 { return candidate }
+        }
+        return nil
+    }()
+
+    static let skipMessage = "python3 with h2 is not available for the APNs stand-in: apt-get install python3-h2"
+
+    /// Polls `condition` every 20 ms until it holds or `timeout` passes.
+    static func waitUntil(timeout: TimeInterval = 15, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(20_000)
+        }
+        return try condition()
+    }
+
+    /// A 64-digit hex push token: `prefix`, zeros, `number` in hex.
+    static func token(_ prefix: String, _ number: Int) -> String {
+        let tail = String(number, radix: 16)
+        return prefix + String(repeating: "0", count: 64 - prefix.count - tail.count) + tail
+    }
+
+    /// `sqlite3 DB SQL` (an independent reader of the store), trimmed.
+    static func sqlite(_ db: String, _ sql: String) throws -> String {
+        let result = try CLI.run("sqlite3", [db, sql])
+        guard result.status == 0 else { throw ServeFailure("sqlite3 \(sql): \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// pass.json of a .pkpass, read with `unzip -p`.
+    static func passJSON(_ pkpass: String) throws -> [String: Any] {
+        let result = try CLI.run("unzip", ["-p", pkpass, "pass.json"])
+        guard result.status == 0, let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        else { throw ServeFailure("no pass.json in \(pkpass): \(result.stderr)") }
+        return json
+    }
+
+    /// One entry of a .pkpass, as bytes (`unzip -p`).
+    static func entry(_ pkpass: String, _ name: String, tmp: TempDir) throws -> Data {
+        let out = tmp.path("entry-\(UUID().uuidString)")
+        let result = try CLI.run("/bin/sh", ["-c", "unzip -p \"$0\" \"$1\" > \"$2\"", pkpass, name, out])
+        guard result.status == 0 else { throw ServeFailure("unzip \(name) from \(pkpass): \(result.stderr)") }
+        return try Data(contentsOf: URL(fileURLWithPath: out))
+    }
+
+    /// `openssl cms -verify` of a .pkpass signature against the dev root (the WWDR comes from the signature).
+    static func opensslVerifies(_ pkpass: String, tmp: TempDir) throws -> Bool {
+        let dir = tmp.path("verify-\(UUID().uuidString)")
+        guard try CLI.run("unzip", ["-q", pkpass, "-d", dir]).status == 0 else { return false }
+        return try CLI.run(
+            "openssl",
+            ["cms", "-verify", "-binary", "-inform", "DER", "-in", "signature", "-content", "manifest.json", "-CAfile",
+             DevIdentity.directory + "/root-ca.pem", "-purpose", "any", "-out", "/dev/null"],
+            cwd: URL(fileURLWithPath: dir)
+        ).status == 0
+    }
+}
+
+struct ServeFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A throwaway PKI for the APNs stand-in: a CA and a server certificate for 127.0.0.1 (openssl CLI), and the
+/// bundle the stand-in trusts for client certificates (the dev WWDR and root, which issued the pass certificate).
+struct APNsTestPKI {
+    let ca: String
+    let serverCert: String
+    let serverKey: String
+    let clientCA: String
+
+    init(in tmp: TempDir) throws {
+        let dir = tmp.url
+        func openssl(_ args: [String]) throws {
+            let result = try CLI.run("openssl", args, cwd: dir)
+            guard result.status == 0 else { throw ServeFailure("openssl \(args.joined(separator: " ")): \(result.stderr)") }
+        }
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try openssl(["req", "-x509"] + ec + ["-keyout", "apns-ca.key", "-out", "apns-ca.pem", "-days", "2", "-subj", "/CN=Serve Test CA"])
+        try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\n".utf8).write(to: dir.appendingPathComponent("san.ext"))
+        try openssl(["req"] + ec + ["-keyout", "apns-server.key", "-out", "apns-server.csr", "-subj", "/CN=127.0.0.1"])
+        try openssl(
+            ["x509", "-req", "-in", "apns-server.csr", "-CA", "apns-ca.pem", "-CAkey", "apns-ca.key", "-CAcreateserial",
+             "-out", "apns-server.pem", "-days", "2", "-extfile", "san.ext"])
+        let bundle = try Data(contentsOf: URL(fileURLWithPath: DevIdentity.directory + "/wwdr.pem"))
+            + Data(contentsOf: URL(fileURLWithPath: DevIdentity.directory + "/root-ca.pem"))
+        try bundle.write(to: dir.appendingPathComponent("client-ca.pem"))
+        ca = tmp.path("apns-ca.pem")
+        serverCert = tmp.path("apns-server.pem")
+        serverKey = tmp.path("apns-server.key")
+        clientCA = tmp.path("client-ca.pem")
+    }
+}
+
+/// A child process whose first stdout line is read (with a timeout) and which is stopped on `stop()` / deinit.
+final class ManagedProcess {
+    let process = Process()
+    let name: String
+    let stderrPath: String
+    private let stdinPipe = Pipe()
+    private let stdoutPipe = Pipe()
+
+    /// Starts `program args…` (found on PATH); stderr goes to `stderrPath`, stdout to `stdoutPath` or a pipe.
+    init(_ name: String, _ program: String, _ args: [String], environment: [String: String] = [:], stderrPath: String,
+         stdoutPath: String? = nil, keepStdinOpen: Bool = false) throws
+    {
+        self.name = name
+        self.stderrPath = stderrPath
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + args
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        if let stdoutPath {
+            _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+            process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
+        } else {
+            process.standardOutput = stdoutPipe
+        }
+        process.standardInput = keepStdinOpen ? stdinPipe : FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit { _ = stop(grace: 0) }
+
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// The first line on stdout; kills the process and throws if none comes within `timeout`.
+    func firstLine(timeout: TimeInterval = 30) throws -> String {
+        let handle = stdoutPipe.fileHandleForReading
+        let box = Mutexed(Data())
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            box.set(line)
+            done.signal()
+        }
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            _ = stop(grace: 0)
+            _ = done.wait(timeout: .now() + 5)
+        }
+        let text = String(decoding: box.get(), as: UTF8.self)
+        guard let line = text.split(separator: "\n").first else {
+            _ = stop(grace: 0)
+            throw ServeFailure("\(name) printed nothing within \(timeout) s; stderr: \(stderr)")
+        }
+        return String(line)
+    }
+
+    /// Waits up to `timeout` for the process to exit by itself; its status, or nil if still running.
+    func waitForExit(timeout: TimeInterval) -> Int32? {
+        _ = ServeTools.waitUntil(timeout: timeout) { !process.isRunning }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// SIGTERM, then SIGKILL after `grace` seconds. Returns the exit status if it stopped within the grace time.
+    @discardableResult
+    func stop(grace: TimeInterval = 5) -> Int32? {
+        guard process.isRunning else { return process.terminationStatus }
+        var clean: Int32?
+        if grace > 0 {
+            kill(process.processIdentifier, SIGTERM)
+            clean = waitForExit(timeout: grace)
+        }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? stdinPipe.fileHandleForWriting.close()
+        return clean
+    }
+}
