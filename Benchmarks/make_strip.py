@@ -9,7 +9,7 @@ folder = sys.argv[1]
 random.seed(7)
 for scale, suffix in ((1, ""), (2, "@2x"), (3, "@3x")):
     w, h = 375 * scale, 123 * scale
-    img = Image.effect_noise((w, h), 48).convert("RGB")
+    img = Image.effect_noise((w, h), 24).convert("RGB")
     gradient = Image.linear_gradient("L").resize((w, h)).convert("RGB")
-    img = Image.blend(img, gradient, 0.55).filter(ImageFilter.GaussianBlur(0.6))
+    img = Image.blend(img, gradient, 0.6).filter(ImageFilter.GaussianBlur(1.0))
     img.save(f"{folder}/strip{suffix}.png", optimize=False)
