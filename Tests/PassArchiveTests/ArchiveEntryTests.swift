@@ -6,14 +6,14 @@ import Testing
 struct CompressionTests {
     @Test(
         "already-compressed files are stored",
-        arguments: ["icon.png", "strip@2x.png", "en.lproj/logo.PNG", "photo.jpg", "inner.pkpass"])
+        arguments: ["icon.png", "strip@2x.png", "en.lproj/logo.PNG", "photo.jpg", "inner.pkpass", "signature"])
     func stored(name: String) {
         #expect(Compression.forEntry(name) == .store)
     }
 
     @Test(
         "text and everything else is deflated",
-        arguments: ["pass.json", "manifest.json", "signature", "de.lproj/pass.strings", ".png", "png", "a.png/x"])
+        arguments: ["pass.json", "manifest.json", "de.lproj/pass.strings", ".png", "png", "a.png/x", "signature.json"])
     func deflated(name: String) {
         #expect(Compression.forEntry(name) == .deflate)
     }
