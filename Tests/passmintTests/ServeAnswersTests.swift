@@ -61,6 +61,14 @@ struct ServeAnswersTests {
         #expect(try f.download(serial: "ANS-1", token: wrong, ifModifiedSince: lastModified).status == 401)
         let stale = try f.download(serial: "ANS-1", token: token, ifModifiedSince: "Thu, 01 Jan 1970 00:00:00 GMT")
         #expect(stale.status == 200)
+        // Dates other than our exact text are parsed: an older one (RFC 850 form) gets the pass, a later one a 304.
+        let older = try f.download(serial: "ANS-1", token: token, ifModifiedSince: "Sunday, 06-Nov-94 08:49:37 GMT")
+        #expect(older.status == 200, "1994 is before the pass was made")
+        let future = try f.download(serial: "ANS-1", token: token, ifModifiedSince: "Fri, 01 Jan 2100 00:00:00 GMT")
+        #expect(future.status == 304 && future.headers["last-modified"] == lastModified)
+        let spaced = try f.http(
+            "GET", "/v1/passes/\(ServeTools.passType)/ANS-1", headers: ["Authorization": "applepass \(token)\t "])
+        #expect(spaced.status == 200, "scheme is case-insensitive, trailing whitespace ignored")
 
         // A change in the same second still gets a later Last-Modified and is listed since the old tag.
         #expect(try f.update("ANS-1", ["milesToNextTier=100"]).status == 0)

@@ -58,7 +58,12 @@ func authorizationCredentials(_ request: Request, scheme: String) -> String? {
     guard let header = request.headers["Authorization"] else { return nil }
     let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
     guard parts.count == 2, asciiCaseInsensitiveEquals(String(parts[0]), scheme) else { return nil }
-    return parts[1].trimmingCharacters(in: .whitespaces)
+    // HTTP's optional whitespace is SP / HTAB; Foundation's trimmingCharacters took a quarter of a 304's CPU time.
+    let bytes = parts[1].utf8
+    let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+    guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(parts[1][first...last])
 }
 
 /// Decodes a JSON request body; anything malformed is the client's mistake (400).

@@ -10,10 +10,12 @@ struct PassHandlers: Sendable {
             constantTimeEquals(token, version.authenticationToken)
         else { throw .unauthorized() }
 
-        if let since = request.headers["If-Modified-Since"], let seconds = HTTPDate.parse(since),
-            seconds >= version.modifiedAtSeconds
-        {
-            return .empty(304, headers: ["Last-Modified": HTTPDate.format(version.modifiedAtSeconds)])
+        if let since = request.headers["If-Modified-Since"] {
+            // Wallet echoes our Last-Modified verbatim: an exact match needs no parsing (the hot 304 path).
+            let lastModified = HTTPDate.format(version.modifiedAtSeconds)
+            if since == lastModified || (HTTPDate.parse(since).map { $0 >= version.modifiedAtSeconds } ?? false) {
+                return .empty(304, headers: ["Last-Modified": lastModified])
+            }
         }
         if let body = context.cache.body(serial: serial, tag: version.tag) {
             return Self.pkpass(body, modifiedAtSeconds: version.modifiedAtSeconds)
