@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(name: "PassArchiveTests", dependencies: ["PassArchive"]),
         .testTarget(name: "PassMintTests", dependencies: ["PassMint"]),
         .testTarget(name: "PassServiceTests", dependencies: ["PassService"], exclude: ["PushTestServer.py"]),
-        .testTarget(name: "passmintTests", dependencies: ["passmint"]),
+        .testTarget(name: "passmintTests", dependencies: ["passmint"], exclude: ["WalletDeviceSimulator.py"]),
     ],
     swiftLanguageModes: [.v6]
 )
