@@ -143,7 +143,7 @@ final class ServeFixture {
         try http("GET", "/v1/devices/\(device)/registrations/\(ServeTools.passType)" + (since.map { "?passesUpdatedSince=\($0)" } ?? ""))
     }
 
-    /// `GET /v1/passes/PT/S`, saving the body to `FILE` when given.
+    /// `GET /v1/passes/PT/S` with an ApplePass token and an optional If-Modified-Since.
     func download(serial: String, token: String, ifModifiedSince: String? = nil) throws -> HTTPReply {
         var headers = ["Authorization": "ApplePass \(token)"]
         if let ifModifiedSince { headers["If-Modified-Since"] = ifModifiedSince }
