@@ -86,7 +86,8 @@ public final class BatchRunner: Sendable {
         try report?.finish()
         return BatchSummary(
             records: counts.records, issued: counts.issued, resumed: counts.resumed, failed: counts.failed,
-            bundles: bundler?.written ?? 0, elapsed: Self.seconds(since: start), warnings: columns.warnings)
+            bundles: bundler?.written ?? 0, elapsed: Self.seconds(since: start),
+            warnings: issuer.templateWarnings + columns.warnings)
     }
 
     /// One record's outcome plus what the window's writers need.

@@ -23,6 +23,14 @@ public final class PassIssuer: Sendable {
         self.signer = PassSigner(identity: identity)
     }
 
+    /// Findings about the template itself, reported once rather than per pass: what the lenient reader forgave in
+    /// pass.json (Wallet itself would reject it; the output is always strict) and the loader's warnings.
+    public var templateWarnings: [String] {
+        PassValidator.leniencyProblems(template.leniencies, file: template.passJSONFile).map {
+            "\($0.code) at \($0.path): \($0.message)"
+        } + template.warnings
+    }
+
     /// Issues one signed pass in memory.
     /// - Throws: `PassMintError.invalidInput` for a bad record, `.invalidPass` when the result breaks Wallet rules.
     public func issue(_ request: IssueRequest) throws(PassMintError) -> IssuedPass {

@@ -65,7 +65,7 @@ struct GenerateCommand: Command {
             let token = webServiceURL.map { _ in AuthenticationToken.generate() }
             let pass = try issuer.issue(
                 IssueRequest(record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token))
-            for warning in pass.warnings { Console.error("warning: \(warning)") }
+            for warning in issuer.templateWarnings + pass.warnings { Console.error("warning: \(warning)") }
             try PassSelfCheck.require(pass, name: out)
             if let dbPath {
                 try StoreAccess.issuedPassSink(path: dbPath).storeIssued(
