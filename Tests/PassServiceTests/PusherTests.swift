@@ -54,10 +54,11 @@ struct PusherTests {
 
         #expect(recorder.count("delivered") == 5)
         #expect(recorder.count("unregistered") == 3)
-        #expect(recorder.count("retry") == 1)
+        // The 429 row may come due again (1 s) before the slowest answers arrive on a loaded machine.
+        #expect(recorder.count("retry") >= 1)
         #expect(recorder.count("failed") == 1)
-        // The invalid token never reached the server; the 9 others did.
-        #expect(try setup.server.requests().count == 9)
+        // The invalid token never reached the server; the 8 others did once, the 429 token once per attempt.
+        #expect(try setup.server.requests().count == 8 + recorder.count("retry"))
         // Push tokens are never logged in full.
         let logged = recorder.logLines.joined(separator: "\n")
         #expect(!logged.isEmpty)
