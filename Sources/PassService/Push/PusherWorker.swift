@@ -31,7 +31,16 @@ struct PusherWorker: Sendable {
                 continue
             }
             let results = client.send(jobs)
-            for result in results { apply(result) }
+            var delivered: [Int64] = []
+            for result in results {
+                if case .complete = options.retryPolicy.decision(for: result) {
+                    onResult(result.outcome.label)
+                    delivered.append(result.job.id)
+                } else {
+                    apply(result)
+                }
+            }
+            do { try outbox.completePushes(ids: delivered) } catch { log("recording \(delivered.count) delivered pushes failed: \(error)") }
             let retried = results.filter { $0.outcome.label == "retry" }
             if let first = retried.first, case .retry(let reason) = first.outcome {
                 log("\(retried.count) of \(results.count) pushes rescheduled (first reason: \(reason))")

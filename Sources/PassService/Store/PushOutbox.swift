@@ -22,8 +22,16 @@ public protocol PushOutbox: Sendable {
     func claimDuePushes(limit: Int, now: Date, lease: TimeInterval) throws -> [PushJob]
     /// Deletes a delivered row.
     func completePush(id: Int64) throws
+    /// Deletes delivered rows (one transaction where the store can).
+    func completePushes(ids: [Int64]) throws
     /// Reschedules a row for `at`, incrementing its attempts and recording `reason`.
     func retryPush(id: Int64, at: Date, reason: String) throws
     /// Deletes the row and every registration that uses `pushToken` (APNs 410 / BadDeviceToken).
     func dropPush(id: Int64, deletingRegistrationsFor pushToken: String, reason: String) throws
+}
+
+extension PushOutbox {
+    public func completePushes(ids: [Int64]) throws {
+        for id in ids { try completePush(id: id) }
+    }
 }

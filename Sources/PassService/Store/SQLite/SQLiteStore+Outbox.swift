@@ -34,6 +34,21 @@ extension SQLiteStore {
         try finish(id: id, result: "sent", detail: "")
     }
 
+    public func completePushes(ids: [Int64]) throws {
+        let nowSeconds = Self.seconds(now())
+        try pool.withWriter { db in
+            try db.transaction {
+                for id in ids {
+                    try Self.recordHistory(db, id: id, result: "sent", detail: "", at: nowSeconds)
+                    try db.withStatement("DELETE FROM push_outbox WHERE id = ?1") { s in
+                        try s.bind(1, id)
+                        try s.run()
+                    }
+                }
+            }
+        }
+    }
+
     public func retryPush(id: Int64, at: Date, reason: String) throws {
         let nowSeconds = Self.seconds(now())
         try pool.withWriter { db in
