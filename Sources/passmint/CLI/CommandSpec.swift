@@ -45,6 +45,18 @@ struct ParsedArguments: Sendable {
         return v
     }
 
+    /// The `key=value` pairs of a repeatable option such as `--set`, later ones winning.
+    func keyValues(_ name: String, of spec: CommandSpec) throws(CLIError) -> [String: String] {
+        var pairs: [String: String] = [:]
+        for pair in all(name) {
+            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
+                throw .usage("\(spec.name): --\(name) needs key=value, got '\(pair)'")
+            }
+            pairs[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+        }
+        return pairs
+    }
+
     /// An integer option, or a usage error naming it.
     func integer(_ name: String, of spec: CommandSpec) throws(CLIError) -> Int? {
         guard let v = value(name) else { return nil }

@@ -50,12 +50,7 @@ struct GenerateCommand: Command {
         if let data = args.value("data") {
             do { record = try RecordFile.load(path: data) } catch { throw error.cli }
         }
-        for pair in args.all("set") {
-            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
-                throw .usage("generate: --set needs key=value, got '\(pair)'")
-            }
-            record[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
-        }
+        record.merge(try args.keyValues("set", of: Self.spec)) { _, new in new }
         self.record = record
     }
 

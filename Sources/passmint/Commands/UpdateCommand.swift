@@ -30,13 +30,7 @@ struct UpdateCommand: Command {
         serial = args.positionals[0]
         dbPath = args.value("db") ?? "passmint.db"
         identity = IdentityArguments.make(args)
-        var changes: [String: String] = [:]
-        for pair in args.all("set") {
-            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
-                throw .usage("update: --set needs key=value, got '\(pair)'")
-            }
-            changes[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
-        }
+        let changes = try args.keyValues("set", of: Self.spec)
         guard !changes.isEmpty else { throw .usage("update: nothing to change; give at least one --set key=value") }
         self.changes = changes
     }
