@@ -22,7 +22,7 @@ enum ArgumentParser {
                 throw .usage(unknownOption(name, spec: spec))
             }
             if option.valueName == nil {
-                if inline != nil { throw .usage("\(spec.name): --\(name) takes no value") }
+                if inline != nil { throw .usage("--\(name) takes no value") }
                 parsed.flags.insert(name)
                 continue
             }
@@ -31,13 +31,13 @@ enum ArgumentParser {
                 value = inline
             } else {
                 guard i < args.count else {
-                    throw .usage("\(spec.name): --\(name) needs a value (\(option.valueName!))")
+                    throw .usage("--\(name) needs a value (\(option.valueName!))")
                 }
                 value = args[i]
                 i += 1
             }
             if !option.repeatable, parsed.values[name] != nil {
-                throw .usage("\(spec.name): --\(name) given twice; give it once")
+                throw .usage("--\(name) given twice; give it once")
             }
             parsed.values[name, default: []].append(value)
         }
@@ -48,7 +48,7 @@ enum ArgumentParser {
                 ? "at least \(spec.positionals.lowerBound)"
                 : "\(spec.positionals.lowerBound) to \(spec.positionals.upperBound)"
             throw .usage(
-                "\(spec.name): expected \(expected) argument(s), got \(parsed.positionals.count); usage: passmint \(spec.usage)"
+                "expected \(expected) argument(s), got \(parsed.positionals.count); usage: passmint \(spec.usage)"
             )
         }
         return parsed
@@ -57,7 +57,7 @@ enum ArgumentParser {
     /// "Unknown option '--x'. Did you mean '--y'?" by edit distance.
     static func unknownOption(_ name: String, spec: CommandSpec) -> String {
         let best = spec.options.map { ($0.long, editDistance($0.long, name)) }.min { $0.1 < $1.1 }
-        var message = "\(spec.name): unknown option '--\(name)'."
+        var message = "unknown option '--\(name)'."
         if let best, best.1 <= max(2, name.count / 3) { message += " Did you mean '--\(best.0)'?" }
         return message + " See `passmint \(spec.name) --help`."
     }

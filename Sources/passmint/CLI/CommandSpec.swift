@@ -40,7 +40,7 @@ struct ParsedArguments: Sendable {
     /// The value of a required option, or a usage error naming it.
     func required(_ name: String, of spec: CommandSpec) throws(CLIError) -> String {
         guard let v = value(name) else {
-            throw .usage("\(spec.name): missing --\(name); see `passmint \(spec.name) --help`")
+            throw .usage("missing --\(name); see `passmint \(spec.name) --help`")
         }
         return v
     }
@@ -50,7 +50,7 @@ struct ParsedArguments: Sendable {
         var pairs: [String: String] = [:]
         for pair in all(name) {
             guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
-                throw .usage("\(spec.name): --\(name) needs key=value, got '\(pair)'")
+                throw .usage("--\(name) needs key=value, got '\(pair)'")
             }
             pairs[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
         }
@@ -60,7 +60,7 @@ struct ParsedArguments: Sendable {
     /// An integer option, or a usage error naming it.
     func integer(_ name: String, of spec: CommandSpec) throws(CLIError) -> Int? {
         guard let v = value(name) else { return nil }
-        guard let i = Int(v), i > 0 else { throw .usage("\(spec.name): --\(name) needs a positive whole number, not '\(v)'") }
+        guard let i = Int(v), i > 0 else { throw .usage("--\(name) needs a positive whole number, not '\(v)'") }
         return i
     }
 }

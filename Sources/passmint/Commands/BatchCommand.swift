@@ -41,13 +41,13 @@ struct BatchCommand: Command {
         if let text = args.value("shard") {
             let parts = text.split(separator: "/").compactMap { Int($0) }
             guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
-                throw .usage("batch: --shard needs i/N with 1 ≤ i ≤ N, e.g. --shard 2/4; got '\(text)'")
+                throw .usage("--shard needs i/N with 1 ≤ i ≤ N, e.g. --shard 2/4; got '\(text)'")
             }
             shard = (parts[0], parts[1])
         }
         dbPath = args.value("db")
         if args.value("web-service-url") != nil, dbPath == nil {
-            throw .usage("batch: --web-service-url needs --db FILE so `passmint serve` can find the passes")
+            throw .usage("--web-service-url needs --db FILE so `passmint serve` can find the passes")
         }
         options = BatchOptions(
             templateDirectory: try args.required("template", of: Self.spec),

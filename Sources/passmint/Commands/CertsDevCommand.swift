@@ -31,7 +31,7 @@ struct CertsDevCommand: Command {
         teamID = args.value("team-id") ?? "PASSMINT01"
         days = try args.integer("days", of: Self.spec) ?? 365
         guard passTypeID.hasPrefix("pass.") else {
-            throw .usage("certs dev: --pass-type-id must start with 'pass.' (reverse DNS), e.g. pass.com.example.loyalty")
+            throw .usage("--pass-type-id must start with 'pass.' (reverse DNS), e.g. pass.com.example.loyalty")
         }
     }
 

@@ -44,7 +44,7 @@ struct GenerateCommand: Command {
         dbPath = args.value("db")
         webServiceURL = args.value("web-service-url")
         if webServiceURL != nil, dbPath == nil {
-            throw .usage("generate: --web-service-url needs --db FILE so `passmint serve` can find the pass")
+            throw .usage("--web-service-url needs --db FILE so `passmint serve` can find the pass")
         }
         var record: [String: String] = [:]
         if let data = args.value("data") {

@@ -39,7 +39,7 @@ struct ServeCommand: Command {
         var port = 8080
         if let text = args.value("port") {
             guard let p = Int(text), (0...65535).contains(p) else {
-                throw .usage("serve: --port needs a number from 0 to 65535, not '\(text)'")
+                throw .usage("--port needs a number from 0 to 65535, not '\(text)'")
             }
             port = p
         }

@@ -31,7 +31,7 @@ struct UpdateCommand: Command {
         dbPath = args.value("db") ?? "passmint.db"
         identity = IdentityArguments.make(args)
         let changes = try args.keyValues("set", of: Self.spec)
-        guard !changes.isEmpty else { throw .usage("update: nothing to change; give at least one --set key=value") }
+        guard !changes.isEmpty else { throw .usage("nothing to change; give at least one --set key=value") }
         self.changes = changes
     }
 
