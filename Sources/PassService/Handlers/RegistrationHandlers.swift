@@ -2,17 +2,13 @@
 struct RegistrationHandlers: Sendable {
     let context: HandlerContext
 
-    private struct RegisterBody: Decodable {
-        var pushToken: String?
-    }
-
     /// `POST /v1/devices/:device/registrations/:passType/:serial` → 201 new, 200 known, 401, 400.
     func register(_ request: Request) throws(HTTPError) -> Response {
         let (device, passType, serial) = Self.identifiers(request)
         try authenticate(request, passType: passType, serial: serial)
-        let body = try decodeBody(RegisterBody.self, request, expected: #"{"pushToken": "<hex>"}"#)
-        guard let pushToken = body.pushToken else {
-            throw .badRequest(#"request body must contain "pushToken""#)
+        let body = try decodeObjectBody(request, expected: #"{"pushToken": "<hex>"}"#)
+        guard let pushToken = body["pushToken"]?.stringValue else {
+            throw .badRequest(#"request body must contain "pushToken" (a string)"#)
         }
         guard Self.isValidPushToken(pushToken) else {
             throw .badRequest("pushToken must be 1-512 hexadecimal characters")
