@@ -13,43 +13,23 @@ public struct ArchiveWriter {
     /// - Returns: the zip file's bytes.
     /// - Throws: `ArchiveError.invalidEntryName`, `.duplicateEntry`, or `.writeFailed` with libzip's text.
     public static func makeArchive(_ entries: [ArchiveEntry]) throws(ArchiveError) -> [UInt8] {
-        try build(entries.map { .bytes($0) }, shared: nil)
-    }
-
-    /// The bytes of a zip with no entries (just the end-of-central-directory record).
-    static let emptyArchive: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
-
-    /// One entry to write.
-    enum Item {
-        case bytes(ArchiveEntry)
-
-        var name: String {
-            switch self {
-            case .bytes(let entry): return entry.name
-            }
-        }
-    }
-
-    /// Kept for call compatibility: builds never share a libzip handle any more.
-    struct SharedContext {}
-
-    /// Writes `items` in order.
-    static func build(_ items: [Item], shared: SharedContext?) throws(ArchiveError) -> [UInt8] {
         var seen = Set<String>()
-        for item in items {
-            try ArchiveEntry.validate(name: item.name)
-            guard seen.insert(item.name).inserted else { throw .duplicateEntry(entry: item.name) }
+        for entry in entries {
+            try ArchiveEntry.validate(name: entry.name)
+            guard seen.insert(entry.name).inserted else { throw .duplicateEntry(entry: entry.name) }
         }
-        if items.isEmpty { return emptyArchive }  // libzip removes an empty archive instead of writing one
+        if entries.isEmpty { return emptyArchive }  // libzip removes an empty archive instead of writing one
         let mtime = ArchiveClock.fixedModificationTime()
         do throws(ZipFailure) {
             let archive = try ZipArchive(source: try ZipSource.empty(), flags: ZIP_TRUNCATE)
-            for item in items {
+            for entry in entries {
                 do throws(ZipFailure) {
-                    try add(item, to: archive, shared: shared, mtime: mtime)
+                    try archive.add(
+                        name: entry.name, source: try ZipSource.copying(entry.bytes),
+                        method: Compression.forEntry(entry.name).zipMethod, mtime: mtime)
                 } catch {
                     var failure = error
-                    failure.entry = item.name
+                    failure.entry = entry.name
                     throw failure
                 }
             }
@@ -60,16 +40,8 @@ public struct ArchiveWriter {
         }
     }
 
-    private static func add(_ item: Item, to archive: ZipArchive, shared: SharedContext?, mtime: time_t)
-        throws(ZipFailure)
-    {
-        switch item {
-        case .bytes(let entry):
-            let source = try ZipSource.copying(entry.bytes)
-            try archive.add(
-                name: entry.name, source: source, method: Compression.forEntry(entry.name).zipMethod, mtime: mtime)
-        }
-    }
+    /// The bytes of a zip with no entries (just the end-of-central-directory record).
+    static let emptyArchive: [UInt8] = [0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
 }
 
 extension Compression {

@@ -52,13 +52,6 @@ final class ZipArchive {
         return at
     }
 
-    /// A source that yields entry `index` of `other` exactly as stored there (still compressed, no recompression).
-    /// `other` must stay open until this archive is closed.
-    func compressedSource(of index: UInt64, in other: ZipArchive) throws(ZipFailure) -> ZipSource {
-        guard let source = zip_source_zip(raw, other.raw, index, ZIP_FL_COMPRESSED, 0, -1) else { throw failure }
-        return ZipSource.adopting(source)
-    }
-
     /// Writes the archive into its source and frees the `zip_t`.
     func close() throws(ZipFailure) {
         guard zip_close(raw) == 0 else { throw failure }  // on failure the archive is still open: deinit discards
