@@ -1,26 +1,11 @@
 import Foundation
-import PassArchive
-import PassModel
-import PassSigning
 
 /// Decides whether a pass left by an earlier (possibly killed) run can be kept.
 enum ResumeCheck {
-    /// True when `path` is a complete pass: every entry listed in a manifest whose hashes match, and a signature
-    /// that verifies over it.
+    /// True when `path` holds a pass that `passmint verify` finds no error in (complete archive, manifest hashes,
+    /// signature over the manifest, pass.json rules): the same checks, not a second copy of them.
     static func isValidPass(at path: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: path),
-            let archive = try? ArchiveReader(bytes: [UInt8](data), name: path),
-            let manifestBytes = try? archive.read("manifest.json"),
-            let signature = try? archive.read("signature"),
-            let manifest = try? JSONReader.parse(manifestBytes, file: "manifest.json").value.objectValue
-        else { return false }
-        let files = archive.files.filter { $0.name != "manifest.json" && $0.name != "signature" }
-        guard files.count == manifest.count else { return false }
-        for file in files {
-            guard manifest[file.name]?.stringValue == Manifest.sha1Hex(file.bytes) else { return false }
-        }
-        guard let report = try? SignatureReport.inspect(signature: signature, content: manifestBytes) else { return false }
-        return report.digestValid
+        PassVerifier.verify(file: path).allSatisfy(\.valid)
     }
 
     /// Removes temporary files a killed run left behind (`<name>.tmp-<random>`).

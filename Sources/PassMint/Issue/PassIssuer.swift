@@ -69,6 +69,9 @@ public final class PassIssuer: Sendable {
         var shared: [ArchiveEntry] = []
         var sharedHashes: [String] = []
         for file in rendered.files {
+            // Template bytes go through the per-variant asset cache: shared assets, and the images a tier swaps in
+            // (constant per tier, so `isSharedAsset` is false for them). Only pass.strings rendered with this
+            // record's values differ per pass; caching those would grow the cache with every pass.
             if file.isSharedAsset || file.path.hasSuffix(".png") {
                 let digest = assetHash(file)
                 shared.append(ArchiveEntry(name: file.path, bytes: file.bytes))

@@ -1,0 +1,34 @@
+import Foundation
+import PassModel
+
+/// Reads a record (field values) from a JSON object file.
+public enum RecordFile {
+    /// Loads `{"field": value, …}`; strings, numbers and booleans become strings.
+    public static func load(path: String) throws(PassMintError) -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .invalidInput("--data \(path): cannot read the file; check the path")
+        }
+        let document: JSONDocument
+        do {
+            document = try JSONReader.parse([UInt8](data), file: path)
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+        guard case .object(let members) = document.value else {
+            throw .invalidInput("\(path): expected a JSON object of field values like {\"tier\": \"Gold\"}")
+        }
+        var record: [String: String] = [:]
+        for (key, value) in members {
+            switch value {
+            case .string(let s): record[key] = s
+            case .integer(let i): record[key] = String(i)
+            case .double(let d): record[key] = String(d)
+            case .bool(let b): record[key] = b ? "true" : "false"
+            case .null: continue
+            case .array, .object:
+                throw .invalidInput("\(path): value of \(key) is a \(value.kindName); field values must be strings or numbers")
+            }
+        }
+        return record
+    }
+}
