@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Synchronization
 
 @testable import PassService
 
@@ -128,5 +129,61 @@ struct HTTPConnectionTests {
         #expect(codes.filter { $0 == "201" }.count == 1)
         #expect(codes.filter { $0 == "200" }.count == 7)
         #expect(try live.store.registrationsCount() == 1)
+    }
+
+    @Test("registrations of 48 devices at once all get 201 through the write workers, and with none (inline)")
+    func manyDevicesInParallel() throws {
+        for workers in [16, 0] {
+            let live = try LiveService(
+                configuration: ServiceConfiguration(host: "127.0.0.1", port: 0, writeWorkers: workers))
+            let pass = try live.addPass("S1")
+            let codes = runParallelRegistrations(port: live.port, pass: pass, devices: 48)
+            #expect(codes == Array(repeating: "201", count: 48), "write workers: \(workers)")
+            #expect(try live.store.registrationsCount() == 48)
+        }
+    }
+
+    @Test("stopping while registrations are in flight neither crashes nor loses an acknowledged one")
+    func stopWithRequestsInFlight() throws {
+        let live = try LiveService()
+        let pass = try live.addPass("S1")
+        let port = live.port
+        let result = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            result.withLock { $0 = runParallelRegistrations(port: port, pass: pass, devices: 40) }
+            done.signal()
+        }.start()
+        let deadline = Date().addingTimeInterval(10)
+        while try live.store.registrationsCount() == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        live.service.stop()
+        done.wait()
+        let codes = result.withLock { $0 }
+        let acknowledged = codes.filter { $0 == "201" }.count
+        // Each 201 was committed before it was sent; the others never reached a handler or found it stopped.
+        #expect(try live.store.registrationsCount() >= acknowledged)
+        #expect(codes.allSatisfy { ["201", "000", "503"].contains($0) }, "\(codes)")
+    }
+}
+
+/// POSTs one registration per device (dev0…) concurrently with curl; returns the status codes ("000": no answer).
+private func runParallelRegistrations(port: Int, pass: StoredPass, devices: Int) -> [String] {
+    let processes = (0..<devices).map { i -> Process in
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = [
+            "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
+            "Authorization: ApplePass \(pass.authenticationToken)", "--data-binary", "{\"pushToken\":\"ab\(i)\"}",
+            "http://127.0.0.1:\(port)/v1/devices/dev\(i)/registrations/\(passType)/\(pass.serialNumber)",
+        ]
+        process.standardOutput = Pipe()
+        return process
+    }
+    for process in processes { try? process.run() }
+    return processes.map { process in
+        let pipe = process.standardOutput as! Pipe
+        let code = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return code
     }
 }

@@ -1,20 +1,37 @@
 internal import CMicroHTTPD
+import Synchronization
 
-/// What the C callbacks receive as `cls`: the responder and the body limit.
+/// What the C callbacks receive as `cls`: the responder, the body limit, and the workers that run requests
+/// which change state (nil: every request is answered on the network thread).
 final class MHDContext: Sendable {
     let maxBodyBytes: Int
     let respond: @Sendable (Request) -> Response
+    let workers: BlockingWorkers?
 
-    init(maxBodyBytes: Int, respond: @escaping @Sendable (Request) -> Response) {
+    init(maxBodyBytes: Int, workers: BlockingWorkers?, respond: @escaping @Sendable (Request) -> Response) {
         self.maxBodyBytes = maxBodyBytes
+        self.workers = workers
         self.respond = respond
     }
 }
 
-/// The body of one request as it arrives; owned by its connection's `*con_cls` (one MHD thread at a time).
+/// The body of one request as it arrives, and its response when a worker makes it; owned by its connection's
+/// `*con_cls` (one MHD thread at a time).
 final class MHDUpload {
     var body: [UInt8] = []
     var tooLarge = false
+    /// Set when the request was handed to a worker; holds the response once the worker resumed the connection.
+    var offloaded: OffloadedResponse?
+}
+
+/// The response a worker made for a suspended connection.
+final class OffloadedResponse: Sendable {
+    let response = Mutex<Response?>(nil)
+}
+
+/// A suspended MHD connection, handed to the worker that resumes it.
+private struct SuspendedConnection: @unchecked Sendable {  // only used for MHD_resume_connection, which is thread-safe
+    let pointer: OpaquePointer
 }
 
 private typealias Fields = [(name: String, value: String)]
@@ -33,6 +50,11 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method
         }
         state.pointee = cls
         return .YES
+    }
+    if current != cls, let offloaded = Unmanaged<MHDUpload>.fromOpaque(current).takeUnretainedValue().offloaded {
+        // Called again after the worker resumed the connection: answer with what it made.
+        let response = offloaded.response.withLock { $0.take() }
+        return mhdQueue(connection, response ?? HTTPError(500, "the request was not answered").response)
     }
     if uploadSize.pointee > 0 {
         let upload: MHDUpload
@@ -66,6 +88,25 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method
         query: mhdValues(connection, .GET_ARGUMENT_KIND),
         headers: HTTPHeaders(mhdValues(connection, .HEADER_KIND)),
         body: body)
+    if request.method != .get, request.method != .head, let workers = context.workers, workers.reserve() {
+        let upload: MHDUpload
+        if current == cls {
+            upload = MHDUpload()
+            state.pointee = Unmanaged.passRetained(upload).toOpaque()
+        } else {
+            upload = Unmanaged<MHDUpload>.fromOpaque(current).takeUnretainedValue()
+        }
+        let offloaded = OffloadedResponse()
+        upload.offloaded = offloaded
+        MHD_suspend_connection(connection)
+        let suspended = SuspendedConnection(pointer: connection)
+        workers.run {
+            let response = context.respond(request)
+            offloaded.response.withLock { $0 = response }
+            MHD_resume_connection(suspended.pointer)
+        }
+        return .YES
+    }
     return mhdQueue(connection, context.respond(request))
 }
 

@@ -5,12 +5,15 @@ import Foundation
 final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; the pointer is only used in init/deinit
     private let daemon: OpaquePointer
     private let context: Unmanaged<MHDContext>
+    private let workers: BlockingWorkers?
     let port: Int
 
     struct Options {
         var host: String
         var port: Int
         var threadPoolSize: Int
+        /// Threads that run requests other than GET/HEAD (they write to the store); 0 runs them inline.
+        var writeWorkers: Int
         var connectionMemoryLimit: Int
         var connectionTimeoutSeconds: Int
         var connectionLimit: Int
@@ -20,10 +23,12 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
     init(options: Options, maxBodyBytes: Int, respond: @escaping @Sendable (Request) -> Response)
         throws(ServiceError)
     {
-        let context = Unmanaged.passRetained(MHDContext(maxBodyBytes: maxBodyBytes, respond: respond))
+        let workers = options.writeWorkers > 0 ? BlockingWorkers(threads: options.writeWorkers) : nil
+        let context = Unmanaged.passRetained(MHDContext(maxBodyBytes: maxBodyBytes, workers: workers, respond: respond))
         let host = options.host == "localhost" ? "127.0.0.1" : options.host
         let isIPv6 = host.contains(":")
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if workers != nil { flags |= MHD_ALLOW_SUSPEND_RESUME.rawValue }
         if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let started: OpaquePointer? = Self.withSocketAddress(host: host, port: options.port) { address in
             guard let address else { return nil }
@@ -34,6 +39,7 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
         }
         guard let started else {
             let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused the options"
+            workers?.close()
             context.release()
             throw .serverStart(
                 host: options.host, port: options.port,
@@ -41,10 +47,14 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
         }
         self.daemon = started
         self.context = context
+        self.workers = workers
         self.port = Int(pm_mhd_bound_port(started))
     }
 
     deinit {
+        // Every suspended connection must be resumed before MHD stops (it panics otherwise): let the workers
+        // finish what they took, and take nothing new.
+        workers?.close()
         MHD_stop_daemon(daemon)
         context.release()
     }

@@ -1,11 +1,23 @@
+import Foundation
+
 /// How `WalletService` listens and behaves.
 public struct ServiceConfiguration: Sendable {
+    /// One network thread per core (at least 2).
+    public static var defaultThreadPoolSize: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// 16 per core (at most 64): a request that writes waits while its write is group-committed, so many workers
+    /// keep enough writes in flight for one COMMIT to carry several of them.
+    public static var defaultWriteWorkers: Int { min(64, 16 * max(1, ProcessInfo.processInfo.activeProcessorCount)) }
+
     /// IPv4 or IPv6 address to bind ("localhost" means 127.0.0.1).
     public var host: String
     /// 0 asks the kernel for a free port; read it back from `WalletService.boundPort`.
     public var port: Int
     /// Threads of the HTTP server (epoll, one listening socket shared).
     public var threadPoolSize: Int
+    /// Threads that run requests which change state (register, unregister, log, personalize, admin PATCH) while
+    /// the network threads go on serving; 0 answers them on the network threads.
+    public var writeWorkers: Int
     /// Request bodies larger than this get 413.
     public var maxBodyBytes: Int
     /// Per-connection memory for headers and buffers; larger request headers are refused by the server.
@@ -21,7 +33,8 @@ public struct ServiceConfiguration: Sendable {
     public var renderCacheBytes: Int
 
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, threadPoolSize: Int = 2, maxBodyBytes: Int = 64 * 1024,
+        host: String = "127.0.0.1", port: Int = 8080, threadPoolSize: Int = Self.defaultThreadPoolSize,
+        writeWorkers: Int = Self.defaultWriteWorkers, maxBodyBytes: Int = 64 * 1024,
         connectionMemoryLimit: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 4096,
         adminTokenVariable: String = "PASSMINT_ADMIN_TOKEN", logRequests: Bool = false,
         renderCacheEntries: Int = 4096, renderCacheBytes: Int = 256 * 1024 * 1024
@@ -29,6 +42,7 @@ public struct ServiceConfiguration: Sendable {
         self.host = host
         self.port = port
         self.threadPoolSize = threadPoolSize
+        self.writeWorkers = writeWorkers
         self.maxBodyBytes = maxBodyBytes
         self.connectionMemoryLimit = connectionMemoryLimit
         self.connectionTimeoutSeconds = connectionTimeoutSeconds

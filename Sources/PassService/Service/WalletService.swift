@@ -47,6 +47,7 @@ public final class WalletService: Sendable {
     public func start() throws {
         let options = MHDDaemon.Options(
             host: configuration.host, port: configuration.port, threadPoolSize: configuration.threadPoolSize,
+            writeWorkers: configuration.writeWorkers,
             connectionMemoryLimit: configuration.connectionMemoryLimit,
             connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
             connectionLimit: configuration.connectionLimit)

@@ -31,7 +31,7 @@ public final class ServiceRunner: Sendable {
     /// Opens the store, loads the identity and builds the service and the pusher (nothing listens yet).
     public init(options: Options) throws(PassMintError) {
         let identity = try options.identity.load()
-        store = try StoreAccess.sqlite(path: options.databasePath)
+        store = try StoreAccess.sqlite(path: options.databasePath, serving: true)
         let renderer = TemplateRenderer(identity: identity)
         let signer = PassSigner(identity: identity)
         let metrics = Metrics()

@@ -4,9 +4,10 @@ import PassMint
 /// Opens stores for the CLI commands (`generate --db`, `batch --db`, `update`, `serve`).
 public enum StoreAccess {
     /// The SQLite store at `path` (created when missing), or an environment error naming the file.
-    public static func sqlite(path: String) throws(PassMintError) -> SQLiteStore {
+    /// `serving`: the store of a long-running `serve` (checkpoints on a background thread).
+    public static func sqlite(path: String, serving: Bool = false) throws(PassMintError) -> SQLiteStore {
         do {
-            return try SQLiteStore(path: path)
+            return try SQLiteStore(path: path, backgroundCheckpoints: serving)
         } catch {
             throw .environment("--db \(path): cannot open the store: \(error)")
         }

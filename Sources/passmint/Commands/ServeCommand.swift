@@ -21,7 +21,8 @@ struct ServeCommand: Command {
             .value("db", "FILE", "SQLite store (default passmint.db)"),
             .value("host", "ADDR", "address to listen on (default 127.0.0.1)"),
             .value("port", "N", "port (default 8080; 0 picks a free one)"),
-            .value("threads", "N", "HTTP server threads (default: number of cores)"),
+            .value("threads", "N", "network threads (default: number of cores, at least 2)"),
+            .value("write-workers", "N", "threads for requests that write to the store (default: 16 per core, max 64)"),
             .value("apns", "URL", "APNs base URL (default https://api.push.apple.com)"),
             .value("apns-ca", "FILE", "trust this CA for APNs instead of the system store (tests)"),
             .value("admin-token-env", "VAR", "environment variable holding the admin bearer token"),
@@ -45,7 +46,8 @@ struct ServeCommand: Command {
         }
         let configuration = ServiceConfiguration(
             host: args.value("host") ?? "127.0.0.1", port: port,
-            threadPoolSize: try args.integer("threads", of: Self.spec) ?? max(2, ProcessInfo.processInfo.activeProcessorCount),
+            threadPoolSize: try args.integer("threads", of: Self.spec) ?? ServiceConfiguration.defaultThreadPoolSize,
+            writeWorkers: try args.integer("write-workers", of: Self.spec) ?? ServiceConfiguration.defaultWriteWorkers,
             adminTokenVariable: args.value("admin-token-env") ?? "PASSMINT_ADMIN_TOKEN",
             logRequests: args.flag("log-requests"))
         options = ServiceRunner.Options(

@@ -57,16 +57,16 @@ final class SQLiteConnection: @unchecked Sendable {  // handed out exclusively b
     /// Rows changed by the last INSERT/UPDATE/DELETE on this connection.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT` (rolled back on error). IMMEDIATE takes the write lock up
-    /// front, so a read-then-write transaction waits on busy_timeout instead of failing with SQLITE_BUSY.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try withStatement("BEGIN IMMEDIATE") { try $0.run() }
+    /// Runs `body` inside a savepoint of the open transaction: released on success, rolled back (alone) on error.
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try withStatement("SAVEPOINT write") { try $0.run() }
         do {
             let result = try body()
-            try withStatement("COMMIT") { try $0.run() }
+            try withStatement("RELEASE write") { try $0.run() }
             return result
         } catch {
-            try? withStatement("ROLLBACK") { try $0.run() }
+            try? withStatement("ROLLBACK TO write") { try $0.run() }
+            try? withStatement("RELEASE write") { try $0.run() }
             throw error
         }
     }

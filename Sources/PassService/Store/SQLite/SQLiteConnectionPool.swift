@@ -1,32 +1,51 @@
+import Foundation
 import Synchronization
 
 /// Connections to one database file, checked out exclusively per operation.
 ///
 /// Why a pool and no global lock: in WAL mode readers never block each other or the writer, so each MHD thread
-/// (and the pusher) reads on its own connection in parallel; writes serialize inside SQLite (BEGIN IMMEDIATE +
-/// busy_timeout), which also covers a second process such as `passmint update`. The pool only grows to the
-/// peak number of concurrent callers (2 HTTP threads + pusher in `serve`) and keeps at most `maxIdle` open.
+/// (and the pusher) reads on its own connection in parallel. Writes go through one write connection and are
+/// group-committed (`write`); a second process such as `passmint update` still meets SQLite's lock and
+/// busy_timeout. The pool only grows to the peak number of concurrent readers and keeps at most `maxIdle` open.
 final class SQLiteConnectionPool: Sendable {
     let path: String
     private let busyTimeoutMilliseconds: Int32
     private let maxIdle: Int
     private let idle = Mutex<[SQLiteConnection]>([])
-    /// Serializes this process's writers on a futex instead of SQLite's busy handler, which sleeps at least 1 ms
-    /// per retry and would cap concurrent registrations at a few thousand per second. Other processes still
-    /// meet SQLite's lock and busy_timeout.
-    private let writer = Mutex<Void>(())
+    /// Serializes this process's writers on a lock instead of SQLite's busy handler, which sleeps at least 1 ms
+    /// per retry and would cap concurrent registrations at a few thousand per second.
+    private let writer: WriterSlot
+    private let group = GroupCommit()
+    private let checkpointer: SQLiteCheckpointer?
 
-    init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, maxIdle: Int = 16) {
+    /// - Parameter backgroundCheckpoints: checkpoint on a thread of its own instead of inside the COMMIT that
+    ///   crosses SQLite's threshold (for a long-running process with many writes: `serve`).
+    init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, maxIdle: Int = 16, backgroundCheckpoints: Bool = false) {
         self.path = path
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.maxIdle = maxIdle
+        self.writer = WriterSlot(automaticCheckpoints: !backgroundCheckpoints)
+        self.checkpointer =
+            backgroundCheckpoints ? SQLiteCheckpointer(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) : nil
     }
 
-    /// Runs `body` while holding this process's write lock (wrap write transactions in it).
+    /// Runs `body` as one atomic write: inside a savepoint of a transaction that may also carry the writes other
+    /// threads made at the same moment (group commit: one `COMMIT`, one WAL append and one lock round for all of
+    /// them). Returns after that transaction committed; if `body` throws, only its own changes are rolled back;
+    /// if the commit fails, every write of the group gets the error.
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try withoutActuallyEscaping(body) { body in
+            let pending = PendingWrite<T>(body)
+            group.submit(pending) { batch in commit(batch) }
+            return try pending.result!.get()
+        }
+    }
+
+    /// Runs `body` alone on the write connection, outside any group (the schema script brings its own BEGIN).
     func withWriter<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        var result: Result<T, any Error>?
-        writer.withLock { _ in result = Result { try withConnection(body) } }
-        return try result!.get()
+        writer.lock.lock()
+        defer { writer.lock.unlock() }
+        return try body(writer.connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
     }
 
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
@@ -38,5 +57,46 @@ final class SQLiteConnectionPool: Sendable {
             }
         }
         return try body(connection)
+    }
+
+    /// One transaction for `batch`, each write in its own savepoint.
+    private func commit(_ batch: [any GroupedWrite]) {
+        do {
+            try withWriter { db in
+                try db.withStatement("BEGIN IMMEDIATE") { try $0.run() }
+                do {
+                    for write in batch { write.run(on: db) }
+                    try db.withStatement("COMMIT") { try $0.run() }
+                } catch {
+                    try? db.withStatement("ROLLBACK") { try $0.run() }
+                    throw error
+                }
+            }
+        } catch {
+            for write in batch { write.fail(error) }
+        }
+    }
+}
+
+/// The process's one write connection and the lock that guards it. A pthread mutex (NSLock), not
+/// `Synchronization.Mutex`: the latter's priority-inheritance futex spins in the kernel while the holder commits,
+/// burning the CPU the holder and the HTTP threads need.
+private final class WriterSlot: @unchecked Sendable {  // `open` is only touched while `lock` is held
+    let lock = NSLock()
+    private let automaticCheckpoints: Bool
+    private var open: SQLiteConnection?
+
+    init(automaticCheckpoints: Bool) { self.automaticCheckpoints = automaticCheckpoints }
+
+    func connection(path: String, busyTimeoutMilliseconds: Int32) throws -> SQLiteConnection {
+        if let open { return open }
+        let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        if !automaticCheckpoints {
+            try connection.execute("PRAGMA wal_autocheckpoint=0")
+            // Keeps the log file from staying at its peak size once a checkpoint has let it restart.
+            try connection.execute("PRAGMA journal_size_limit=67108864")
+        }
+        open = connection
+        return connection
     }
 }

@@ -5,14 +5,12 @@ extension SQLiteStore {
     public func appendLogs(_ lines: [String]) throws {
         guard !lines.isEmpty else { return }
         let nowSeconds = Self.seconds(now())
-        try pool.withWriter { db in
-            try db.transaction {
-                for line in lines {
-                    try db.withStatement("INSERT INTO logs (at, message) VALUES (?1, ?2)") { s in
-                        try s.bind(1, nowSeconds)
-                        try s.bind(2, line)
-                        try s.run()
-                    }
+        try pool.write { db in
+            for line in lines {
+                try db.withStatement("INSERT INTO logs (at, message) VALUES (?1, ?2)") { s in
+                    try s.bind(1, nowSeconds)
+                    try s.bind(2, line)
+                    try s.run()
                 }
             }
         }
@@ -35,7 +33,7 @@ extension SQLiteStore {
     {
         let encoded = try Self.encode(info)
         let nowSeconds = Self.seconds(now())
-        try pool.withWriter { db in
+        try pool.write { db in
             try db.withStatement(
                 "INSERT INTO personalizations (serial, pass_type, token, info, at) VALUES (?1, ?2, ?3, ?4, ?5)"
             ) { s in

@@ -5,27 +5,25 @@ extension SQLiteStore {
     public func claimDuePushes(limit: Int, now: Date, lease: TimeInterval) throws -> [PushJob] {
         let nowMilliseconds = Self.milliseconds(now)
         let leaseUntil = nowMilliseconds + Int64((lease * 1000).rounded(.up))
-        return try pool.withWriter { db in
-            try db.transaction {
-                try db.withStatement(
-                    """
-                    UPDATE push_outbox SET claimed_until = ?2 WHERE id IN (
-                        SELECT id FROM push_outbox WHERE due_at <= ?1 AND claimed_until <= ?1
-                        ORDER BY due_at, id LIMIT ?3)
-                    RETURNING id, push_token, pass_type, attempts
-                    """
-                ) { s in
-                    try s.bind(1, nowMilliseconds)
-                    try s.bind(2, leaseUntil)
-                    try s.bind(3, limit)
-                    var jobs: [PushJob] = []
-                    while try s.step() {
-                        jobs.append(
-                            PushJob(id: s.int64(0), pushToken: s.string(1), passTypeIdentifier: s.string(2),
-                                    attempts: s.int(3)))
-                    }
-                    return jobs.sorted { $0.id < $1.id }
+        return try pool.write { db in
+            try db.withStatement(
+                """
+                UPDATE push_outbox SET claimed_until = ?2 WHERE id IN (
+                    SELECT id FROM push_outbox WHERE due_at <= ?1 AND claimed_until <= ?1
+                    ORDER BY due_at, id LIMIT ?3)
+                RETURNING id, push_token, pass_type, attempts
+                """
+            ) { s in
+                try s.bind(1, nowMilliseconds)
+                try s.bind(2, leaseUntil)
+                try s.bind(3, limit)
+                var jobs: [PushJob] = []
+                while try s.step() {
+                    jobs.append(
+                        PushJob(id: s.int64(0), pushToken: s.string(1), passTypeIdentifier: s.string(2),
+                                attempts: s.int(3)))
                 }
+                return jobs.sorted { $0.id < $1.id }
             }
         }
     }
@@ -36,14 +34,12 @@ extension SQLiteStore {
 
     public func completePushes(ids: [Int64]) throws {
         let nowSeconds = Self.seconds(now())
-        try pool.withWriter { db in
-            try db.transaction {
-                for id in ids {
-                    try Self.recordHistory(db, id: id, result: "sent", detail: "", at: nowSeconds)
-                    try db.withStatement("DELETE FROM push_outbox WHERE id = ?1") { s in
-                        try s.bind(1, id)
-                        try s.run()
-                    }
+        try pool.write { db in
+            for id in ids {
+                try Self.recordHistory(db, id: id, result: "sent", detail: "", at: nowSeconds)
+                try db.withStatement("DELETE FROM push_outbox WHERE id = ?1") { s in
+                    try s.bind(1, id)
+                    try s.run()
                 }
             }
         }
@@ -51,45 +47,41 @@ extension SQLiteStore {
 
     public func retryPush(id: Int64, at: Date, reason: String) throws {
         let nowSeconds = Self.seconds(now())
-        try pool.withWriter { db in
-            try db.transaction {
-                try Self.recordHistory(db, id: id, result: "retry", detail: reason, at: nowSeconds)
-                try db.withStatement(
-                    """
-                    UPDATE push_outbox SET attempts = attempts + 1, due_at = ?2, claimed_until = 0, last_error = ?3
-                    WHERE id = ?1
-                    """
-                ) { s in
-                    try s.bind(1, id)
-                    try s.bind(2, Self.milliseconds(at))
-                    try s.bind(3, reason)
-                    try s.run()
-                }
+        try pool.write { db in
+            try Self.recordHistory(db, id: id, result: "retry", detail: reason, at: nowSeconds)
+            try db.withStatement(
+                """
+                UPDATE push_outbox SET attempts = attempts + 1, due_at = ?2, claimed_until = 0, last_error = ?3
+                WHERE id = ?1
+                """
+            ) { s in
+                try s.bind(1, id)
+                try s.bind(2, Self.milliseconds(at))
+                try s.bind(3, reason)
+                try s.run()
             }
         }
     }
 
     public func dropPush(id: Int64, deletingRegistrationsFor pushToken: String, reason: String) throws {
         let nowSeconds = Self.seconds(now())
-        try pool.withWriter { db in
-            try db.transaction {
-                try Self.recordHistory(db, id: id, result: "dropped", detail: reason, at: nowSeconds)
-                try db.withStatement("DELETE FROM push_outbox WHERE id = ?1 OR push_token = ?2") { s in
-                    try s.bind(1, id)
-                    try s.bind(2, pushToken)
+        try pool.write { db in
+            try Self.recordHistory(db, id: id, result: "dropped", detail: reason, at: nowSeconds)
+            try db.withStatement("DELETE FROM push_outbox WHERE id = ?1 OR push_token = ?2") { s in
+                try s.bind(1, id)
+                try s.bind(2, pushToken)
+                try s.run()
+            }
+            for sql in [
+                """
+                DELETE FROM registrations WHERE device IN
+                    (SELECT device_library_id FROM devices WHERE push_token = ?1)
+                """,
+                "DELETE FROM devices WHERE push_token = ?1",
+            ] {
+                try db.withStatement(sql) { s in
+                    try s.bind(1, pushToken)
                     try s.run()
-                }
-                for sql in [
-                    """
-                    DELETE FROM registrations WHERE device IN
-                        (SELECT device_library_id FROM devices WHERE push_token = ?1)
-                    """,
-                    "DELETE FROM devices WHERE push_token = ?1",
-                ] {
-                    try db.withStatement(sql) { s in
-                        try s.bind(1, pushToken)
-                        try s.run()
-                    }
                 }
             }
         }
@@ -103,13 +95,11 @@ extension SQLiteStore {
 
     private func finish(id: Int64, result: String, detail: String) throws {
         let nowSeconds = Self.seconds(now())
-        try pool.withWriter { db in
-            try db.transaction {
-                try Self.recordHistory(db, id: id, result: result, detail: detail, at: nowSeconds)
-                try db.withStatement("DELETE FROM push_outbox WHERE id = ?1") { s in
-                    try s.bind(1, id)
-                    try s.run()
-                }
+        try pool.write { db in
+            try Self.recordHistory(db, id: id, result: result, detail: detail, at: nowSeconds)
+            try db.withStatement("DELETE FROM push_outbox WHERE id = ?1") { s in
+                try s.bind(1, id)
+                try s.run()
             }
         }
     }

@@ -9,12 +9,16 @@ public final class SQLiteStore: PassStore, PushOutbox {
     /// Opens (creating when missing) the store at `path` and brings its schema up to date.
     /// - Parameters:
     ///   - busyTimeoutMilliseconds: how long a writer waits for another writer (another process included).
+    ///   - backgroundCheckpoints: copy the write-ahead log into the file on a thread of its own rather than
+    ///     inside a write (for `serve`: no request waits for a checkpoint's fsync).
     ///   - now: the clock; tests pass a fixed one.
     /// - Throws: `ServiceError.database` when the file cannot be opened or is not a SQLite database.
     public init(
-        path: String, busyTimeoutMilliseconds: Int32 = 10_000, now: @escaping @Sendable () -> Date = { Date() }
+        path: String, busyTimeoutMilliseconds: Int32 = 10_000, backgroundCheckpoints: Bool = false,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
-        self.pool = SQLiteConnectionPool(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        self.pool = SQLiteConnectionPool(
+            path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, backgroundCheckpoints: backgroundCheckpoints)
         self.now = now
         try pool.withWriter { try $0.execute(SQLiteSchema.script) }
     }
@@ -27,30 +31,28 @@ public final class SQLiteStore: PassStore, PushOutbox {
     public func insertPasses(_ passes: [StoredPass]) throws {
         guard !passes.isEmpty else { return }
         let nowSeconds = Self.seconds(now())
-        try pool.withWriter { db in
-            try db.transaction {
-                for pass in passes {
-                    let tag = try Self.nextTag(db)
-                    let record = try Self.encode(pass.record)
-                    try db.withStatement(
-                        """
-                        INSERT INTO passes (\(Self.passColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-                        ON CONFLICT (serial) DO UPDATE SET pass_type = excluded.pass_type,
-                            template = excluded.template, record = excluded.record, auth_token = excluded.auth_token,
-                            tag = excluded.tag, modified_at = max(excluded.modified_at, passes.modified_at + 1),
-                            voided = excluded.voided
-                        """
-                    ) { s in
-                        try s.bind(1, pass.serialNumber)
-                        try s.bind(2, pass.passTypeIdentifier)
-                        try s.bind(3, pass.templatePath)
-                        try s.bind(4, record)
-                        try s.bind(5, pass.authenticationToken)
-                        try s.bind(6, tag)
-                        try s.bind(7, nowSeconds)
-                        try s.bind(8, pass.voided ? 1 : 0)
-                        try s.run()
-                    }
+        try pool.write { db in
+            for pass in passes {
+                let tag = try Self.nextTag(db)
+                let record = try Self.encode(pass.record)
+                try db.withStatement(
+                    """
+                    INSERT INTO passes (\(Self.passColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                    ON CONFLICT (serial) DO UPDATE SET pass_type = excluded.pass_type,
+                        template = excluded.template, record = excluded.record, auth_token = excluded.auth_token,
+                        tag = excluded.tag, modified_at = max(excluded.modified_at, passes.modified_at + 1),
+                        voided = excluded.voided
+                    """
+                ) { s in
+                    try s.bind(1, pass.serialNumber)
+                    try s.bind(2, pass.passTypeIdentifier)
+                    try s.bind(3, pass.templatePath)
+                    try s.bind(4, record)
+                    try s.bind(5, pass.authenticationToken)
+                    try s.bind(6, tag)
+                    try s.bind(7, nowSeconds)
+                    try s.bind(8, pass.voided ? 1 : 0)
+                    try s.run()
                 }
             }
         }
@@ -85,76 +87,72 @@ public final class SQLiteStore: PassStore, PushOutbox {
         -> RegistrationOutcome
     {
         let nowSeconds = Self.seconds(now())
-        return try pool.withWriter { db in
-            try db.transaction {
-                let oldToken: String? = try db.withStatement(
-                    "SELECT push_token FROM devices WHERE device_library_id = ?1"
-                ) { s in
-                    try s.bind(1, device)
-                    return try s.step() ? s.string(0) : nil
-                }
-                if oldToken != pushToken {
-                    try db.withStatement(
-                        """
-                        INSERT INTO devices (device_library_id, push_token, updated_at) VALUES (?1, ?2, ?3)
-                        ON CONFLICT (device_library_id) DO UPDATE SET push_token = excluded.push_token,
-                            updated_at = excluded.updated_at
-                        """
-                    ) { s in
-                        try s.bind(1, device)
-                        try s.bind(2, pushToken)
-                        try s.bind(3, nowSeconds)
-                        try s.run()
-                    }
-                }
-                if let oldToken, oldToken != pushToken {
-                    // Pending pushes follow the device to its new token.
-                    try db.withStatement("UPDATE push_outbox SET push_token = ?2 WHERE push_token = ?1") { s in
-                        try s.bind(1, oldToken)
-                        try s.bind(2, pushToken)
-                        try s.run()
-                    }
-                }
-                return try db.withStatement(
+        return try pool.write { db in
+            let oldToken: String? = try db.withStatement(
+                "SELECT push_token FROM devices WHERE device_library_id = ?1"
+            ) { s in
+                try s.bind(1, device)
+                return try s.step() ? s.string(0) : nil
+            }
+            if oldToken != pushToken {
+                try db.withStatement(
                     """
-                    INSERT OR IGNORE INTO registrations (device, pass_type, serial, created_at)
-                    VALUES (?1, ?2, ?3, ?4)
+                    INSERT INTO devices (device_library_id, push_token, updated_at) VALUES (?1, ?2, ?3)
+                    ON CONFLICT (device_library_id) DO UPDATE SET push_token = excluded.push_token,
+                        updated_at = excluded.updated_at
                     """
                 ) { s in
                     try s.bind(1, device)
-                    try s.bind(2, passType)
-                    try s.bind(3, serial)
-                    try s.bind(4, nowSeconds)
+                    try s.bind(2, pushToken)
+                    try s.bind(3, nowSeconds)
                     try s.run()
-                    return db.changes == 1 ? .created : .alreadyRegistered
                 }
+            }
+            if let oldToken, oldToken != pushToken {
+                // Pending pushes follow the device to its new token.
+                try db.withStatement("UPDATE push_outbox SET push_token = ?2 WHERE push_token = ?1") { s in
+                    try s.bind(1, oldToken)
+                    try s.bind(2, pushToken)
+                    try s.run()
+                }
+            }
+            return try db.withStatement(
+                """
+                INSERT OR IGNORE INTO registrations (device, pass_type, serial, created_at)
+                VALUES (?1, ?2, ?3, ?4)
+                """
+            ) { s in
+                try s.bind(1, device)
+                try s.bind(2, passType)
+                try s.bind(3, serial)
+                try s.bind(4, nowSeconds)
+                try s.run()
+                return db.changes == 1 ? .created : .alreadyRegistered
             }
         }
     }
 
     public func unregister(device: String, passType: String, serial: String) throws -> Bool {
-        try pool.withWriter { db in
-            try db.transaction {
-                let removed = try db.withStatement(
-                    "DELETE FROM registrations WHERE device = ?1 AND pass_type = ?2 AND serial = ?3"
-                ) { s in
-                    try s.bind(1, device)
-                    try s.bind(2, passType)
-                    try s.bind(3, serial)
-                    try s.run()
-                    return db.changes > 0
-                }
-                try db.withStatement(
-                    """
-                    DELETE FROM devices WHERE device_library_id = ?1
-                    AND NOT EXISTS (SELECT 1 FROM registrations WHERE device = ?1)
-                    """
-                ) { s in
-                    try s.bind(1, device)
-                    try s.run()
-                }
-                return removed
+        try pool.write { db in
+            let removed = try db.withStatement(
+                "DELETE FROM registrations WHERE device = ?1 AND pass_type = ?2 AND serial = ?3"
+            ) { s in
+                try s.bind(1, device)
+                try s.bind(2, passType)
+                try s.bind(3, serial)
+                try s.run()
+                return db.changes > 0
             }
+            try db.withStatement(
+                """
+                DELETE FROM devices WHERE device_library_id = ?1
+                AND NOT EXISTS (SELECT 1 FROM registrations WHERE device = ?1)
+                """
+            ) { s in
+                try s.bind(1, device)
+                try s.run()
+            }
+            return removed
         }
     }
 
@@ -188,26 +186,24 @@ public final class SQLiteStore: PassStore, PushOutbox {
     ) {
         let nowDate = now()
         let encoded = try Self.encode(record)
-        return try pool.withWriter { db in
-            try db.transaction {
-                guard var pass = try Self.selectPass(db, serial: serial) else {
-                    throw ServiceError.passNotFound(serial: serial)
-                }
-                pass.tag = try Self.nextTag(db)
-                let modified = max(Self.seconds(nowDate), Self.seconds(pass.modifiedAt) + 1)
-                pass.modifiedAt = Date(timeIntervalSince1970: TimeInterval(modified))
-                pass.record = record
-                try db.withStatement("UPDATE passes SET record = ?2, tag = ?3, modified_at = ?4 WHERE serial = ?1") {
-                    s in
-                    try s.bind(1, serial)
-                    try s.bind(2, encoded)
-                    try s.bind(3, pass.tag)
-                    try s.bind(4, modified)
-                    try s.run()
-                }
-                let queued = try Self.queuePushes(db, pass: pass, nowMilliseconds: Self.milliseconds(nowDate))
-                return (pass, queued)
+        return try pool.write { db in
+            guard var pass = try Self.selectPass(db, serial: serial) else {
+                throw ServiceError.passNotFound(serial: serial)
             }
+            pass.tag = try Self.nextTag(db)
+            let modified = max(Self.seconds(nowDate), Self.seconds(pass.modifiedAt) + 1)
+            pass.modifiedAt = Date(timeIntervalSince1970: TimeInterval(modified))
+            pass.record = record
+            try db.withStatement("UPDATE passes SET record = ?2, tag = ?3, modified_at = ?4 WHERE serial = ?1") {
+                s in
+                try s.bind(1, serial)
+                try s.bind(2, encoded)
+                try s.bind(3, pass.tag)
+                try s.bind(4, modified)
+                try s.run()
+            }
+            let queued = try Self.queuePushes(db, pass: pass, nowMilliseconds: Self.milliseconds(nowDate))
+            return (pass, queued)
         }
     }
 

@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PassService
+
+@Suite("SQLite group commit and background checkpoints")
+struct SQLiteGroupCommitTests {
+    private func pool(_ directory: TemporaryDirectory, background: Bool = false) throws -> SQLiteConnectionPool {
+        let pool = SQLiteConnectionPool(path: directory.path("group.sqlite"), backgroundCheckpoints: background)
+        try pool.withWriter { try $0.execute("CREATE TABLE IF NOT EXISTS t (k TEXT PRIMARY KEY, v INTEGER)") }
+        return pool
+    }
+
+    private func insert(_ db: SQLiteConnection, _ key: String, _ value: Int) throws {
+        try db.withStatement("INSERT INTO t (k, v) VALUES (?1, ?2)") { s in
+            try s.bind(1, key)
+            try s.bind(2, value)
+            try s.run()
+        }
+    }
+
+    private func count(_ pool: SQLiteConnectionPool, where condition: String = "1") throws -> Int {
+        try pool.withConnection { db in
+            try db.withStatement("SELECT count(*) FROM t WHERE \(condition)") { s in
+                _ = try s.step()
+                return s.int(0)
+            }
+        }
+    }
+
+    @Test("writes from 32 threads at once are all committed and each gets its own result")
+    func manyWriters() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try pool(directory)
+        let results = Mutex<[Int: Int]>([:])
+        let group = DispatchGroup()
+        for thread in 0..<32 {
+            group.enter()
+            Thread {
+                for i in 0..<25 {
+                    let n = thread * 100 + i
+                    let changes = try? pool.write { db in
+                        try insert(db, "k\(n)", n)
+                        return db.changes * n
+                    }
+                    results.withLock { $0[n] = changes }
+                }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        let all = results.withLock { $0 }
+        #expect(all.count == 800)
+        #expect(all.allSatisfy { $0.key == $0.value })
+        #expect(try count(pool) == 800)
+    }
+
+    @Test("a write that fails inside a group rolls back only its own changes; the others of the group commit")
+    func failureIsolated() throws {
+        struct Refused: Error {}
+        let directory = try TemporaryDirectory()
+        let pool = try pool(directory)
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        // A leader whose write is held open, so that the next five writes queue up and form one group.
+        group.enter()
+        Thread {
+            _ = try? pool.write { db in
+                try insert(db, "leader", 0)
+                holding.signal()
+                release.wait()
+            }
+            group.leave()
+        }.start()
+        holding.wait()
+        let outcomes = Mutex<[String: Bool]>([:])
+        for i in 0..<5 {
+            group.enter()
+            Thread {
+                let ok: Bool
+                do {
+                    try pool.write { db in
+                        try insert(db, "w\(i)", i)
+                        if i == 2 { throw Refused() }
+                    }
+                    ok = true
+                } catch {
+                    ok = false
+                }
+                outcomes.withLock { $0["w\(i)"] = ok }
+                group.leave()
+            }.start()
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        release.signal()
+        group.wait()
+        #expect(outcomes.withLock { $0 } == ["w0": true, "w1": true, "w2": false, "w3": true, "w4": true])
+        #expect(try count(pool) == 5)
+        #expect(try count(pool, where: "k = 'w2'") == 0)
+    }
+
+    @Test("with background checkpoints the log is copied into the database file while the store stays open")
+    func backgroundCheckpoint() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try pool(directory, background: true)
+        let file = directory.path("group.sqlite")
+        let before = try fileSize(file)
+        for chunk in 0..<20 {
+            try pool.write { db in
+                for i in 0..<200 { try insert(db, String(repeating: "x", count: 200) + "\(chunk)-\(i)", i) }
+            }
+        }
+        #expect(try count(pool) == 4000)
+        // 4,000 rows of ~200 bytes need ~200 pages; the writer's own automatic checkpoint (1,000 pages) would
+        // not have run yet, so a grown file shows the checkpoint thread did it.
+        let deadline = Date().addingTimeInterval(5)
+        while try fileSize(file) <= before + 500_000, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try fileSize(file) > before + 500_000)
+    }
+
+    private func fileSize(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+}
