@@ -1,8 +1,8 @@
 /// Template assets (icons, logos, strips, .strings, ...) prepared once and copied raw into many archives.
 ///
 /// `init` writes every asset once with libzip into one private zip (PNG stored, the rest deflated; CRC-32
-/// computed once). Each archive build then writes only its own entries with libzip and splices in the assets'
-/// local records verbatim, so a batch pays an asset's compression and CRC once, not per pass. (Adding a stored
+/// computed once). Each archive build then writes only its own few small entries (`ZipEntryRecord`) and
+/// splices in the assets' local records verbatim, so a batch pays an asset's compression and CRC once, not per pass. (Adding a stored
 /// entry through libzip 1.7.3 always recomputes its CRC, which for a 240 KB strip costs more than the signature.)
 ///
 /// Thread safety: the cache holds only immutable values; builds share nothing mutable, so any number of threads
@@ -55,9 +55,10 @@ public final class AssetCache: Sendable {
 
 extension ArchiveWriter {
     /// Builds a zip of `entries` plus the cached assets named in `sharedNames`, whose local records (compressed
-    /// bytes and CRC) are copied unchanged from `sharedAssets`. The result is an ordinary zip whose entries are
-    /// sorted by name across both lists, with the same bytes per entry as `makeArchive` on the same files. Safe to
-    /// call from many threads at once with one cache.
+    /// bytes and CRC) are copied unchanged from `sharedAssets`; `entries` are written by `ZipEntryRecord` (deflated
+    /// at zlib's default level with a window sized to each file). The result is an ordinary zip whose entries
+    /// are sorted by name across both lists and hold the same files as `makeArchive` on the union. Safe to call
+    /// from many threads at once with one cache.
     /// - Parameters:
     ///   - entries: per-archive files (pass.json, manifest.json, signature, ...).
     ///   - sharedAssets: the prepared template assets.
@@ -73,9 +74,9 @@ extension ArchiveWriter {
         var parts: [(zip: [UInt8], record: ZipRecord)] = []
         parts.reserveCapacity(entries.count + sharedNames.count)
         for name in sharedNames { parts.append(try sharedAssets.part(name)) }
-        if !entries.isEmpty {
-            let own = try makeArchive(entries)
-            for record in try ZipRecords.parse(own, file: "new archive") { parts.append((own, record)) }
+        for entry in entries {
+            try ArchiveEntry.validate(name: entry.name)
+            parts.append(try ZipEntryRecord.make(entry))
         }
         parts.sort { ArchiveEntry.namePrecedes($0.record.name, $1.record.name) }
         return ZipRecords.assemble(parts)

@@ -55,7 +55,11 @@ public final class PassIssuer: Sendable {
         let passFile = "\(template.directory)/pass.json"
         let json: JSONValue
         do {
-            json = try Pass(json: rendered.passJSON).jsonValue
+            // The typed model is the check that every key has a representable value; its strict form differs
+            // from the input only at the paths it reports as normalized, so building it is skipped when there
+            // are none (the usual case, and about 3% of a batch's CPU).
+            let parsed = try Pass.parse(rendered.passJSON)
+            json = parsed.normalizedPaths.isEmpty ? rendered.passJSON : parsed.pass.jsonValue
         } catch {
             throw .invalidInput("\(passFile): \(error)")
         }
