@@ -14,12 +14,19 @@ public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644, durable: Bool = true)
         throws(ArchiveError)
     {
+        try write(ArchiveParts(bytes), to: path, mode: mode, durable: durable)
+    }
+
+    /// `write(_:to:mode:durable:)` for an archive in pieces: written with `writev`, never joined in memory.
+    public static func write(_ parts: ArchiveParts, to path: String, mode: UInt32 = 0o644, durable: Bool = true)
+        throws(ArchiveError)
+    {
         let temporary = path + ".tmp-" + randomSuffix()
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(temporary, "creating the temporary file") }
         var isOpen = true
         do throws(ArchiveError) {
-            try writeAll(bytes, to: fd, path: temporary)
+            try writeAll(parts.pieces, to: fd, path: temporary)
             guard fchmod(fd, mode_t(mode)) == 0 else { throw failure(temporary, "setting the mode of") }
             if durable { guard fsync(fd) == 0 else { throw failure(temporary, "flushing") } }
             isOpen = false
@@ -33,22 +40,33 @@ public enum AtomicFile {
         if durable { syncFolder(of: path) }
     }
 
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(ArchiveError) {
-        var failedErrno: Int32 = 0
-        bytes.withUnsafeBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                let wrote = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
-                if wrote < 0 {
-                    if errno == EINTR { continue }
-                    failedErrno = errno
-                    return
+    private static func writeAll(_ pieces: [ArraySlice<UInt8>], to fd: Int32, path: String) throws(ArchiveError) {
+        var index = 0, skip = 0  // the next piece to write and how much of it is already written
+        while index < pieces.count {
+            let batch = min(pieces.count - index, 512)
+            var vectors: [iovec] = []
+            vectors.reserveCapacity(batch)
+            // The slices' storage is kept alive by `pieces` for the whole call.
+            for (k, piece) in pieces[index..<(index + batch)].enumerated() {
+                piece.withUnsafeBytes { buffer in
+                    let start = k == 0 ? skip : 0
+                    vectors.append(iovec(
+                        iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress.map { $0 + start }),
+                        iov_len: buffer.count - start))
                 }
-                done += wrote
             }
-        }
-        if failedErrno != 0 {
-            throw .fileSystem(path: path, operation: "writing", reason: FileBytes.errnoText(failedErrno))
+            let wrote = writev(fd, vectors, Int32(vectors.count))
+            if wrote < 0 {
+                if errno == EINTR { continue }
+                throw .fileSystem(path: path, operation: "writing", reason: FileBytes.errnoText(errno))
+            }
+            var left = wrote
+            while index < pieces.count, left >= pieces[index].count - skip {
+                left -= pieces[index].count - skip
+                index += 1
+                skip = 0
+            }
+            skip += left
         }
     }
 

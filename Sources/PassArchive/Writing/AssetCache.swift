@@ -67,6 +67,14 @@ extension ArchiveWriter {
     public static func makeArchive(_ entries: [ArchiveEntry], sharedAssets: AssetCache, sharedNames: [String])
         throws(ArchiveError) -> [UInt8]
     {
+        try makeArchiveParts(entries, sharedAssets: sharedAssets, sharedNames: sharedNames).bytes
+    }
+
+    /// `makeArchive(_:sharedAssets:sharedNames:)` as pieces: the assets' records are not copied (write them with
+    /// `AtomicFile.write(_:to:)`, which takes the pieces as they are).
+    public static func makeArchiveParts(_ entries: [ArchiveEntry], sharedAssets: AssetCache, sharedNames: [String])
+        throws(ArchiveError) -> ArchiveParts
+    {
         var seen = Set<String>()
         for name in entries.map(\.name) + sharedNames {
             guard seen.insert(name).inserted else { throw .duplicateEntry(entry: name) }
@@ -79,6 +87,6 @@ extension ArchiveWriter {
             parts.append(try ZipEntryRecord.make(entry))
         }
         parts.sort { ArchiveEntry.namePrecedes($0.record.name, $1.record.name) }
-        return ZipRecords.assemble(parts)
+        return ZipRecords.assembleParts(parts)
     }
 }

@@ -56,26 +56,29 @@ enum ZipRecords {
 
     /// Writes a zip from records of other zips, in the given order.
     static func assemble(_ parts: [(zip: [UInt8], record: ZipRecord)]) -> [UInt8] {
-        var size = 22
-        for part in parts { size += part.record.local.count + part.record.central.count }
-        var out: [UInt8] = []
-        out.reserveCapacity(size)
-        var offsets: [Int] = []
-        offsets.reserveCapacity(parts.count)
+        assembleParts(parts).bytes
+    }
+
+    /// A zip from records of other zips, in the given order, without copying their local records: the pieces
+    /// are slices of the given buffers, followed by a new central directory.
+    static func assembleParts(_ parts: [(zip: [UInt8], record: ZipRecord)]) -> ArchiveParts {
+        var pieces: [ArraySlice<UInt8>] = []
+        pieces.reserveCapacity(parts.count + 1)
+        var central: [UInt8] = []
+        central.reserveCapacity(parts.reduce(22) { $0 + $1.record.central.count })
+        var offset = 0
         for part in parts {
-            offsets.append(out.count)
-            out.append(contentsOf: part.zip[part.record.local])
+            pieces.append(part.zip[part.record.local])
+            let headerStart = central.count
+            central.append(contentsOf: part.zip[part.record.central])
+            put32(&central, headerStart + 42, UInt32(offset))
+            offset += part.record.local.count
         }
-        let centralStart = out.count
-        for (part, offset) in zip(parts, offsets) {
-            let headerStart = out.count
-            out.append(contentsOf: part.zip[part.record.central])
-            put32(&out, headerStart + 42, UInt32(offset))
-        }
-        let centralSize = out.count - centralStart
-        out += [0x50, 0x4B, 0x05, 0x06, 0, 0, 0, 0]
-        out += le16(parts.count) + le16(parts.count) + le32(centralSize) + le32(centralStart) + [0, 0]
-        return out
+        let centralSize = central.count
+        central += [0x50, 0x4B, 0x05, 0x06, 0, 0, 0, 0]
+        central += le16(parts.count) + le16(parts.count) + le32(centralSize) + le32(offset) + [0, 0]
+        pieces.append(central[...])
+        return ArchiveParts(pieces)
     }
 
     private static func u16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }

@@ -144,7 +144,7 @@ public final class BatchRunner: Sendable {
         do {
             let pass = try issuer.issue(
                 IssueRequest(record: record, serialNumber: serial, webServiceURL: options.webServiceURL, authenticationToken: token))
-            try PassOutput.write(pass.archive, to: path, durable: false)
+            try PassOutput.write(pass.archiveParts, to: path, durable: false)
             let stored = token.map {
                 IssuedPassRecord(
                     serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier,

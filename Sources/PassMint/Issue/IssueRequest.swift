@@ -1,3 +1,4 @@
+import PassArchive
 import PassModel
 
 /// One pass to issue: the record (template field values) and the web-service binding, if any.
@@ -25,8 +26,11 @@ public struct IssueRequest: Sendable {
 public struct IssuedPass: Sendable {
     public let serialNumber: String
     public let passTypeIdentifier: String
-    /// The `.pkpass` archive bytes.
-    public let archive: [UInt8]
+    /// The `.pkpass` archive in pieces (template assets are not copied into each pass); write it with
+    /// `PassOutput.write(_:to:durable:)`.
+    public let archiveParts: ArchiveParts
+    /// The `.pkpass` archive bytes (joined on each access).
+    public var archive: [UInt8] { archiveParts.bytes }
     /// The final pass.json as written.
     public let passJSON: JSONValue
     /// The record after typing and defaults (what a store keeps to re-render the pass).

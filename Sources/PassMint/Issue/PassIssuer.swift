@@ -87,12 +87,12 @@ public final class PassIssuer: Sendable {
             }
         }
         let manifest = Manifest.build(hashes)
-        let archive: [UInt8]
+        let archive: ArchiveParts
         do {
             own.append(ArchiveEntry(name: "manifest.json", bytes: manifest))
             own.append(ArchiveEntry(name: "signature", bytes: try signer.sign(manifest)))
             let cache = try assetCache(for: shared, hashes: sharedHashes)
-            archive = try ArchiveWriter.makeArchive(own, sharedAssets: cache, sharedNames: shared.map(\.name))
+            archive = try ArchiveWriter.makeArchiveParts(own, sharedAssets: cache, sharedNames: shared.map(\.name))
         } catch {
             throw .environment("signing or packaging failed: \(error)")
         }
@@ -101,7 +101,7 @@ public final class PassIssuer: Sendable {
         return IssuedPass(
             serialNumber: json["serialNumber"]?.stringValue ?? serial ?? "",
             passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "",
-            archive: archive, passJSON: json, record: resolved.values, warnings: warnings)
+            archiveParts: archive, passJSON: json, record: resolved.values, warnings: warnings)
     }
 
     /// SHA-1 of a template asset, computed once per distinct content of each path.

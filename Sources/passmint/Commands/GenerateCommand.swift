@@ -62,13 +62,13 @@ struct GenerateCommand: Command {
                 IssueRequest(record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token))
             for warning in issuer.templateWarnings + pass.warnings { Console.error("warning: \(warning)") }
             try PassSelfCheck.require(pass, name: out)
-            try PassOutput.write(pass.archive, to: out)
+            try PassOutput.write(pass.archiveParts, to: out)
             // Stored only once the file exists, so the service never knows a pass its holder was not given.
             if let dbPath {
                 try StoreAccess.issuedPassSink(path: dbPath).storeIssued(
                     pass, templateDirectory: templateDir, token: token, webServiceURL: webServiceURL)
             }
-            print("wrote \(out): \(pass.passTypeIdentifier) serial \(pass.serialNumber), \(pass.archive.count) bytes")
+            print("wrote \(out): \(pass.passTypeIdentifier) serial \(pass.serialNumber), \(pass.archiveParts.count) bytes")
             return 0
         } catch {
             throw error.cli
