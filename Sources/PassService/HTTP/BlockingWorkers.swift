@@ -11,7 +11,7 @@ final class BlockingWorkers: Sendable {
         var reserved = 0
         var closed = false
     }
-    private let state = Mutex(State())
+    private let state = SleepingLock(State())
     private let available = DispatchSemaphore(value: 0)
     private let idle = DispatchSemaphore(value: 0)
     private let threadCount: Int

@@ -7,7 +7,7 @@ public final class Metrics: Sendable {
         var status: Int
     }
 
-    private let requests = Mutex<[RequestKey: Int]>([:])
+    private let requests = SleepingLock<[RequestKey: Int]>([:])
     private let pushes = Mutex<[String: Int]>([:])
 
     public init() {}

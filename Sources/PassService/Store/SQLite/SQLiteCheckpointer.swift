@@ -13,13 +13,14 @@ final class SQLiteCheckpointer: Sendable {
         let stop = self.stop, stopped = self.stopped
         let thread = Thread {
             defer { stopped.signal() }
-            guard let db = try? SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) else {
-                return
-            }
+            // Opened in the loop, and again after a failure: while a new file is being created and switched to
+            // WAL by the first writer, opening it here can fail with SQLITE_BUSY.
+            var db: SQLiteConnection?
             while stop.wait(timeout: .now() + interval) == .timedOut {
-                try? db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                if db == nil { db = try? SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) }
+                try? db?.execute("PRAGMA wal_checkpoint(PASSIVE)")
             }
-            try? db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            try? db?.execute("PRAGMA wal_checkpoint(PASSIVE)")
         }
         thread.name = "sqlite-checkpoint"
         thread.start()

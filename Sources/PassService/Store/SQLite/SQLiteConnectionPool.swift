@@ -11,7 +11,7 @@ final class SQLiteConnectionPool: Sendable {
     let path: String
     private let busyTimeoutMilliseconds: Int32
     private let maxIdle: Int
-    private let idle = Mutex<[SQLiteConnection]>([])
+    private let idle = SleepingLock<[SQLiteConnection]>([])
     /// Serializes this process's writers on a lock instead of SQLite's busy handler, which sleeps at least 1 ms
     /// per retry and would cap concurrent registrations at a few thousand per second.
     private let writer: WriterSlot
@@ -20,7 +20,7 @@ final class SQLiteConnectionPool: Sendable {
 
     /// - Parameter backgroundCheckpoints: checkpoint on a thread of its own instead of inside the COMMIT that
     ///   crosses SQLite's threshold (for a long-running process with many writes: `serve`).
-    init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, maxIdle: Int = 16, backgroundCheckpoints: Bool = false) {
+    init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, maxIdle: Int = 128, backgroundCheckpoints: Bool = false) {
         self.path = path
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.maxIdle = maxIdle
