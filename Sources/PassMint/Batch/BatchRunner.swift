@@ -47,7 +47,10 @@ public final class BatchRunner: Sendable {
         var bundler = options.bundle ? BundleWriter(directory: options.outputDirectory) : nil
         if options.resume { ResumeCheck.removeStaleTemporaries(in: options.outputDirectory) }
 
-        let window = max(16, options.jobs * 24)
+        // Records are issued a window at a time (the workers wait while the next window is read and the last one
+        // reported). Large windows keep that wait and the idle tail of each window small; with --bundle each
+        // result holds its archive until the window is bundled, so windows stay small to keep memory flat.
+        let window = max(16, options.jobs * (options.bundle ? 24 : 256))
         var index = 0
         var counts = (records: 0, issued: 0, resumed: 0, failed: 0)
         var pending: [(line: Int, fields: [String]?, error: String?)] = []
