@@ -31,15 +31,17 @@ public enum Manifest {
             if path.isEmpty || path == "manifest.json" || path == "signature" || isJunk(path) { continue }
             entries[path] = file.sha1
         }
-        let sorted = entries.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
-        var out: [UInt8] = Array("{".utf8)
+        let sorted = entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        var out: [UInt8] = []
+        out.reserveCapacity(2 + sorted.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 10 })
+        out.append(UInt8(ascii: "{"))
         for (index, entry) in sorted.enumerated() {
-            out += Array((index == 0 ? "\n  " : ",\n  ").utf8)
+            out.append(contentsOf: (index == 0 ? "\n  " : ",\n  ").utf8)
             appendJSONString(entry.key, to: &out)
-            out += Array(" : ".utf8)
+            out.append(contentsOf: " : ".utf8)
             appendJSONString(entry.value, to: &out)
         }
-        out += Array((sorted.isEmpty ? "}" : "\n}").utf8)
+        out.append(contentsOf: (sorted.isEmpty ? "}" : "\n}").utf8)
         return out
     }
 
@@ -52,8 +54,10 @@ public enum Manifest {
         return last == ".DS_Store" || last == "Thumbs.db" || last == "desktop.ini" || last.hasPrefix("._")
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     static func appendJSONString(_ text: String, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
+        let hex = hexDigits
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
