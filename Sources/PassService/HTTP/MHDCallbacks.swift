@@ -57,13 +57,7 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method
         return mhdQueue(connection, response ?? HTTPError(500, "the request was not answered").response)
     }
     if uploadSize.pointee > 0 {
-        let upload: MHDUpload
-        if current == cls {
-            upload = MHDUpload()
-            state.pointee = Unmanaged.passRetained(upload).toOpaque()
-        } else {
-            upload = Unmanaged<MHDUpload>.fromOpaque(current).takeUnretainedValue()
-        }
+        let upload = mhdUpload(state, marker: cls)
         let count = uploadSize.pointee
         if upload.tooLarge || upload.body.count + count > context.maxBodyBytes {
             upload.tooLarge = true
@@ -89,13 +83,7 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method
         headers: HTTPHeaders(mhdValues(connection, .HEADER_KIND)),
         body: body)
     if request.method != .get, request.method != .head, let workers = context.workers, workers.reserve() {
-        let upload: MHDUpload
-        if current == cls {
-            upload = MHDUpload()
-            state.pointee = Unmanaged.passRetained(upload).toOpaque()
-        } else {
-            upload = Unmanaged<MHDUpload>.fromOpaque(current).takeUnretainedValue()
-        }
+        let upload = mhdUpload(state, marker: cls)
         let offloaded = OffloadedResponse()
         upload.offloaded = offloaded
         MHD_suspend_connection(connection)
@@ -108,6 +96,19 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method
         return .YES
     }
     return mhdQueue(connection, context.respond(request))
+}
+
+/// The request's `MHDUpload`, created (and owned by `*con_cls` until `mhdRequestCompleted`) when `*con_cls` still
+/// holds the context pointer as a marker.
+private func mhdUpload(_ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>, marker: UnsafeMutableRawPointer)
+    -> MHDUpload
+{
+    if let current = state.pointee, current != marker {
+        return Unmanaged<MHDUpload>.fromOpaque(current).takeUnretainedValue()
+    }
+    let upload = MHDUpload()
+    state.pointee = Unmanaged.passRetained(upload).toOpaque()
+    return upload
 }
 
 /// Releases the request's `MHDUpload`, if any.
