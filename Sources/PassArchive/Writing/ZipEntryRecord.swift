@@ -17,7 +17,7 @@ enum ZipEntryRecord {
     static let dosTime: UInt16 = 0
 
     /// A buffer holding the entry's local record followed by its central-directory header (local-header
-    /// offset 0, set by `ZipRecords.assemble`), and where each lies.
+    /// offset 0, set by `ZipRecords.assembleParts`), and where each lies.
     static func make(_ entry: ArchiveEntry) throws(ArchiveError) -> (zip: [UInt8], record: ZipRecord) {
         let bytes = entry.bytes
         let name = Array(entry.name.utf8)

@@ -54,11 +54,6 @@ enum ZipRecords {
         return records
     }
 
-    /// Writes a zip from records of other zips, in the given order.
-    static func assemble(_ parts: [(zip: [UInt8], record: ZipRecord)]) -> [UInt8] {
-        assembleParts(parts).bytes
-    }
-
     /// A zip from records of other zips, in the given order, without copying their local records: the pieces
     /// are slices of the given buffers, followed by a new central directory.
     static func assembleParts(_ parts: [(zip: [UInt8], record: ZipRecord)]) -> ArchiveParts {
