@@ -20,17 +20,37 @@ public enum PassColor {
     }
 
     private static func parseRGB(_ text: String) -> (r: UInt8, g: UInt8, b: UInt8)? {
-        guard text.count > 5, text.lowercased().hasPrefix("rgb("), text.hasSuffix(")") else { return nil }
-        let inner = text.dropFirst(4).dropLast()
-        let parts = inner.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
-        guard parts.count == 3 else { return nil }
-        var out: [UInt8] = []
-        for p in parts {
-            guard !p.isEmpty, p.count <= 3, p.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(p), v <= 255
-            else { return nil }
-            out.append(UInt8(v))
+        // On UTF-8 bytes: this runs for every colour of every pass (read and validated), and Character-level
+        // work (counting, lowercasing, splitting into Strings) made it a visible part of a batch's CPU.
+        let bytes = Array(text.utf8)
+        guard bytes.count > 5, bytes[bytes.count - 1] == UInt8(ascii: ")"),
+            bytes[0] | 0x20 == UInt8(ascii: "r"), bytes[1] | 0x20 == UInt8(ascii: "g"),
+            bytes[2] | 0x20 == UInt8(ascii: "b"), bytes[3] == UInt8(ascii: "(")
+        else { return nil }
+        var components: [UInt8] = []
+        var start = 4
+        for index in 4..<bytes.count where bytes[index] == UInt8(ascii: ",") || index == bytes.count - 1 {
+            guard components.count < 3, let value = component(bytes[start..<index]) else { return nil }
+            components.append(value)
+            start = index + 1
         }
-        return (out[0], out[1], out[2])
+        guard components.count == 3 else { return nil }
+        return (components[0], components[1], components[2])
+    }
+
+    /// One `rgb()` component: 1-3 ASCII digits, 0-255, with spaces, tabs or line breaks around them.
+    private static func component(_ bytes: ArraySlice<UInt8>) -> UInt8? {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return nil }
+        let digits = bytes[first...last]
+        guard digits.count <= 3 else { return nil }
+        var value = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value <= 255 ? UInt8(value) : nil
     }
 
     private static func parseHex(_ hex: String) -> (r: UInt8, g: UInt8, b: UInt8)? {
