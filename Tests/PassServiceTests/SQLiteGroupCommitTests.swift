@@ -115,7 +115,7 @@ struct SQLiteGroupCommitTests {
         #expect(try count(pool) == 4000)
         // 4,000 rows of ~200 bytes need ~200 pages; the writer's own automatic checkpoint (1,000 pages) would
         // not have run yet, so a grown file shows the checkpoint thread did it.
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(20)  // a liveness wait: returns as soon as the file grew
         while try fileSize(file) <= before + 500_000, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         #expect(try fileSize(file) > before + 500_000)
     }
