@@ -9,10 +9,10 @@ protocol GroupedWrite: AnyObject, Sendable {
 }
 
 /// One caller's write and its result; the caller blocks in `GroupCommit.submit` until a leader has run it.
-final class PendingWrite<T>: GroupedWrite, @unchecked Sendable {  // `result` is written by the leader before
-    // `GroupCommit` marks it done under its lock, and read by the caller only after that.
-    // Dropped as soon as it has run or failed: the caller's closure must not outlive its call
-    // (`withoutActuallyEscaping`), while the leader may still hold this object.
+final class PendingWrite<T>: GroupedWrite, @unchecked Sendable {  // the leader writes before waking the caller,
+    // the caller reads only after its wake-up
+    /// Dropped as soon as it has run or failed: the caller's closure must not outlive its call
+    /// (`withoutActuallyEscaping`), while the leader may still hold this object.
     private var body: ((SQLiteConnection) throws -> T)?
     private(set) var result: Result<T, any Error>?
 
