@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Foundation
 
 /// Signs manifest bytes with a `SigningIdentity`.
 ///
@@ -7,27 +8,64 @@ internal import COpenSSL
 public struct PassSigner: Sendable {
     /// The identity every signature is made with.
     public let identity: SigningIdentity
+    /// This identity's SignedData as OpenSSL writes it, with the per-signature fields located; nil when it
+    /// could not be prepared (every signature then goes through OpenSSL's PKCS#7 code).
+    let template: SignatureTemplate?
 
-    /// A signer for `identity`.
+    /// A signer for `identity`. Makes one signature with OpenSSL to prepare the template.
     public init(identity: SigningIdentity) {
         self.identity = identity
+        self.template = SignatureTemplate(identity: identity)
     }
 
     private static let flags = Int32(PKCS7_DETACHED | PKCS7_BINARY | PKCS7_NOSMIMECAP | PKCS7_PARTIAL)
 
     /// A detached DER PKCS#7 SignedData over exactly `content`: SHA-256 digest, a signingTime attribute,
     /// the signer and WWDR certificates embedded, no S/MIME capabilities attribute.
+    ///
+    /// The bytes are exactly what OpenSSL's `PKCS7_sign` writes for the same content and second (PKCS#1 v1.5
+    /// signatures are deterministic): OpenSSL writes the structure once per signer, and each call fills in the
+    /// content digest, the signing time and the RSA signature (`SignatureTemplate`).
     /// - Throws: `SigningError.signingFailed` with OpenSSL's text.
     public func sign(_ content: [UInt8]) throws(SigningError) -> [UInt8] {
+        try sign(content, at: Date())
+    }
+
+    /// `sign(_:)` with a given signing time (tests compare both paths at one instant).
+    func sign(_ content: [UInt8], at signingTime: Date) throws(SigningError) -> [UInt8] {
+        if let template, let bytes = try template.sign(content, at: signingTime, key: identity.key) {
+            return bytes
+        }
+        return try signWithOpenSSL(content, at: signingTime)
+    }
+
+    /// The signature made entirely by OpenSSL's PKCS#7 code, with `signingTime` (nil: OpenSSL's clock).
+    func signWithOpenSSL(_ content: [UInt8], at signingTime: Date?) throws(SigningError) -> [UInt8] {
+        try Self.makeWithOpenSSL(content, at: signingTime, identity: identity)
+    }
+
+    static func makeWithOpenSSL(_ content: [UInt8], at signingTime: Date?, identity: SigningIdentity)
+        throws(SigningError) -> [UInt8]
+    {
         ERR_clear_error()
         guard let p7 = PKCS7_sign(nil, nil, nil, nil, Self.flags) else {
             throw .signingFailed(openSSL: OpenSSL.errorText())
         }
         defer { PKCS7_free(p7) }
-        guard PKCS7_sign_add_signer(p7, identity.certificate.box.x509, identity.key.box.pkey, Self.sha256.md,
-                                    Self.flags) != nil,
+        guard let signer = PKCS7_sign_add_signer(p7, identity.certificate.box.x509, identity.key.box.pkey,
+                                                 Self.sha256.md, Self.flags),
             PKCS7_add_certificate(p7, identity.wwdr.box.x509) == 1
         else { throw .signingFailed(openSSL: OpenSSL.errorText()) }
+        if let signingTime {
+            // PKCS7_final adds signingTime only when the signer has none yet.
+            guard let time = ASN1_TIME_set(nil, time_t(signingTime.timeIntervalSince1970.rounded(.down))) else {
+                throw .signingFailed(openSSL: OpenSSL.errorText())
+            }
+            guard PKCS7_add_signed_attribute(signer, NID_pkcs9_signingTime, ASN1_STRING_type(time), time) == 1 else {
+                ASN1_TIME_free(time)
+                throw .signingFailed(openSSL: OpenSSL.errorText())
+            }
+        }
         let finalized = OpenSSL.withReadBIO(content) { bio in PKCS7_final(p7, bio, Self.flags) }
         guard finalized == 1 else { throw .signingFailed(openSSL: OpenSSL.errorText()) }
 

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import PassSigning
+
+@Suite("SignatureTemplate")
+struct SignatureTemplateTests {
+    @Test("the template path writes exactly the bytes OpenSSL's PKCS7_sign writes for the same content and second")
+    func sameBytesAsOpenSSL() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let paths = try TestSupport.devChain(in: directory)
+            let identity = try SigningIdentity.load(
+                certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil)
+            let signer = PassSigner(identity: identity)
+            let template = try #require(signer.template, "the template could not be prepared")
+            let contents: [[UInt8]] = [
+                [], Array("{}".utf8), PassSignerTests.manifest, Array(repeating: 0x61, count: 100_000),
+            ]
+            let times = [
+                Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_800_000_000.9),
+                Date(timeIntervalSince1970: 2_524_607_999),  // 2049-12-31 23:59:59, the last UTCTime second
+            ]
+            for content in contents {
+                for time in times {
+                    let fast = try #require(try template.sign(content, at: time, key: identity.key))
+                    let reference = try signer.signWithOpenSSL(content, at: time)
+                    #expect(fast == reference, "\(content.count) bytes at \(time)")
+                }
+            }
+        }
+    }
+
+    @Test("from 2050 on (GeneralizedTime, another length) signing falls back to OpenSSL and still carries the time")
+    func fallsBackAfter2049() throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let paths = try TestSupport.devChain(in: directory)
+            let identity = try SigningIdentity.load(
+                certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil)
+            let signer = PassSigner(identity: identity)
+            let time = Date(timeIntervalSince1970: 2_524_608_000)  // 2050-01-01 00:00:00
+            #expect(try signer.template?.sign(PassSignerTests.manifest, at: time, key: identity.key) == nil)
+            let signature = try signer.sign(PassSignerTests.manifest, at: time)
+            #expect(signature == (try signer.signWithOpenSSL(PassSignerTests.manifest, at: time)))
+            #expect(SignatureTemplate.utcTime(time) == nil)
+            #expect(SignatureTemplate.utcTime(Date(timeIntervalSince1970: 1_800_000_000)) == "270115080000Z")
+        }
+    }
+}
