@@ -7,11 +7,7 @@ import Testing
 struct SignatureTemplateTests {
     @Test("the template path writes exactly the bytes OpenSSL's PKCS7_sign writes for the same content and second")
     func sameBytesAsOpenSSL() throws {
-        try TestSupport.withTemporaryDirectory { directory in
-            let paths = try TestSupport.devChain(in: directory)
-            let identity = try SigningIdentity.load(
-                certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil)
-            let signer = PassSigner(identity: identity)
+        try withDevSigner { identity, signer in
             let template = try #require(signer.template, "the template could not be prepared")
             let contents: [[UInt8]] = [
                 [], Array("{}".utf8), PassSignerTests.manifest, Array(repeating: 0x61, count: 100_000),
@@ -32,17 +28,23 @@ struct SignatureTemplateTests {
 
     @Test("from 2050 on (GeneralizedTime, another length) signing falls back to OpenSSL and still carries the time")
     func fallsBackAfter2049() throws {
-        try TestSupport.withTemporaryDirectory { directory in
-            let paths = try TestSupport.devChain(in: directory)
-            let identity = try SigningIdentity.load(
-                certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil)
-            let signer = PassSigner(identity: identity)
+        try withDevSigner { identity, signer in
             let time = Date(timeIntervalSince1970: 2_524_608_000)  // 2050-01-01 00:00:00
             #expect(try signer.template?.sign(PassSignerTests.manifest, at: time, key: identity.key) == nil)
             let signature = try signer.sign(PassSignerTests.manifest, at: time)
             #expect(signature == (try signer.signWithOpenSSL(PassSignerTests.manifest, at: time)))
             #expect(SignatureTemplate.utcTime(time) == nil)
             #expect(SignatureTemplate.utcTime(Date(timeIntervalSince1970: 1_800_000_000)) == "270115080000Z")
+        }
+    }
+
+    /// A signer for a fresh development chain, removed afterwards.
+    private func withDevSigner(_ body: (SigningIdentity, PassSigner) throws -> Void) throws {
+        try TestSupport.withTemporaryDirectory { directory in
+            let paths = try TestSupport.devChain(in: directory)
+            let identity = try SigningIdentity.load(
+                certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil)
+            try body(identity, PassSigner(identity: identity))
         }
     }
 }

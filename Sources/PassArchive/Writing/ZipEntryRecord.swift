@@ -26,7 +26,9 @@ enum ZipEntryRecord {
         var data = bytes
         if Compression.forEntry(entry.name) == .deflate {
             guard let deflated = deflateRaw(bytes) else {
-                throw .writeFailed(entry: entry.name, reason: "zlib could not compress it")
+                throw .writeFailed(
+                    entry: entry.name,
+                    reason: "zlib could not compress \(bytes.count) bytes (out of memory?); free memory or lower --jobs and retry")
             }
             method = 8
             data = deflated

@@ -7,14 +7,7 @@ public enum Manifest {
 
     /// Lowercase hex SHA-1 of `bytes`.
     public static func sha1Hex(_ bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { raw in
-            let base = raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!  // EVP_Digest needs a pointer even for 0 bytes
-            return EVP_Digest(base, raw.count, &digest, &length, Manifest.sha1.md, nil)
-        }
-        precondition(ok == 1, "EVP_Digest(SHA-1) failed: \(OpenSSL.errorText())")
-        return Array(digest.prefix(Int(length))).lowercaseHex
+        sha1.digest(bytes).lowercaseHex
     }
 
     /// The bytes of manifest.json for `files`.

@@ -95,4 +95,16 @@ final class FetchedDigest: @unchecked Sendable {
     deinit {
         EVP_MD_free(md)
     }
+
+    /// The digest of `bytes` (any length, empty included).
+    func digest(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { raw in
+            let base = raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!  // EVP_Digest needs a pointer even for 0 bytes
+            return EVP_Digest(base, raw.count, &digest, &length, md, nil)
+        }
+        precondition(ok == 1, "EVP_Digest failed: \(OpenSSL.errorText())")
+        return Array(digest.prefix(Int(length)))
+    }
 }

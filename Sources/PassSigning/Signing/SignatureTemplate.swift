@@ -20,9 +20,8 @@ final class SignatureTemplate: Sendable {
     init?(identity: SigningIdentity) {
         let probe = Array("PassMint signature template probe".utf8)
         let time = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14 22:13:20 UTC
-        guard let made = try? PassSigner.makeWithOpenSSL(probe, at: time, identity: identity),
-            let digest = Self.sha256(probe)
-        else { return nil }
+        guard let made = try? PassSigner.makeWithOpenSSL(probe, at: time, identity: identity) else { return nil }
+        let digest = PassSigner.sha256.digest(probe)
         let utc = Array(Self.utcTime(time)!.utf8)
         let signatureLength = Int(EVP_PKEY_get_size(identity.key.box.pkey))
         guard let digestAt = Self.find(digest, in: made), let timeAt = Self.find([0x17, 0x0D] + utc, in: made),
@@ -48,14 +47,14 @@ final class SignatureTemplate: Sendable {
     /// The signature over `content` at `signingTime`, or nil when the template does not apply (a signing time
     /// from 2050 on is a GeneralizedTime of another length).
     func sign(_ content: [UInt8], at signingTime: Date, key: PrivateKey) throws(SigningError) -> [UInt8]? {
-        guard let utc = Self.utcTime(signingTime), let digest = Self.sha256(content) else { return nil }
+        guard let utc = Self.utcTime(signingTime) else { return nil }
+        let digest = PassSigner.sha256.digest(content)
         var out = bytes
         out.replaceSubrange(digestOffset..<(digestOffset + digest.count), with: digest)
         out.replaceSubrange(timeOffset..<(timeOffset + 13), with: utc.utf8)
         var signed = Array(out[attributes])
         signed[0] = 0x31  // [0] IMPLICIT in SignerInfo, a SET OF when signed (RFC 2315 §9.3)
-        guard let attributesDigest = Self.sha256(signed) else { return nil }
-        let signature = try Self.rsaSign(attributesDigest, key: key)
+        let signature = try Self.rsaSign(PassSigner.sha256.digest(signed), key: key)
         guard signature.count == out.count - signatureOffset else { return nil }
         out.replaceSubrange(signatureOffset..<out.count, with: signature)
         return out
@@ -77,15 +76,6 @@ final class SignatureTemplate: Sendable {
             throw .signingFailed(openSSL: OpenSSL.errorText())
         }
         return Array(signature.prefix(length))
-    }
-
-    private static func sha256(_ data: [UInt8]) -> [UInt8]? {
-        var digest = [UInt8](repeating: 0, count: 32)
-        var size: UInt32 = 0
-        guard EVP_Digest(data, data.count, &digest, &size, PassSigner.sha256.md, nil) == 1, size == 32 else {
-            return nil
-        }
-        return digest
     }
 
     /// `YYMMDDHHMMSSZ` in UTC, as DER's UTCTime writes it; nil outside 1950-2049.
