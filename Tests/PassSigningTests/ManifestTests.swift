@@ -43,6 +43,9 @@ struct ManifestTests {
     @Test("junk detection", arguments: [
         (".DS_Store", true), ("en.lproj/.DS_Store", true), ("__MACOSX/icon.png", true), ("Thumbs.db", true),
         ("._icon.png", true), ("icon.png", false), ("en.lproj/pass.strings", false), ("MACOSX.png", false),
+        ("a/__MACOSX/b.png", true), ("__MACOSX", true), ("en.lproj/._x", true), ("._", true), ("desktop.ini", true),
+        ("x/desktop.ini/", true), ("__MACOSXY/icon.png", false), ("icon._png", false), ("a//b.png", false), ("", false),
+        (".DS_Store.png", false), ("x.DS_Store", false),
     ])
     func junk(path: String, expected: Bool) {
         #expect(Manifest.isJunk(path) == expected)

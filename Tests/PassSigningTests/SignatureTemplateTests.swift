@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import PassSigning
@@ -18,7 +19,7 @@ struct SignatureTemplateTests {
             ]
             for content in contents {
                 for time in times {
-                    let fast = try #require(try template.sign(content, at: time, key: identity.key))
+                    let fast = try #require(try template.sign(content, at: time))
                     let reference = try signer.signWithOpenSSL(content, at: time)
                     #expect(fast == reference, "\(content.count) bytes at \(time)")
                 }
@@ -30,11 +31,31 @@ struct SignatureTemplateTests {
     func fallsBackAfter2049() throws {
         try withDevSigner { identity, signer in
             let time = Date(timeIntervalSince1970: 2_524_608_000)  // 2050-01-01 00:00:00
-            #expect(try signer.template?.sign(PassSignerTests.manifest, at: time, key: identity.key) == nil)
+            #expect(try signer.template?.sign(PassSignerTests.manifest, at: time) == nil)
             let signature = try signer.sign(PassSignerTests.manifest, at: time)
             #expect(signature == (try signer.signWithOpenSSL(PassSignerTests.manifest, at: time)))
             #expect(SignatureTemplate.utcTime(time) == nil)
             #expect(SignatureTemplate.utcTime(Date(timeIntervalSince1970: 1_800_000_000)) == "270115080000Z")
+        }
+    }
+
+    @Test("many threads signing at once each get the bytes OpenSSL writes for their own content")
+    func concurrentSignatures() throws {
+        try withDevSigner { identity, signer in
+            let time = Date(timeIntervalSince1970: 1_800_000_000)
+            let contents = (0..<48).map { Array("{\"pass.json\" : \"\($0)\"}".utf8) }
+            let expected = try contents.map { try signer.signWithOpenSSL($0, at: time) }
+            let results = Mutex<[[UInt8]?]>(Array(repeating: nil, count: contents.count))
+            DispatchQueue.concurrentPerform(iterations: 8) { worker in
+                for index in stride(from: worker, to: contents.count, by: 8) {
+                    let signature = try? signer.sign(contents[index], at: time)
+                    results.withLock { $0[index] = signature }
+                }
+            }
+            let made = results.withLock { $0 }
+            for index in contents.indices {
+                #expect(made[index] == expected[index], "content \(index)")
+            }
         }
     }
 

@@ -169,9 +169,18 @@ public final class BatchRunner: Sendable {
         return String(Manifest.sha1Hex(Array(material.utf8)).prefix(24)).uppercased()
     }
 
+    /// ASCII letters, digits, `.`, `_` and `-`, 1-128 characters, not `.` or `..`.
     static func isSafeFileName(_ s: String) -> Bool {
-        !s.isEmpty && s.count <= 128 && s != "." && s != ".."
-            && s.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+        let bytes = s.utf8
+        guard !bytes.isEmpty, bytes.count <= 128, s != ".", s != ".." else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                true
+            default: false
+            }
+        }
     }
 
     private func prepareOutputDirectory() throws(PassMintError) {

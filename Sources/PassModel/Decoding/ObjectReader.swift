@@ -35,13 +35,13 @@ struct ObjectReader {
         return try Self.string(v, path: child(key), log: log)
     }
 
-    static func string(_ v: JSONValue, path: String, log: DecodeLog) throws(PassModelError) -> String {
+    static func string(_ v: JSONValue, path: @autoclosure () -> String, log: DecodeLog) throws(PassModelError) -> String {
         switch v {
         case .string(let s): return s
         case .integer(let i):
-            log.normalizedPaths.append(path)
+            log.normalizedPaths.append(path())
             return String(i)
-        default: throw .wrongType(path: path, expected: "a string", found: v.kindName)
+        default: throw .wrongType(path: path(), expected: "a string", found: v.kindName)
         }
     }
 
@@ -51,20 +51,20 @@ struct ObjectReader {
         return try Self.integer(v, path: child(key), log: log)
     }
 
-    static func integer(_ v: JSONValue, path: String, log: DecodeLog) throws(PassModelError) -> Int64 {
+    static func integer(_ v: JSONValue, path: @autoclosure () -> String, log: DecodeLog) throws(PassModelError) -> Int64 {
         switch v {
         case .integer(let i): return i
         case .double(let d) where d == d.rounded() && abs(d) < 9e15:
-            log.normalizedPaths.append(path)
+            log.normalizedPaths.append(path())
             return Int64(d)
         case .string(let s):
             if let i = Int64(s.trimmingSpaces()) {
-                log.normalizedPaths.append(path)
+                log.normalizedPaths.append(path())
                 return i
             }
         default: break
         }
-        throw .wrongType(path: path, expected: "a whole number", found: describe(v))
+        throw .wrongType(path: path(), expected: "a whole number", found: describe(v))
     }
 
     /// A number; a numeric string is accepted.

@@ -33,7 +33,7 @@ public struct PassSigner: Sendable {
 
     /// `sign(_:)` with a given signing time (tests compare both paths at one instant).
     func sign(_ content: [UInt8], at signingTime: Date) throws(SigningError) -> [UInt8] {
-        if let template, let bytes = try template.sign(content, at: signingTime, key: identity.key) {
+        if let template, let bytes = try template.sign(content, at: signingTime) {
             return bytes
         }
         return try signWithOpenSSL(content, at: signingTime)

@@ -14,6 +14,8 @@ final class SignatureTemplate: Sendable {
     /// The signed attributes, from their `[0]` tag to their end.
     private let attributes: Range<Int>
     private let signatureOffset: Int
+    /// Per-thread RSA contexts over copies of the identity's key.
+    private let rsa: RSASigningPool
 
     /// Makes one signature with OpenSSL over a probe at a known time and locates the fields; nil when the
     /// structure is not the expected one (every signature then goes through OpenSSL).
@@ -42,11 +44,12 @@ final class SignatureTemplate: Sendable {
         self.timeOffset = timeAt + 2
         self.attributes = attributes
         self.signatureOffset = signatureAt
+        self.rsa = RSASigningPool(key: identity.key)
     }
 
     /// The signature over `content` at `signingTime`, or nil when the template does not apply (a signing time
     /// from 2050 on is a GeneralizedTime of another length).
-    func sign(_ content: [UInt8], at signingTime: Date, key: PrivateKey) throws(SigningError) -> [UInt8]? {
+    func sign(_ content: [UInt8], at signingTime: Date) throws(SigningError) -> [UInt8]? {
         guard let utc = Self.utcTime(signingTime) else { return nil }
         let digest = PassSigner.sha256.digest(content)
         var out = bytes
@@ -54,28 +57,10 @@ final class SignatureTemplate: Sendable {
         out.replaceSubrange(timeOffset..<(timeOffset + 13), with: utc.utf8)
         var signed = Array(out[attributes])
         signed[0] = 0x31  // [0] IMPLICIT in SignerInfo, a SET OF when signed (RFC 2315 §9.3)
-        let signature = try Self.rsaSign(PassSigner.sha256.digest(signed), key: key)
+        let signature = try rsa.sign(digest: PassSigner.sha256.digest(signed))
         guard signature.count == out.count - signatureOffset else { return nil }
         out.replaceSubrange(signatureOffset..<out.count, with: signature)
         return out
-    }
-
-    /// PKCS#1 v1.5 signature of a SHA-256 digest (DigestInfo encoded by OpenSSL).
-    private static func rsaSign(_ digest: [UInt8], key: PrivateKey) throws(SigningError) -> [UInt8] {
-        guard let context = EVP_PKEY_CTX_new(key.box.pkey, nil) else {
-            throw .signingFailed(openSSL: OpenSSL.errorText())
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        var length = 0
-        guard EVP_PKEY_sign_init(context) == 1, EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1,
-            EVP_PKEY_CTX_set_signature_md(context, PassSigner.sha256.md) == 1,
-            EVP_PKEY_sign(context, nil, &length, digest, digest.count) == 1
-        else { throw .signingFailed(openSSL: OpenSSL.errorText()) }
-        var signature = [UInt8](repeating: 0, count: length)
-        guard EVP_PKEY_sign(context, &signature, &length, digest, digest.count) == 1 else {
-            throw .signingFailed(openSSL: OpenSSL.errorText())
-        }
-        return Array(signature.prefix(length))
     }
 
     /// `YYMMDDHHMMSSZ` in UTC, as DER's UTCTime writes it; nil outside 1950-2049.
