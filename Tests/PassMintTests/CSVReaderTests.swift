@@ -89,6 +89,13 @@ struct CSVReaderTests {
         ])
     }
 
+    @Test("a lone CR is a line break inside quotes as outside: the next record's line counts it")
+    func loneCarriageReturn() throws {
+        #expect(try Self.readAll("h,n\r\"x\ry\",1\rnext,2\r") == [
+            Self.ok(1, ["h", "n"]), Self.ok(2, ["x\ry", "1"]), Self.ok(4, ["next", "2"]),
+        ])
+    }
+
     @Test("CRLF, LF and a mix of both give the same records and lines")
     func lineEndings() throws {
         let expected = [Self.ok(1, ["h1", "h2"]), Self.ok(2, ["a", "b"]), Self.ok(3, ["c", "d"]), Self.ok(4, ["e", "f"])]

@@ -188,6 +188,49 @@ struct BatchMoreTests {
         }
     }
 
+    @Test("--resume with --db stores the kept passes again with their own tokens; a kept pass without the web service is issued anew")
+    func resumeStoresKeptPasses() throws {
+        let tmp = try TempDir()
+        let url = "https://example.com/passes"
+        try BatchTests.writeCSV("memberName\nA\nB\nC\n", to: tmp.path("in.csv"))
+        let db = ["--db", tmp.path("pm.db"), "--web-service-url", url]
+        #expect(try CLI.passmint(Self.batchArgs(tmp, extra: db)).status == 0)
+        let files = Self.pkpasses(tmp.path("out"))
+        let tokens = try files.map { try Self.passJSON(tmp.path("out/\($0)"))["authenticationToken"] as? String }
+        // As if the run had been killed after writing the files and before storing their rows.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: tmp.path("pm.db") + suffix) }
+        let resumed = try CLI.passmint(Self.batchArgs(tmp, extra: db + ["--resume"]))
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("3 already valid"), "\(resumed.stderr)")
+        let rows = try CLI.run("sqlite3", ["-separator", "|", tmp.path("pm.db"), "SELECT serial, auth_token FROM passes ORDER BY serial"])
+        #expect(rows.stdout.split(separator: "\n").map(String.init)
+            == zip(files, tokens).map { "\($0.dropLast(7))|\($1 ?? "-")" })
+
+        // Passes issued without a web service cannot be served: with --db they are issued again, with tokens.
+        #expect(try CLI.passmint(Self.batchArgs(tmp, out: "plain")).status == 0)
+        let again = try CLI.passmint(
+            Self.batchArgs(tmp, out: "plain", extra: ["--db", tmp.path("plain.db"), "--web-service-url", url, "--resume"]))
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("0 already valid"), "\(again.stderr)")
+        for file in Self.pkpasses(tmp.path("plain")) {
+            #expect(try Self.passJSON(tmp.path("plain/\(file)"))["webServiceURL"] as? String == url)
+        }
+    }
+
+    @Test("a serialNumber used twice fails the later record, naming the earlier line; the first pass is kept")
+    func duplicateSerialNumbers() throws {
+        let tmp = try TempDir()
+        try BatchTests.writeCSV("serialNumber,memberName\nS1,Ada\nS2,Grace\nS1,Bob\n", to: tmp.path("in.csv"))
+        let result = try CLI.passmint(Self.batchArgs(tmp, extra: ["--report", tmp.path("r.jsonl")]))
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try BatchTests.report(tmp.path("r.jsonl"))
+        #expect(report.map { $0["status"] as? String } == ["issued", "issued", "failed"])
+        let error = report[2]["error"] as? String ?? ""
+        #expect(error.contains("S1") && error.contains("line 2"), "\(error)")
+        #expect(Self.pkpasses(tmp.path("out")) == ["S1.pkpass", "S2.pkpass"])
+        #expect(Self.fieldValues(try Self.passJSON(tmp.path("out/S1.pkpass"))).values.contains("Ada"))
+    }
+
     @Test("--web-service-url without --db is refused as a usage error (exit 2) and makes nothing")
     func webServiceURLNeedsDB() throws {
         let tmp = try TempDir()

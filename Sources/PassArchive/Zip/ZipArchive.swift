@@ -1,5 +1,6 @@
 internal import CZip
 import Glibc
+import Synchronization
 
 /// Owns one libzip `zip_t`. `deinit` discards it unless `close()` already wrote and freed it.
 /// Not thread-safe (libzip archives are not): each use creates, uses and drops its own instance.
@@ -9,11 +10,18 @@ final class ZipArchive {
     let source: ZipSource
     private var isClosed = false
 
+    /// libzip before 1.9 fills the capability masks `zip_open_from_source` checks into function-level statics on
+    /// first use, one after the other, so the first two archives a process opens at once can see a writable buffer
+    /// source as read-only and fail with "Read-only archive" (nih-at/libzip#289; Debian 12 ships 1.7.3). A batch's
+    /// first two passes did, once. Opening takes microseconds, so it is serialised.
+    private static let openLock = Mutex(())
+
     /// Opens an archive on `source` (`ZIP_RDONLY` to read, `ZIP_TRUNCATE` to write a new one).
     init(source: ZipSource, flags: Int32) throws(ZipFailure) {
         zip_source_keep(source.raw)  // the archive gets its own reference (see ZipSource)
         let result: Result<OpaquePointer, ZipFailure> = ZipFailure.withError { error in
-            if let archive = zip_open_from_source(source.raw, flags, error) { return .success(archive) }
+            let address = Self.openLock.withLock { _ in UInt(bitPattern: zip_open_from_source(source.raw, flags, error)) }
+            if let archive = OpaquePointer(bitPattern: address) { return .success(archive) }
             return .failure(ZipFailure(error))
         }
         switch result {

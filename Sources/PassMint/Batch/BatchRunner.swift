@@ -55,12 +55,17 @@ public final class BatchRunner: Sendable {
         var counts = (records: 0, issued: 0, resumed: 0, failed: 0)
         var pending: [(line: Int, fields: [String]?, error: String?)] = []
         var finished = false
+        var serials = SerialNumbersSeen(column: columns.names.firstIndex(of: "serialNumber"))
         while !finished {
             pending.removeAll(keepingCapacity: true)
             while pending.count < window {
                 guard let record = try reader.nextRecord() else { finished = true; break }
                 defer { index += 1 }
                 if let shard = options.shard, index % shard.count != shard.index - 1 { continue }
+                if let duplicate = serials.duplicate(of: record, columns: columns) {
+                    pending.append((record.line, nil, duplicate))
+                    continue
+                }
                 pending.append((record.line, record.fields, record.error))
             }
             if pending.isEmpty { break }
@@ -137,11 +142,16 @@ public final class BatchRunner: Sendable {
         let fileName = "\(serial).pkpass"
         let path = "\(options.outputDirectory)/\(fileName)"
         if options.resume, FileManager.default.fileExists(atPath: path), ResumeCheck.isValidPass(at: path) {
-            return WorkResult(
-                outcome: BatchRecordResult(
-                    line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: true, error: nil),
-                archive: options.bundle ? FileManager.default.contents(atPath: path).map { [UInt8]($0) } : nil,
-                stored: nil)
+            // With --db the kept pass is stored again: a kill can fall between writing a window's files and storing
+            // its rows. A kept pass that lacks this run's web service (or a token) cannot be served: issue it anew.
+            let stored = options.webServiceURL.flatMap { resumedRecord(at: path, serial: serial, record: record, url: $0) }
+            if options.webServiceURL == nil || stored != nil {
+                return WorkResult(
+                    outcome: BatchRecordResult(
+                        line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: true, error: nil),
+                    archive: options.bundle ? FileManager.default.contents(atPath: path).map { [UInt8]($0) } : nil,
+                    stored: stored)
+            }
         }
         let token = options.webServiceURL == nil ? nil : AuthenticationToken.generate()
         do {
@@ -161,6 +171,21 @@ public final class BatchRunner: Sendable {
         } catch {
             return failed(serial, error.description)
         }
+    }
+
+    /// The store row of a pass an earlier run wrote: its own token, when it carries `url` as its web service.
+    private func resumedRecord(at path: String, serial: String, record: [String: String], url: String)
+        -> IssuedPassRecord?
+    {
+        guard let bytes = try? ArchiveReader(contentsOf: path).read("pass.json"),
+            let json = try? JSONReader.parse(bytes, file: path).value,
+            json["webServiceURL"]?.stringValue == url,
+            let token = json["authenticationToken"]?.stringValue, !token.isEmpty,
+            let values = try? issuer.template.resolve(record).values
+        else { return nil }
+        return IssuedPassRecord(
+            serialNumber: serial, passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "",
+            templateDirectory: templateAbsolutePath, record: values, authenticationToken: token, webServiceURL: url)
     }
 
     /// The same record in the same file always gets the same serial, so `--resume` finds its pass again.
@@ -200,5 +225,29 @@ public final class BatchRunner: Sendable {
         var n = -1
         while try reader.nextRecord() != nil { n += 1 }
         return max(0, n)
+    }
+}
+
+/// The `serialNumber` values a batch has met, to refuse a second record with the same one (its pass would replace
+/// the first's file and row). Kept as 64-bit hashes with the first line: about 20 bytes per record.
+struct SerialNumbersSeen {
+    let column: Int?
+    private var firstLine: [Int: Int] = [:]
+
+    init(column: Int?) {
+        self.column = column
+    }
+
+    /// The error for `record` when an earlier record has its serial number; nil otherwise (or when the record
+    /// has no serial of its own: generated serials are unique).
+    mutating func duplicate(of record: CSVRecord, columns: Columns) -> String? {
+        guard let column, let fields = record.fields, fields.count == columns.names.count, !fields[column].isEmpty
+        else { return nil }
+        let serial = fields[column]
+        if let first = firstLine[serial.hashValue] {
+            return "serialNumber '\(serial)' is already used by the record on line \(first); every pass needs its own serial number"
+        }
+        firstLine[serial.hashValue] = record.line
+        return nil
     }
 }

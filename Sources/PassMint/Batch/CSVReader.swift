@@ -103,7 +103,9 @@ public final class CSVReader {
                         inQuotes = false
                     }
                 } else {
-                    if byte == 0x0A { line += 1 }
+                    // A line break inside quotes is data, but still a physical line: LF, CRLF (counted at its LF)
+                    // and a lone CR, as outside quotes.
+                    if byte == 0x0A || (byte == 0x0D && peek() != 0x0A) { line += 1 }
                     field.append(byte)
                 }
                 continue
