@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import PassArchive
@@ -52,5 +53,22 @@ struct ZipEntryRecordTests {
             #expect(deflated.count * 2 < entry.bytes.count, "\(entry.name): \(deflated.count) of \(entry.bytes.count)")
         }
         #expect(try #require(ZipEntryRecord.deflateRaw([])).count > 0)
+    }
+
+    @Test("compressors shared between threads: each input compressed on 8 threads at once gives its own stream")
+    func parallelCompression() throws {
+        let inputs = (0..<64).map { i in utf8(String(repeating: "{\"serialNumber\": \"\(i)\", \"points\": \(i * 7)}\n", count: 20 + i)) }
+        let serial = inputs.map { ZipEntryRecord.deflateRaw($0) }
+        let parallel = Mutex<[[UInt8]?]>(Array(repeating: nil, count: inputs.count))
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for index in stride(from: worker, to: inputs.count, by: 8) {
+                let made = ZipEntryRecord.deflateRaw(inputs[index])
+                parallel.withLock { $0[index] = made }
+            }
+        }
+        let made = parallel.withLock { $0 }
+        #expect(serial.allSatisfy { $0 != nil })
+        #expect(made == serial)
+        #expect(Set(serial.compactMap { $0 }).count == inputs.count)
     }
 }

@@ -56,7 +56,7 @@ public final class AssetCache: Sendable {
 extension ArchiveWriter {
     /// Builds a zip of `entries` plus the cached assets named in `sharedNames`, whose local records (compressed
     /// bytes and CRC) are copied unchanged from `sharedAssets`; `entries` are written by `ZipEntryRecord` (deflated
-    /// at zlib's default level with a window sized to each file). The result is an ordinary zip whose entries
+    /// with libdeflate at its fastest level). The result is an ordinary zip whose entries
     /// are sorted by name across both lists and hold the same files as `makeArchive` on the union. Safe to call
     /// from many threads at once with one cache.
     /// - Parameters:
