@@ -231,6 +231,33 @@ struct BatchMoreTests {
         #expect(Self.fieldValues(try Self.passJSON(tmp.path("out/S1.pkpass"))).values.contains("Ada"))
     }
 
+    @Test("tiers mixed in one batch: every pass carries its own tier's thumbnails, listed with their SHA-1")
+    func tierImagesPerRecord() throws {
+        let tmp = try TempDir()
+        let status = CLI.root.appendingPathComponent("Templates/status").path
+        let tiers = ["Silver", "Gold", "Platinum", "Gold", "Silver", "Platinum", "Gold", "Silver"]
+        var csv = "serialNumber,tier\n"
+        for (i, tier) in tiers.enumerated() { csv += "T\(i),\(tier)\n" }
+        try BatchTests.writeCSV(csv, to: tmp.path("in.csv"))
+        let result = try CLI.passmint(
+            ["batch", "--template", status, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"), "--jobs", "2"]
+                + DevIdentity.signingArgs)
+        #expect(result.status == 0, "\(result.stderr)")
+        func sha1(_ command: String) throws -> String {
+            String(try CLI.run("sh", ["-c", command + " | sha1sum"]).stdout.prefix(40))
+        }
+        for (i, tier) in tiers.enumerated() {
+            let pass = tmp.path("out/T\(i).pkpass")
+            for image in ["thumbnail.png", "thumbnail@2x.png", "thumbnail@3x.png"] {
+                let inPass = try sha1("unzip -p '\(pass)' '\(image)'")
+                #expect(inPass == (try sha1("cat '\(status)/tiers/\(tier.lowercased())/\(image)'")), "T\(i) \(tier) \(image)")
+                let manifest = try CLI.run("unzip", ["-p", pass, "manifest.json"]).stdout
+                #expect(manifest.contains("\"\(image)\" : \"\(inPass)\""), "T\(i) manifest lists \(image)")
+            }
+        }
+        #expect(try BatchTests.opensslVerifies(tmp.path("out/T2.pkpass"), tmp: tmp))
+    }
+
     @Test("--web-service-url without --db is refused as a usage error (exit 2) and makes nothing")
     func webServiceURLNeedsDB() throws {
         let tmp = try TempDir()

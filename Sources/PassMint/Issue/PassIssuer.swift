@@ -12,10 +12,9 @@ public final class PassIssuer: Sendable {
     public let template: Template
     public let identity: SigningIdentity
     private let signer: PassSigner
-    /// SHA-1 of shared template assets, by path; computed on first use.
-    private let assetHashes = Mutex<[String: (bytes: [UInt8], sha1: String)]>([:])
-    /// Pre-compressed assets per variant (key: names and hashes).
-    private let assetCaches = Mutex<[String: AssetCache]>([:])
+    /// The files every pass of one template variant shares (see `RenderedPass.variant`), hashed and compressed
+    /// on first use; key: the variant, "" for the base files.
+    private let variants = Mutex<[String: VariantAssets]>([:])
 
     public init(template: Template, identity: SigningIdentity) {
         self.template = template
@@ -70,29 +69,22 @@ public final class PassIssuer: Sendable {
         let passBytes = JSONWriter.serialize(json)
         var own = [ArchiveEntry(name: "pass.json", bytes: passBytes)]
         var hashes = [(path: "pass.json", sha1: Manifest.sha1Hex(passBytes))]
-        var shared: [ArchiveEntry] = []
-        var sharedHashes: [String] = []
-        for file in rendered.files {
-            // Template bytes go through the per-variant asset cache: shared assets, and the images a tier swaps in
-            // (constant per tier, so `isSharedAsset` is false for them). Only pass.strings rendered with this
-            // record's values differ per pass; caching those would grow the cache with every pass.
-            if file.isSharedAsset || file.path.hasSuffix(".png") {
-                let digest = assetHash(file)
-                shared.append(ArchiveEntry(name: file.path, bytes: file.bytes))
-                sharedHashes.append(digest)
-                hashes.append((file.path, digest))
-            } else {
-                own.append(ArchiveEntry(name: file.path, bytes: file.bytes))
-                hashes.append((file.path, Manifest.sha1Hex(file.bytes)))
-            }
+        // Template bytes go through the variant's asset cache: shared assets, and the images a tier swaps in
+        // (constant per tier, so `isSharedAsset` is false for them). Only pass.strings rendered with this record's
+        // values differ per pass; caching those would grow the cache with every pass.
+        let shared = rendered.files.filter { $0.isSharedAsset || $0.path.hasSuffix(".png") }
+        for file in rendered.files where !(file.isSharedAsset || file.path.hasSuffix(".png")) {
+            own.append(ArchiveEntry(name: file.path, bytes: file.bytes))
+            hashes.append((file.path, Manifest.sha1Hex(file.bytes)))
         }
-        let manifest = Manifest.build(hashes)
         let archive: ArchiveParts
         do {
+            let assets = try variantAssets(rendered.variant ?? "", shared)
+            hashes += zip(assets.names, assets.hashes).map { (path: $0, sha1: $1) }
+            let manifest = Manifest.build(hashes)
             own.append(ArchiveEntry(name: "manifest.json", bytes: manifest))
             own.append(ArchiveEntry(name: "signature", bytes: try signer.sign(manifest)))
-            let cache = try assetCache(for: shared, hashes: sharedHashes)
-            archive = try ArchiveWriter.makeArchiveParts(own, sharedAssets: cache, sharedNames: shared.map(\.name))
+            archive = try ArchiveWriter.makeArchiveParts(own, sharedAssets: assets.cache, sharedNames: assets.names)
         } catch {
             throw .environment("signing or packaging failed: \(error)")
         }
@@ -104,20 +96,33 @@ public final class PassIssuer: Sendable {
             archiveParts: archive, passJSON: json, record: resolved.values, warnings: warnings)
     }
 
-    /// SHA-1 of a template asset, computed once per distinct content of each path.
-    private func assetHash(_ file: PassFile) -> String {
-        if let cached = assetHashes.withLock({ $0[file.path] }), cached.bytes == file.bytes { return cached.sha1 }
-        let digest = Manifest.sha1Hex(file.bytes)
-        assetHashes.withLock { $0[file.path] = (file.bytes, digest) }
-        return digest
+    /// The shared files of one variant, hashed and compressed once. A variant's files come from the immutable
+    /// template, so its first pass decides them; a later pass whose shared files differ in names or bytes (which
+    /// would be a rendering bug) is prepared on its own rather than given the wrong files.
+    private func variantAssets(_ variant: String, _ files: [PassFile]) throws(ArchiveError) -> VariantAssets {
+        if let known = variants.withLock({ $0[variant] }), known.matches(files) { return known }
+        let made = try VariantAssets(files)
+        variants.withLock { $0[variant] = $0[variant] ?? made }
+        return made
+    }
+}
+
+/// A variant's shared files: their names, SHA-1s and the archive records every pass of the variant copies.
+private struct VariantAssets: Sendable {
+    let names: [String]
+    let hashes: [String]
+    let bytes: [[UInt8]]
+    let cache: AssetCache
+
+    init(_ files: [PassFile]) throws(ArchiveError) {
+        names = files.map(\.path)
+        hashes = files.map { Manifest.sha1Hex($0.bytes) }
+        bytes = files.map(\.bytes)
+        cache = try AssetCache(files.map { ArchiveEntry(name: $0.path, bytes: $0.bytes) })
     }
 
-    /// The assets of one pass variant (e.g. one tier's images), compressed once and copied raw into every archive.
-    private func assetCache(for assets: [ArchiveEntry], hashes: [String]) throws(ArchiveError) -> AssetCache {
-        let key = zip(assets, hashes).map { "\($0.name):\($1)" }.joined(separator: "\n")
-        if let cache = assetCaches.withLock({ $0[key] }) { return cache }
-        let cache = try AssetCache(assets)
-        assetCaches.withLock { $0[key] = cache }
-        return cache
+    /// Same names and bytes (the same template buffers compare by identity, without reading them).
+    func matches(_ files: [PassFile]) -> Bool {
+        files.count == names.count && zip(files, zip(names, bytes)).allSatisfy { $0.path == $1.0 && $0.bytes == $1.1 }
     }
 }

@@ -23,10 +23,10 @@ public enum JSONWriter {
 
     private static func write(_ value: JSONValue, into out: inout [UInt8], pretty: Bool, depth: Int) {
         switch value {
-        case .null: out.append(contentsOf: Array("null".utf8))
-        case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
-        case .integer(let i): out.append(contentsOf: Array(String(i).utf8))
-        case .double(let d): out.append(contentsOf: Array(formatDouble(d).utf8))
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .integer(let i): out.append(contentsOf: String(i).utf8)
+        case .double(let d): out.append(contentsOf: formatDouble(d).utf8)
         case .string(let s): writeString(s, into: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
@@ -41,13 +41,13 @@ public enum JSONWriter {
         case .object(let members):
             out.append(UInt8(ascii: "{"))
             if members.isEmpty { out.append(UInt8(ascii: "}")); return }
-            for (i, key) in members.keys.sorted(by: utf8Less).enumerated() {
+            for (i, member) in members.sorted(by: { utf8Less($0.key, $1.key) }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(&out, pretty: pretty, depth: depth + 1)
-                writeString(key, into: &out)
+                writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 if pretty { out.append(0x20) }
-                write(members[key]!, into: &out, pretty: pretty, depth: depth + 1)
+                write(member.value, into: &out, pretty: pretty, depth: depth + 1)
             }
             newline(&out, pretty: pretty, depth: depth)
             out.append(UInt8(ascii: "}"))
@@ -67,6 +67,12 @@ public enum JSONWriter {
 
     static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copy them whole.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])

@@ -25,10 +25,14 @@ public struct RenderedPass: Sendable {
     /// The record's warnings plus those of rendering (identifiers replaced by the certificate's). The template's
     /// own load warnings are in `Template.warnings`, not repeated here.
     public var warnings: [String]
+    /// Which variant of the template's files this pass uses: the tier whose images it carries, or nil for the
+    /// base files. Passes of one variant share every file that is not rendered per record.
+    public var variant: String?
 
-    public init(passJSON: JSONValue, files: [PassFile], warnings: [String]) {
+    public init(passJSON: JSONValue, files: [PassFile], warnings: [String], variant: String? = nil) {
         self.passJSON = passJSON
         self.files = files
         self.warnings = warnings
+        self.variant = variant
     }
 }

@@ -14,7 +14,8 @@ extension Template {
     public func render(_ record: ResolvedRecord, context: RenderContext) throws(TemplateError) -> RenderedPass {
         var warnings = record.warnings
         var root = passJSON.objectValue ?? [:]
-        let tier = tierField.flatMap { record.values[$0] }.flatMap { tiers[$0] }
+        let tierName = tierField.flatMap { record.values[$0] }.flatMap { tiers[$0] == nil ? nil : $0 }
+        let tier = tierName.flatMap { tiers[$0] }
         if let tier {
             for (key, value) in tier.pass {
                 if value == .null { root.removeValue(forKey: key) } else { root[key] = value }
@@ -74,6 +75,7 @@ extension Template {
             }
         }
         let sorted = files.values.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        return RenderedPass(passJSON: .object(root), files: sorted, warnings: warnings)
+        return RenderedPass(
+            passJSON: .object(root), files: sorted, warnings: warnings, variant: tier?.images.isEmpty == false ? tierName : nil)
     }
 }
