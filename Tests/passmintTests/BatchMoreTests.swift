@@ -258,6 +258,22 @@ struct BatchMoreTests {
         #expect(try BatchTests.opensslVerifies(tmp.path("out/T2.pkpass"), tmp: tmp))
     }
 
+    @Test("on a terminal, stderr shows a progress bar with count, rate and ETA, redrawn in place")
+    func progressBarOnTerminal() throws {
+        let tmp = try TempDir()
+        var csv = "memberName\n"
+        for i in 0..<40 { csv += "M \(i)\n" }
+        try BatchTests.writeCSV(csv, to: tmp.path("in.csv"))
+        // script(1) runs the batch on a pseudo-terminal and copies what it prints to stdout.
+        let command = ([CLI.binary] + Self.batchArgs(tmp)).map { "'\($0)'" }.joined(separator: " ")
+        let result = try CLI.run("script", ["-qec", command, "/dev/null"])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("\r["), "no bar redrawn with a carriage return: \(result.stdout.debugDescription)")
+        #expect(result.stdout.contains("40/40"), "\(result.stdout.debugDescription)")
+        #expect(result.stdout.contains("/s") && result.stdout.contains("ETA"), "\(result.stdout.debugDescription)")
+        #expect(Self.pkpasses(tmp.path("out")).count == 40)
+    }
+
     @Test("--web-service-url without --db is refused as a usage error (exit 2) and makes nothing")
     func webServiceURLNeedsDB() throws {
         let tmp = try TempDir()
