@@ -5,24 +5,57 @@ final class DecodeLog {
     var normalizedPaths: [String] = []
 }
 
+/// A JSON path inside the pass being decoded, spelled out (`storeCard.primaryFields[0].value`) only when an
+/// error or a log entry needs it: decoding a pass visits a few hundred values and almost never reports one.
+final class DecodePath: Sendable {
+    private enum Step: Sendable {
+        case member(String)
+        case index(Int)
+    }
+
+    private let parent: DecodePath?
+    private let step: Step?
+
+    private init(parent: DecodePath?, step: Step?) {
+        self.parent = parent
+        self.step = step
+    }
+
+    /// The document itself (the empty path).
+    static let root = DecodePath(parent: nil, step: nil)
+
+    func member(_ key: String) -> DecodePath { DecodePath(parent: self, step: .member(key)) }
+    func index(_ index: Int) -> DecodePath { DecodePath(parent: self, step: .index(index)) }
+
+    /// The path as errors and logs show it (`JSONPath` notation).
+    var text: String {
+        guard let step, let parent else { return "" }
+        switch step {
+        case .member(let key): return JSONPath.member(parent.text, key)
+        case .index(let index): return JSONPath.index(parent.text, index)
+        }
+    }
+}
+
 /// Lenient typed access to one JSON object during `Pass(json:)`. Harmless mismatches are converted and logged
 /// (a number written as a string, an integer where a string belongs, `#rrggbb` colours); anything that cannot be
 /// represented throws `PassModelError.wrongType` with the JSON path.
 struct ObjectReader {
-    let path: String
+    let path: DecodePath
     let members: [String: JSONValue]
     let log: DecodeLog
 
-    init(_ value: JSONValue, path: String, log: DecodeLog) throws(PassModelError) {
+    init(_ value: JSONValue, path: DecodePath, log: DecodeLog) throws(PassModelError) {
         guard case .object(let m) = value else {
-            throw .wrongType(path: path, expected: "an object { … }", found: value.kindName)
+            throw .wrongType(path: path.text, expected: "an object { … }", found: value.kindName)
         }
         self.path = path
         self.members = m
         self.log = log
     }
 
-    func child(_ key: String) -> String { JSONPath.member(path, key) }
+    /// The path of member `key`, as text (for errors and logs).
+    func child(_ key: String) -> String { path.member(key).text }
 
     func raw(_ key: String) -> JSONValue? {
         guard let v = members[key] else { return nil }
@@ -122,28 +155,29 @@ struct ObjectReader {
     /// A nested object decoded by `make`.
     func object<T>(_ key: String, _ make: (ObjectReader) throws(PassModelError) -> T) throws(PassModelError) -> T? {
         guard let v = members[key] else { return nil }
-        return try make(ObjectReader(v, path: child(key), log: log))
+        return try make(ObjectReader(v, path: path.member(key), log: log))
     }
 
     /// An array whose elements are decoded by `make(element, path)`.
     /// With `wrapSingle`, a lone element (not in an array) is accepted and wrapped.
     func array<T>(
-        _ key: String, wrapSingle: Bool = false, _ make: (JSONValue, String) throws(PassModelError) -> T
+        _ key: String, wrapSingle: Bool = false, _ make: (JSONValue, DecodePath) throws(PassModelError) -> T
     ) throws(PassModelError) -> [T]? {
         guard let v = members[key] else { return nil }
+        let base = path.member(key)
         let items: [JSONValue]
         switch v {
         case .array(let a): items = a
         case .object where wrapSingle:
-            log.normalizedPaths.append(child(key))
-            return [try make(v, JSONPath.index(child(key), 0))]
+            log.normalizedPaths.append(base.text)
+            return [try make(v, base.index(0))]
         default:
-            throw .wrongType(path: child(key), expected: "an array [ … ]", found: v.kindName)
+            throw .wrongType(path: base.text, expected: "an array [ … ]", found: v.kindName)
         }
         var out: [T] = []
         out.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
-            out.append(try make(item, JSONPath.index(child(key), i)))
+            out.append(try make(item, base.index(i)))
         }
         return out
     }

@@ -76,7 +76,7 @@ extension Pass {
     /// (so their strict form differs from the input), sorted.
     public static func parse(_ json: JSONValue) throws(PassModelError) -> (pass: Pass, normalizedPaths: [String]) {
         let log = DecodeLog()
-        let r = try ObjectReader(json, path: "", log: log)
+        let r = try ObjectReader(json, path: .root, log: log)
         var p = Pass()
         p.formatVersion = try r.integer("formatVersion")
         for (key, kp) in stringKeys { p[keyPath: kp] = try r.string(key) }
@@ -84,7 +84,7 @@ extension Pass {
         for (key, kp) in boolKeys { p[keyPath: kp] = try r.bool(key) }
         for (key, kp) in storeIdentifierKeys {
             p[keyPath: kp] = try r.array(key) { (v, path) throws(PassModelError) in
-                try ObjectReader.integer(v, path: path, log: log)
+                try ObjectReader.integer(v, path: path.text, log: log)
             }
         }
         for style in PassStyle.allCases { p[style] = try r.object(style.rawValue, PassStructure.init) }
@@ -100,7 +100,7 @@ extension Pass {
         p.preferredStyleSchemes = try r.array("preferredStyleSchemes") { (v, path) throws(PassModelError) in
             guard case .string(let s) = v else {
                 throw .wrongType(
-                    path: path, expected: "a style scheme name such as \"posterEventTicket\"",
+                    path: path.text, expected: "a style scheme name such as \"posterEventTicket\"",
                     found: v.kindName)
             }
             return StyleScheme(rawValue: s)

@@ -54,7 +54,7 @@ public struct PassField: Sendable, Equatable {
         changeMessage = try r.string("changeMessage")
         dataDetectorTypes = try r.array("dataDetectorTypes") { (v, p) throws(PassModelError) in
             guard case .string(let s) = v else {
-                throw .wrongType(path: p, expected: "one of \(DataDetectorType.knownList)", found: v.kindName)
+                throw .wrongType(path: p.text, expected: "one of \(DataDetectorType.knownList)", found: v.kindName)
             }
             return DataDetectorType(rawValue: s)
         }

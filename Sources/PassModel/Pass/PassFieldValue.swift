@@ -41,13 +41,13 @@ public enum PassFieldValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    init(json v: JSONValue, path: String) throws(PassModelError) {
+    init(json v: JSONValue, path: @autoclosure () -> String) throws(PassModelError) {
         switch v {
         case .string(let s): self = .string(s)
         case .integer(let i): self = .integer(i)
         case .double(let d): self = .double(d)
         default:
-            throw .wrongType(path: path, expected: "a string, a number or an ISO 8601 date string", found: v.kindName)
+            throw .wrongType(path: path(), expected: "a string, a number or an ISO 8601 date string", found: v.kindName)
         }
     }
 }
