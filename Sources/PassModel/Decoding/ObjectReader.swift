@@ -54,17 +54,26 @@ struct ObjectReader {
         self.log = log
     }
 
+    /// The value of member `key`. Decoding asks for every key the model knows, most of them absent, so small
+    /// objects (a field has 3-6 members) are scanned, which compares a few short strings instead of hashing
+    /// the key; larger ones are looked up.
+    private func member(_ key: String) -> JSONValue? {
+        guard members.count <= 8 else { return members[key] }
+        for (name, value) in members where name == key { return value }
+        return nil
+    }
+
     /// The path of member `key`, as text (for errors and logs).
     func child(_ key: String) -> String { path.member(key).text }
 
     func raw(_ key: String) -> JSONValue? {
-        guard let v = members[key] else { return nil }
+        guard let v = member(key) else { return nil }
         return v
     }
 
     /// A string; an integer is accepted and written back as a string.
     func string(_ key: String) throws(PassModelError) -> String? {
-        guard let v = members[key] else { return nil }
+        guard let v = member(key) else { return nil }
         return try Self.string(v, path: child(key), log: log)
     }
 
@@ -80,7 +89,7 @@ struct ObjectReader {
 
     /// An integer; an integral double or a string of digits is accepted.
     func integer(_ key: String) throws(PassModelError) -> Int64? {
-        guard let v = members[key] else { return nil }
+        guard let v = member(key) else { return nil }
         return try Self.integer(v, path: child(key), log: log)
     }
 
@@ -102,7 +111,7 @@ struct ObjectReader {
 
     /// A number; a numeric string is accepted.
     func double(_ key: String) throws(PassModelError) -> Double? {
-        guard let v = members[key] else { return nil }
+        guard let v = member(key) else { return nil }
         switch v {
         case .integer(let i): return Double(i)
         case .double(let d): return d
@@ -118,7 +127,7 @@ struct ObjectReader {
 
     /// A boolean; `"true"`/`"false"` and `0`/`1` are accepted.
     func bool(_ key: String) throws(PassModelError) -> Bool? {
-        guard let v = members[key] else { return nil }
+        guard let v = member(key) else { return nil }
         switch v {
         case .bool(let b): return b
         case .string("true"), .integer(1):
@@ -134,7 +143,7 @@ struct ObjectReader {
 
     /// A colour string; parsed leniently and logged when the strict form differs from the input.
     func color(_ key: String) throws(PassModelError) -> PassColorValue? {
-        guard let v = members[key] else { return nil }
+        guard let v = member(key) else { return nil }
         guard case .string(let s) = v else {
             throw .wrongType(path: child(key), expected: "a colour string \"rgb(r, g, b)\"", found: v.kindName)
         }
@@ -145,7 +154,7 @@ struct ObjectReader {
 
     /// A string-valued enumeration; unknown values are kept.
     func enumeration<E: PassEnumValue>(_ key: String, as type: E.Type = E.self) throws(PassModelError) -> E? {
-        guard let v = members[key] else { return nil }
+        guard let v = member(key) else { return nil }
         guard case .string(let s) = v else {
             throw .wrongType(path: child(key), expected: "one of \(E.knownList)", found: v.kindName)
         }
@@ -154,7 +163,7 @@ struct ObjectReader {
 
     /// A nested object decoded by `make`.
     func object<T>(_ key: String, _ make: (ObjectReader) throws(PassModelError) -> T) throws(PassModelError) -> T? {
-        guard let v = members[key] else { return nil }
+        guard let v = member(key) else { return nil }
         return try make(ObjectReader(v, path: path.member(key), log: log))
     }
 
@@ -163,7 +172,7 @@ struct ObjectReader {
     func array<T>(
         _ key: String, wrapSingle: Bool = false, _ make: (JSONValue, DecodePath) throws(PassModelError) -> T
     ) throws(PassModelError) -> [T]? {
-        guard let v = members[key] else { return nil }
+        guard let v = member(key) else { return nil }
         let base = path.member(key)
         let items: [JSONValue]
         switch v {
