@@ -74,9 +74,9 @@ struct BatchMoreTests {
     @Test("an unknown header is warned about exactly once, not once per record, and the batch succeeds")
     func unknownHeaderWarnedOnce() throws {
         let tmp = try TempDir()
-        var csv = "memberName,nickname,points\n"
-        for i in 0..<12 { csv += "Member \(i),nick\(i),\(i)\n" }
-        try BatchTests.writeCSV(csv, to: tmp.path("in.csv"))
+        try BatchTests.writeCSV(header: "memberName,nickname,points", count: 12, to: tmp.path("in.csv")) {
+            "Member \($0),nick\($0),\($0)"
+        }
         let result = try CLI.passmint(Self.batchArgs(tmp))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Self.occurrences(of: "nickname", in: result.stderr) == 1, "\(result.stderr)")
@@ -261,9 +261,7 @@ struct BatchMoreTests {
     @Test("on a terminal, stderr shows a progress bar with count, rate and ETA, redrawn in place")
     func progressBarOnTerminal() throws {
         let tmp = try TempDir()
-        var csv = "memberName\n"
-        for i in 0..<40 { csv += "M \(i)\n" }
-        try BatchTests.writeCSV(csv, to: tmp.path("in.csv"))
+        try BatchTests.writeCSV(header: "memberName", count: 40, to: tmp.path("in.csv")) { "M \($0)" }
         // script(1) runs the batch on a pseudo-terminal and copies what it prints to stdout.
         let command = ([CLI.binary] + Self.batchArgs(tmp)).map { "'\($0)'" }.joined(separator: " ")
         let result = try CLI.run("script", ["-qec", command, "/dev/null"])

@@ -10,6 +10,11 @@ struct BatchTests {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
+    /// A CSV of `header` and `count` records made by `row`, written to `path`.
+    static func writeCSV(header: String, count: Int, to path: String, row: (Int) -> String) throws {
+        try writeCSV(([header] + (0..<count).map(row)).map { $0 + "\n" }.joined(), to: path)
+    }
+
     static func report(_ path: String) throws -> [[String: Any]] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         return try text.split(separator: "\n").map {
@@ -100,9 +105,9 @@ struct BatchTests {
     func killAndResume() throws {
         let tmp = try TempDir()
         let count = 400
-        var csv = "memberName,memberNumber,points\n"
-        for i in 0..<count { csv += "Member \(i),M\(i),\(i)\n" }
-        try Self.writeCSV(csv, to: tmp.path("in.csv"))
+        try Self.writeCSV(header: "memberName,memberNumber,points", count: count, to: tmp.path("in.csv")) {
+            "Member \($0),M\($0),\($0)"
+        }
         let args = ["batch", "--template", Self.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"),
                     "--report", tmp.path("report.jsonl"), "--jobs", "2"] + DevIdentity.signingArgs
         let process = Process()
@@ -147,9 +152,7 @@ struct BatchTests {
     @Test("--bundle writes .pkpasses of at most 10 passes each")
     func bundles() throws {
         let tmp = try TempDir()
-        var csv = "memberName\n"
-        for i in 0..<23 { csv += "M \(i)\n" }
-        try Self.writeCSV(csv, to: tmp.path("in.csv"))
+        try Self.writeCSV(header: "memberName", count: 23, to: tmp.path("in.csv")) { "M \($0)" }
         let result = try CLI.passmint(
             ["batch", "--template", Self.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"), "--bundle"]
                 + DevIdentity.signingArgs)
@@ -169,9 +172,7 @@ struct BatchTests {
     @Test("--shard splits one CSV between runs without overlap")
     func shards() throws {
         let tmp = try TempDir()
-        var csv = "memberName\n"
-        for i in 0..<10 { csv += "M \(i)\n" }
-        try Self.writeCSV(csv, to: tmp.path("in.csv"))
+        try Self.writeCSV(header: "memberName", count: 10, to: tmp.path("in.csv")) { "M \($0)" }
         var all: [String] = []
         for shard in ["1/3", "2/3", "3/3"] {
             let r = try CLI.passmint(
