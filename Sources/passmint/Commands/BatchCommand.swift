@@ -12,7 +12,9 @@ struct BatchCommand: Command {
             The CSV header names template fields (plus an optional serialNumber column). Values are typed by
             template.json; a bad record is reported with its line number and skipped, the others are issued.
             Serial numbers not given in the CSV are derived from the file name, line and values, so a rerun with
-            --resume finds the passes a killed run already made and issues only the rest.
+            --resume finds the passes a killed run already made and issues only the rest (with --db it stores
+            them again with the tokens they carry). A serialNumber used twice fails the later record.
+            A progress bar (count, rate, ETA) is drawn when stderr is a terminal, one summary line otherwise.
             Exit 0 when every record was issued, 1 when any failed.
             """,
         options: [
