@@ -272,6 +272,58 @@ struct BatchMoreTests {
         #expect(Self.pkpasses(tmp.path("out")).count == 40)
     }
 
+    @Test("a full disk stops the batch (exit 3) naming the line and --resume; after freeing space --resume finishes it")
+    func fullDiskStopsThenResumes() throws {
+        guard getuid() == 0 else {
+            print("skipped: mounting a 1 MB tmpfs needs root")
+            return
+        }
+        let tmp = try TempDir()
+        let mountPoint = tmp.path("small")
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        guard try CLI.run("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]).status == 0 else {
+            print("skipped: cannot mount a tmpfs here")
+            return
+        }
+        defer { _ = try? CLI.run("umount", [mountPoint]) }
+        try BatchTests.writeCSV(header: "memberName,points", count: 40, to: tmp.path("in.csv")) { "M \($0),\($0)" }
+        let args = ["batch", "--template", BatchTests.loyalty, "--csv", tmp.path("in.csv"), "--out", mountPoint + "/out",
+                    "--jobs", "2", "--report", tmp.path("r.jsonl")] + DevIdentity.signingArgs
+        let full = try CLI.passmint(args)
+        #expect(full.status == 3, "\(full.stderr)")
+        #expect(full.stderr.contains("stopped at line") && full.stderr.contains("--resume"), "\(full.stderr)")
+        #expect(full.stderr.contains("No space left on device"), "\(full.stderr)")
+        let kept = Self.pkpasses(mountPoint + "/out")
+        #expect(!kept.isEmpty && kept.count < 40, "\(kept.count) passes fit in 1 MB")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/out").filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty, "temporary files left on the full disk: \(leftovers)")
+        for file in kept {
+            #expect(try CLI.run("unzip", ["-tq", mountPoint + "/out/" + file]).status == 0, "\(file) is damaged")
+        }
+        // The report is complete for what was attempted and says why the rest failed.
+        let report = try BatchTests.report(tmp.path("r.jsonl"))
+        #expect(report.filter { $0["status"] as? String == "issued" }.count == kept.count)
+
+        #expect(try CLI.run("mount", ["-o", "remount,size=64m", mountPoint]).status == 0)
+        let resumed = try CLI.passmint(args + ["--resume"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("\(kept.count) already valid"), "\(resumed.stderr)")
+        #expect(Self.pkpasses(mountPoint + "/out").count == 40)
+    }
+
+    @Test("an output folder nothing can be written to stops the batch at its first record instead of failing every one")
+    func unwritableOutputStops() throws {
+        let tmp = try TempDir()
+        try BatchTests.writeCSV(header: "memberName", count: 30, to: tmp.path("in.csv")) { "M \($0)" }
+        // /proc/self/fdinfo exists, and no file can be created in it, even by root.
+        let result = try CLI.passmint(
+            ["batch", "--template", BatchTests.loyalty, "--csv", tmp.path("in.csv"), "--out", "/proc/self/fdinfo",
+             "--report", tmp.path("r.jsonl")] + DevIdentity.signingArgs)
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("stopped at line 2 after 0 passes"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: tmp.path("r.jsonl")), "the report of what was attempted is kept")
+    }
+
     @Test("--web-service-url without --db is refused as a usage error (exit 2) and makes nothing")
     func webServiceURLNeedsDB() throws {
         let tmp = try TempDir()

@@ -89,6 +89,15 @@ public final class BatchRunner: Sendable {
             try report?.append(results.map(\.outcome))
             progress(BatchProgress(
                 done: counts.records, failed: counts.failed, total: total, elapsed: Self.seconds(since: start)))
+            if let stop = results.first(where: \.environmentFailure) {
+                // What was made so far is kept and reported; --resume continues from here once the cause is fixed.
+                try bundler?.finish()
+                try report?.finish()
+                let issued = counts.issued + counts.resumed
+                throw .environment(
+                    "batch stopped at line \(stop.outcome.line) after \(issued) passes: \(stop.outcome.error ?? "an environment error"); "
+                        + "fix that and rerun with --resume to issue the rest (the passes written so far are kept)")
+            }
         }
         try bundler?.finish()
         try report?.finish()
@@ -103,6 +112,9 @@ public final class BatchRunner: Sendable {
         var outcome: BatchRecordResult
         var archive: [UInt8]?
         var stored: IssuedPassRecord?
+        /// Set when the record failed because of the machine, not the record (a full disk, a folder that is not
+        /// writable): every later record would fail the same way, so the batch stops after this window.
+        var environmentFailure = false
     }
 
     private func process(_ records: [(line: Int, fields: [String]?, error: String?)], columns: Columns) -> [WorkResult] {
@@ -169,7 +181,9 @@ public final class BatchRunner: Sendable {
                     line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: false, error: nil),
                 archive: options.bundle ? pass.archive : nil, stored: stored)
         } catch {
-            return failed(serial, error.description)
+            var result = failed(serial, error.description)
+            result.environmentFailure = !error.isInvalidInput
+            return result
         }
     }
 
