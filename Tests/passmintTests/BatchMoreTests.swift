@@ -169,7 +169,7 @@ struct BatchMoreTests {
         #expect(rows.map { "\($0[0]).pkpass" } == files)
         let tokens = rows.map { $0[1] }
         #expect(Set(tokens).count == tokens.count, "tokens repeat: \(tokens)")
-        #expect(tokens.allSatisfy { $0.count >= 16 }, "\(tokens)")
+        #expect(tokens.allSatisfy { $0.count >= 32 && $0.allSatisfy(\.isHexDigit) }, "DESIGN: at least 32 hex characters: \(tokens)")
         let templatePath = URL(fileURLWithPath: BatchTests.loyalty).standardizedFileURL.path
         #expect(rows.allSatisfy { $0[2] == templatePath }, "\(rows.map { $0[2] })")
         #expect(rows.allSatisfy { $0.count == 4 && $0[3].contains("Member ") })
@@ -322,6 +322,39 @@ struct BatchMoreTests {
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains("stopped at line 2 after 0 passes"), "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: tmp.path("r.jsonl")), "the report of what was attempted is kept")
+    }
+
+    @Test("Ctrl-C stops after the records in progress: exit 130, report finished, no temporary files; --resume completes")
+    func interruptStopsCleanly() throws {
+        let tmp = try TempDir()
+        let count = 1500
+        try BatchTests.writeCSV(header: "memberName,points", count: count, to: tmp.path("in.csv")) { "M \($0),\($0)" }
+        let args = Self.batchArgs(tmp, extra: ["--report", tmp.path("r.jsonl")])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = args
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning, Self.pkpasses(tmp.path("out")).count < 20 { usleep(2_000) }
+        kill(process.processIdentifier, SIGINT)
+        let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(process.terminationStatus): \(said)")
+        #expect(said.contains("interrupted after line") && said.contains("--resume"), "\(said)")
+        let made = Self.pkpasses(tmp.path("out"))
+        #expect(made.count < count, "the batch finished before Ctrl-C")
+        let report = try BatchTests.report(tmp.path("r.jsonl"))
+        #expect(report.count == made.count && report.allSatisfy { $0["status"] as? String == "issued" })
+        let names = try FileManager.default.contentsOfDirectory(atPath: tmp.path("out"))
+        #expect(names.filter { $0.contains(".tmp-") }.isEmpty, "temporary files left behind")
+
+        let resumed = try CLI.passmint(args + ["--resume"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("\(made.count) already valid"), "\(resumed.stderr)")
+        #expect(Self.pkpasses(tmp.path("out")).count == count)
     }
 
     @Test("--web-service-url without --db is refused as a usage error (exit 2) and makes nothing")

@@ -66,6 +66,11 @@ public struct BatchSummary: Sendable {
     public let bundles: Int
     public let elapsed: Double
     public let warnings: [String]
+    /// The batch was asked to stop (`shouldStop`) and ended after a window: records after `lastLine` were not
+    /// attempted (`--resume` issues them).
+    public let interrupted: Bool
+    /// The CSV line of the last record attempted (0 when none was).
+    public let lastLine: Int
 }
 
 /// A pass just issued by a batch, for a store that the update service will serve it from.

@@ -29,12 +29,13 @@ public final class BatchRunner: Sendable {
         templateAbsolutePath = URL(fileURLWithPath: options.templateDirectory).standardizedFileURL.path
     }
 
-    /// Runs the batch. `progress` is called after every window.
+    /// Runs the batch. `progress` is called after every window; when `shouldStop` then returns true the batch ends
+    /// there (report and bundles finished, `BatchSummary.interrupted` set).
     /// - Throws: before any pass is made when the header lacks a required column; environment errors (output
-    ///   folder, report file) at any time. Bad records are reported, not thrown.
-    public func run(countRecords: Bool = false, progress: (BatchProgress) -> Void = { _ in }) throws(PassMintError)
-        -> BatchSummary
-    {
+    ///   folder, report file, a full disk) at any time. Bad records are reported, not thrown.
+    public func run(
+        countRecords: Bool = false, shouldStop: () -> Bool = { false }, progress: (BatchProgress) -> Void = { _ in }
+    ) throws(PassMintError) -> BatchSummary {
         let start = DispatchTime.now()
         try prepareOutputDirectory()
         let reader = try CSVReader(path: options.csvPath)
@@ -55,6 +56,8 @@ public final class BatchRunner: Sendable {
         var counts = (records: 0, issued: 0, resumed: 0, failed: 0)
         var pending: [(line: Int, fields: [String]?, error: String?)] = []
         var finished = false
+        var interrupted = false
+        var lastLine = 0
         var serials = SerialNumbersSeen(column: columns.names.firstIndex(of: "serialNumber"))
         while !finished {
             pending.removeAll(keepingCapacity: true)
@@ -69,6 +72,7 @@ public final class BatchRunner: Sendable {
                 pending.append((record.line, record.fields, record.error))
             }
             if pending.isEmpty { break }
+            lastLine = pending[pending.count - 1].line
             let results = process(pending, columns: columns)
             var stored: [IssuedPassRecord] = []
             for result in results {
@@ -98,13 +102,17 @@ public final class BatchRunner: Sendable {
                     "batch stopped at line \(stop.outcome.line) after \(issued) passes: \(stop.outcome.error ?? "an environment error"); "
                         + "fix that and rerun with --resume to issue the rest (the passes written so far are kept)")
             }
+            if !finished, shouldStop() {
+                interrupted = true
+                break
+            }
         }
         try bundler?.finish()
         try report?.finish()
         return BatchSummary(
             records: counts.records, issued: counts.issued, resumed: counts.resumed, failed: counts.failed,
             bundles: bundler?.written ?? 0, elapsed: Self.seconds(since: start),
-            warnings: issuer.templateWarnings + columns.warnings)
+            warnings: issuer.templateWarnings + columns.warnings, interrupted: interrupted, lastLine: lastLine)
     }
 
     /// One record's outcome plus what the window's writers need.

@@ -15,6 +15,8 @@ struct BatchCommand: Command {
             --resume finds the passes a killed run already made and issues only the rest (with --db it stores
             them again with the tokens they carry). A serialNumber used twice fails the later record.
             A progress bar (count, rate, ETA) is drawn when stderr is a terminal, one summary line otherwise.
+            Ctrl-C (or SIGTERM) stops after the records in progress, with the report finished (exit 130); a second
+            Ctrl-C stops at once.
             Exit 0 when every record was issued, 1 when any failed.
             """,
         options: [
@@ -66,7 +68,8 @@ struct BatchCommand: Command {
             if let dbPath { sink = try StoreAccess.issuedPassSink(path: dbPath) }
             let runner = try BatchRunner(options: options, sink: sink)
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
-            let summary = try runner.run(countRecords: bar.enabled) { bar.update($0) }
+            let interrupt = InterruptRequest()
+            let summary = try runner.run(countRecords: bar.enabled, shouldStop: { interrupt.requested }) { bar.update($0) }
             bar.finish()
             for warning in summary.warnings { Console.error("warning: \(warning)") }
             let rate = summary.elapsed > 0 ? Double(summary.issued) / summary.elapsed : 0
@@ -78,6 +81,12 @@ struct BatchCommand: Command {
                 line += options.reportPath.map { "; see \($0) for the failures" } ?? "; rerun with --report FILE to see why"
             }
             Console.error(line)
+            if summary.interrupted {
+                Console.error(
+                    "batch: interrupted after line \(summary.lastLine); the passes and report so far are complete — "
+                        + "rerun the same command with --resume to issue the rest")
+                return 130
+            }
             return summary.failed > 0 ? 1 : 0
         } catch {
             throw error.cli
