@@ -33,6 +33,19 @@ struct PassBundleTests {
         #expect(parseUnzipVerbose(try runTool("unzip", ["-v", path]).output).allSatisfy { $0.method == "Stored" })
     }
 
+    @Test("a bundle of passes held as pieces has the bytes libzip writes for the same passes")
+    func piecesMatchLibzip() throws {
+        let passes = try Self.passes(7)
+        // Each pass split into uneven pieces, as an issued pass's parts are.
+        let pieces = passes.map { pass in
+            (name: pass.name, parts: ArchiveParts([pass.bytes[..<5], pass.bytes[5..<40], pass.bytes[40...]]))
+        }
+        let fromPieces = try PassBundle.makeParts(pieces).bytes
+        let libzip = try ArchiveWriter.makeArchive(passes.map { ArchiveEntry(name: $0.name, bytes: $0.bytes) })
+        #expect(fromPieces == libzip)
+        #expect(try PassBundle.make(passes) == libzip)
+    }
+
     @Test("more than ten passes are refused")
     func tooMany() throws {
         let passes = try Self.passes(11)

@@ -165,8 +165,15 @@ struct BatchTests {
             #expect(names.count <= 10)
             #expect(names.allSatisfy { $0.hasSuffix(".pkpass") })
             total += names.count
+            // Each bundled pass is byte for byte the .pkpass written next to it.
+            for name in names {
+                let inBundle = try CLI.run("sh", ["-c", "unzip -p '\(tmp.path("out/\(bundle)"))' '\(name)' | sha1sum"]).stdout
+                let alone = try CLI.run("sh", ["-c", "sha1sum < '\(tmp.path("out/\(name)"))'"]).stdout
+                #expect(inBundle == alone, "\(bundle): \(name)")
+            }
         }
         #expect(total == 23)
+        #expect(try CLI.run("unzip", ["-tq", tmp.path("out/\(bundles[0])")]).status == 0)
     }
 
     @Test("--shard splits one CSV between runs without overlap")

@@ -10,12 +10,25 @@ public enum PassBundle {
     /// - Throws: `ArchiveError.emptyBundle`, `.tooManyPasses` (more than `maxPasses`), `.duplicateEntry`,
     ///   `.invalidEntryName` or `.writeFailed`.
     public static func make(_ passes: [(name: String, bytes: [UInt8])]) throws(ArchiveError) -> [UInt8] {
+        try makeParts(passes.map { ($0.name, ArchiveParts($0.bytes)) }).bytes
+    }
+
+    /// `make(_:)` for passes held as pieces (`IssuedPass.archiveParts`), returned as pieces for
+    /// `AtomicFile.write(_:to:)`: no pass is copied, into the bundle or through libzip. The records carry the
+    /// fields libzip writes (`ZipEntryRecord`).
+    public static func makeParts(_ passes: [(name: String, parts: ArchiveParts)]) throws(ArchiveError) -> ArchiveParts {
         guard !passes.isEmpty else { throw .emptyBundle }
         guard passes.count <= maxPasses else { throw .tooManyPasses(count: passes.count, limit: maxPasses) }
-        let entries = passes.map { pass in
-            ArchiveEntry(name: pass.name.hasSuffix(".pkpass") ? pass.name : pass.name + ".pkpass", bytes: pass.bytes)
+        var seen = Set<String>()
+        var entries: [(local: ArraySlice<UInt8>, data: [ArraySlice<UInt8>], central: ArraySlice<UInt8>)] = []
+        for pass in passes {
+            let name = pass.name.hasSuffix(".pkpass") ? pass.name : pass.name + ".pkpass"
+            try ArchiveEntry.validate(name: name)
+            guard seen.insert(name).inserted else { throw .duplicateEntry(entry: name) }
+            let headers = ZipEntryRecord.storedHeaders(name: name, data: pass.parts)
+            entries.append((headers.local[...], pass.parts.pieces, headers.central[...]))
         }
-        return try ArchiveWriter.makeArchive(entries)
+        return ZipRecords.assembleParts(entries)
     }
 
     /// The `.pkpass` files inside a read `.pkpasses` bundle, in archive order, skipping folders and junk.

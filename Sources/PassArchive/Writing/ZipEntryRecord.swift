@@ -37,30 +37,56 @@ enum ZipEntryRecord {
             flags |= 0x0004  // bits 1-2 = 10: deflated with the "fast" option
         }
         let crc = bytes.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
-        let needed: UInt16 = method == 8 ? 20 : 10
-
-        var out: [UInt8] = []
-        out.reserveCapacity(30 + 46 + 2 * name.count + data.count)
-        put32(&out, 0x0403_4B50)
-        for v in [needed, flags, method, dosTime, dosDate] { put16(&out, v) }
-        put32(&out, crc)
-        put32(&out, UInt32(data.count))
-        put32(&out, UInt32(bytes.count))
-        put16(&out, UInt16(name.count))
-        put16(&out, 0)
-        out += name
+        let headers = Self.headers(
+            name: name, flags: flags, method: method, crc: crc, compressedSize: data.count, size: bytes.count)
+        var out = headers.local
+        out.reserveCapacity(headers.local.count + data.count + headers.central.count)
         out += data
         let localEnd = out.count
-        put32(&out, 0x0201_4B50)
-        for v in [0x033F, needed, flags, method, dosTime, dosDate] as [UInt16] { put16(&out, v) }
-        put32(&out, crc)
-        put32(&out, UInt32(data.count))
-        put32(&out, UInt32(bytes.count))
-        for v in [UInt16(name.count), 0, 0, 0, 0] as [UInt16] { put16(&out, v) }
-        put32(&out, 0o100666 << 16)
-        put32(&out, 0)
-        out += name
+        out += headers.central
         return (out, ZipRecord(name: entry.name, local: 0..<localEnd, central: localEnd..<out.count))
+    }
+
+    /// A stored entry whose data stays where it is (the pieces of a finished .pkpass inside a bundle): its local
+    /// header and its central-directory header (local-header offset 0, to be set), CRC-32 taken over the pieces.
+    static func storedHeaders(name: String, data: ArchiveParts) -> (local: [UInt8], central: [UInt8]) {
+        var crc: UInt32 = 0
+        for piece in data.pieces {
+            crc = piece.withUnsafeBytes { libdeflate_crc32(crc, $0.baseAddress, $0.count) }
+        }
+        let nameBytes = Array(name.utf8)
+        let flags: UInt16 = nameBytes.allSatisfy { $0 < 0x80 } ? 0 : 0x0800
+        return headers(name: nameBytes, flags: flags, method: 0, crc: crc, compressedSize: data.count, size: data.count)
+    }
+
+    /// The local header (without the data) and the central-directory header of one entry, with the fields
+    /// libzip writes; the central header's local-header offset is 0.
+    private static func headers(
+        name: [UInt8], flags: UInt16, method: UInt16, crc: UInt32, compressedSize: Int, size: Int
+    ) -> (local: [UInt8], central: [UInt8]) {
+        let needed: UInt16 = method == 8 ? 20 : 10
+        var local: [UInt8] = []
+        local.reserveCapacity(30 + name.count)
+        put32(&local, 0x0403_4B50)
+        for v in [needed, flags, method, dosTime, dosDate] { put16(&local, v) }
+        put32(&local, crc)
+        put32(&local, UInt32(compressedSize))
+        put32(&local, UInt32(size))
+        put16(&local, UInt16(name.count))
+        put16(&local, 0)
+        local += name
+        var central: [UInt8] = []
+        central.reserveCapacity(46 + name.count)
+        put32(&central, 0x0201_4B50)
+        for v in [0x033F, needed, flags, method, dosTime, dosDate] as [UInt16] { put16(&central, v) }
+        put32(&central, crc)
+        put32(&central, UInt32(compressedSize))
+        put32(&central, UInt32(size))
+        for v in [UInt16(name.count), 0, 0, 0, 0] as [UInt16] { put16(&central, v) }
+        put32(&central, 0o100666 << 16)
+        put32(&central, 0)
+        central += name
+        return (local, central)
     }
 
     /// Raw deflate (no zlib header); nil if libdeflate could not allocate its compressor.

@@ -57,21 +57,30 @@ enum ZipRecords {
     /// A zip from records of other zips, in the given order, without copying their local records: the pieces
     /// are slices of the given buffers, followed by a new central directory.
     static func assembleParts(_ parts: [(zip: [UInt8], record: ZipRecord)]) -> ArchiveParts {
+        assembleParts(parts.map { (local: $0.zip[$0.record.local], data: [], central: $0.zip[$0.record.central]) })
+    }
+
+    /// A zip of entries given as local header (or whole local record), data pieces that follow it, and central
+    /// header (local-header offset 0, set here), in archive order.
+    static func assembleParts(
+        _ entries: [(local: ArraySlice<UInt8>, data: [ArraySlice<UInt8>], central: ArraySlice<UInt8>)]
+    ) -> ArchiveParts {
         var pieces: [ArraySlice<UInt8>] = []
-        pieces.reserveCapacity(parts.count + 1)
+        pieces.reserveCapacity(entries.reduce(1) { $0 + 1 + $1.data.count })
         var central: [UInt8] = []
-        central.reserveCapacity(parts.reduce(22) { $0 + $1.record.central.count })
+        central.reserveCapacity(entries.reduce(22) { $0 + $1.central.count })
         var offset = 0
-        for part in parts {
-            pieces.append(part.zip[part.record.local])
+        for entry in entries {
+            pieces.append(entry.local)
+            pieces += entry.data
             let headerStart = central.count
-            central.append(contentsOf: part.zip[part.record.central])
+            central.append(contentsOf: entry.central)
             put32(&central, headerStart + 42, UInt32(offset))
-            offset += part.record.local.count
+            offset += entry.local.count + entry.data.reduce(0) { $0 + $1.count }
         }
         let centralSize = central.count
         central += [0x50, 0x4B, 0x05, 0x06, 0, 0, 0, 0]
-        central += le16(parts.count) + le16(parts.count) + le32(centralSize) + le32(offset) + [0, 0]
+        central += le16(entries.count) + le16(entries.count) + le32(centralSize) + le32(offset) + [0, 0]
         pieces.append(central[...])
         return ArchiveParts(pieces)
     }

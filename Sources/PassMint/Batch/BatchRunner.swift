@@ -49,9 +49,10 @@ public final class BatchRunner: Sendable {
         if options.resume { ResumeCheck.removeStaleTemporaries(in: options.outputDirectory) }
 
         // Records are issued a window at a time (the workers wait while the next window is read and the last one
-        // reported). Large windows keep that wait and the idle tail of each window small; with --bundle each
-        // result holds its archive until the window is bundled, so windows stay small to keep memory flat.
-        let window = max(16, options.jobs * (options.bundle ? 24 : 256))
+        // reported). Large windows keep that wait and the idle tail of each window small. With --bundle each
+        // result holds its archive until the window is bundled: as pieces, whose template images are the asset
+        // cache's own buffers, so a pass held costs a few KB and memory stays flat.
+        let window = max(16, options.jobs * 256)
         var index = 0
         var counts = (records: 0, issued: 0, resumed: 0, failed: 0)
         var pending: [(line: Int, fields: [String]?, error: String?)] = []
@@ -59,6 +60,14 @@ public final class BatchRunner: Sendable {
         var interrupted = false
         var lastLine = 0
         var serials = SerialNumbersSeen(column: columns.names.firstIndex(of: "serialNumber"))
+        // Bundles completed by one window are written by the workers during the next.
+        var bundles: [BundleFile] = []
+        func finishOutputs() throws(PassMintError) {
+            if let last = bundler?.remainder() { bundles.append(last) }
+            try writeBundles(bundles)
+            bundles = []
+            try report?.finish()
+        }
         while !finished {
             pending.removeAll(keepingCapacity: true)
             while pending.count < window {
@@ -73,7 +82,8 @@ public final class BatchRunner: Sendable {
             }
             if pending.isEmpty { break }
             lastLine = pending[pending.count - 1].line
-            let results = process(pending, columns: columns)
+            let results = try process(pending, columns: columns, bundles: bundles)
+            bundles = bundler?.bundles(adding: results) ?? []
             var stored: [IssuedPassRecord] = []
             for result in results {
                 counts.records += 1
@@ -83,7 +93,6 @@ public final class BatchRunner: Sendable {
                     counts.failed += 1
                 }
                 if let record = result.stored { stored.append(record) }
-                try bundler?.add(result)
             }
             if let sink, !stored.isEmpty {
                 do { try sink.store(stored) } catch {
@@ -95,7 +104,8 @@ public final class BatchRunner: Sendable {
                 done: counts.records, failed: counts.failed, total: total, elapsed: Self.seconds(since: start)))
             if let stop = results.first(where: \.environmentFailure) {
                 // What was made so far is kept and reported; --resume continues from here once the cause is fixed.
-                try bundler?.finish()
+                if let last = bundler?.remainder() { bundles.append(last) }
+                try? writeBundles(bundles)
                 try report?.finish()
                 let issued = counts.issued + counts.resumed
                 throw .environment(
@@ -107,37 +117,53 @@ public final class BatchRunner: Sendable {
                 break
             }
         }
-        try bundler?.finish()
-        try report?.finish()
+        try finishOutputs()
         return BatchSummary(
             records: counts.records, issued: counts.issued, resumed: counts.resumed, failed: counts.failed,
-            bundles: bundler?.written ?? 0, elapsed: Self.seconds(since: start),
+            bundles: bundler?.formed ?? 0, elapsed: Self.seconds(since: start),
             warnings: issuer.templateWarnings + columns.warnings, interrupted: interrupted, lastLine: lastLine)
     }
 
     /// One record's outcome plus what the window's writers need.
     struct WorkResult: Sendable {
         var outcome: BatchRecordResult
-        var archive: [UInt8]?
+        var archive: ArchiveParts?
         var stored: IssuedPassRecord?
         /// Set when the record failed because of the machine, not the record (a full disk, a folder that is not
         /// writable): every later record would fail the same way, so the batch stops after this window.
         var environmentFailure = false
     }
 
-    private func process(_ records: [(line: Int, fields: [String]?, error: String?)], columns: Columns) -> [WorkResult] {
+    /// Issues one window's records on `options.jobs` threads; the same threads write `bundles` (from the window
+    /// before) first. A bundle that cannot be written ends the batch.
+    private func process(
+        _ records: [(line: Int, fields: [String]?, error: String?)], columns: Columns, bundles: [BundleFile]
+    ) throws(PassMintError) -> [WorkResult] {
         let results = Mutex<[WorkResult?]>(Array(repeating: nil, count: records.count))
+        let bundleFailure = Mutex<PassMintError?>(nil)
         let next = Atomic<Int>(0)
-        let workers = min(options.jobs, records.count)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        let jobs = bundles.count + records.count
+        DispatchQueue.concurrentPerform(iterations: min(options.jobs, jobs)) { _ in
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard i < records.count else { return }
-                let result = issueOne(records[i], columns: columns)
-                results.withLock { $0[i] = result }
+                guard i < jobs else { return }
+                if i < bundles.count {
+                    do throws(PassMintError) { try bundles[i].write() } catch {
+                        bundleFailure.withLock { $0 = $0 ?? error }
+                    }
+                    continue
+                }
+                let result = issueOne(records[i - bundles.count], columns: columns)
+                results.withLock { $0[i - bundles.count] = result }
             }
         }
+        if let failure = bundleFailure.withLock({ $0 }) { throw failure }
         return results.withLock { $0.map { $0! } }
+    }
+
+    /// Writes bundles on `options.jobs` threads (the last ones, after the final window).
+    private func writeBundles(_ bundles: [BundleFile]) throws(PassMintError) {
+        _ = try process([], columns: Columns(names: [], used: [], warnings: []), bundles: bundles)
     }
 
     private func issueOne(_ input: (line: Int, fields: [String]?, error: String?), columns: Columns) -> WorkResult {
@@ -169,7 +195,7 @@ public final class BatchRunner: Sendable {
                 return WorkResult(
                     outcome: BatchRecordResult(
                         line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: true, error: nil),
-                    archive: options.bundle ? FileManager.default.contents(atPath: path).map { [UInt8]($0) } : nil,
+                    archive: options.bundle ? FileManager.default.contents(atPath: path).map { ArchiveParts([UInt8]($0)) } : nil,
                     stored: stored)
             }
         }
@@ -187,7 +213,7 @@ public final class BatchRunner: Sendable {
             return WorkResult(
                 outcome: BatchRecordResult(
                     line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: false, error: nil),
-                archive: options.bundle ? pass.archive : nil, stored: stored)
+                archive: options.bundle ? pass.archiveParts : nil, stored: stored)
         } catch {
             var result = failed(serial, error.description)
             result.environmentFailure = !error.isInvalidInput

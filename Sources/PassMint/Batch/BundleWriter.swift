@@ -1,36 +1,55 @@
 import Foundation
 import PassArchive
 
-/// Groups issued passes, in CSV order, into `.pkpasses` bundles of at most 10.
+/// Groups issued passes, in CSV order, into `.pkpasses` bundles of at most 10, numbered in that order. The
+/// grouping happens on the batch's main thread; the bundles themselves are written by the workers
+/// (`BundleFile.write`), alongside the next window's passes.
 struct BundleWriter {
     let directory: String
-    private var pending: [(name: String, bytes: [UInt8])] = []
-    private(set) var written = 0
+    private var pending: [(name: String, parts: ArchiveParts)] = []
+    /// Bundles formed so far.
+    private(set) var formed = 0
 
     init(directory: String) {
         self.directory = directory
     }
 
-    mutating func add(_ result: BatchRunner.WorkResult) throws(PassMintError) {
-        guard let archive = result.archive, let file = result.outcome.file else { return }
-        pending.append((file, archive))
-        if pending.count == PassBundle.maxPasses { try flush() }
+    /// The full bundles that `results` complete; passes left over wait for the next call.
+    mutating func bundles(adding results: [BatchRunner.WorkResult]) -> [BundleFile] {
+        var full: [BundleFile] = []
+        for result in results {
+            guard let archive = result.archive, let file = result.outcome.file else { continue }
+            pending.append((file, archive))
+            if pending.count == PassBundle.maxPasses { full.append(take()) }
+        }
+        return full
     }
 
-    mutating func finish() throws(PassMintError) {
-        if !pending.isEmpty { try flush() }
+    /// The last bundle, with fewer than 10 passes, if any are left.
+    mutating func remainder() -> BundleFile? {
+        pending.isEmpty ? nil : take()
     }
 
-    private mutating func flush() throws(PassMintError) {
-        written += 1
-        let path = "\(directory)/bundle-\(String(format: "%05d", written)).pkpasses"
+    private mutating func take() -> BundleFile {
+        formed += 1
+        defer { pending.removeAll(keepingCapacity: true) }
+        return BundleFile(path: "\(directory)/bundle-\(String(format: "%05d", formed)).pkpasses", passes: pending)
+    }
+}
+
+/// One `.pkpasses` file to write.
+struct BundleFile: Sendable {
+    let path: String
+    let passes: [(name: String, parts: ArchiveParts)]
+
+    func write() throws(PassMintError) {
         do {
-            try PassOutput.write(try PassBundle.make(pending), to: path)
+            // Not fsynced, like the passes themselves: `--resume` re-checks what a crash left.
+            try PassOutput.write(try PassBundle.makeParts(passes), to: path, durable: false)
         } catch let error as PassMintError {
             throw error
         } catch {
             throw .environment("bundle \(path): \(error)")
         }
-        pending.removeAll(keepingCapacity: true)
     }
 }
