@@ -8,7 +8,8 @@ import Synchronization
 /// Issues one signed pass per CSV record, in parallel, in bounded memory.
 ///
 /// Records are read as a stream and processed in windows of a few dozen per worker: each window is signed in
-/// parallel, then its report lines, bundles and store rows are written in CSV order before the next is read.
+/// parallel and its report lines written in CSV order; its bundles and store rows are written by the workers
+/// while they issue the next window.
 public final class BatchRunner: Sendable {
     private let options: BatchOptions
     let issuer: PassIssuer
@@ -60,12 +61,13 @@ public final class BatchRunner: Sendable {
         var interrupted = false
         var lastLine = 0
         var serials = SerialNumbersSeen(column: columns.names.firstIndex(of: "serialNumber"))
-        // Bundles completed by one window are written by the workers during the next.
-        var bundles: [BundleFile] = []
+        // What one window produced besides its passes (bundles, store rows) is written by the workers during the
+        // next window.
+        var outputs: [WindowOutput] = []
         func finishOutputs() throws(PassMintError) {
-            if let last = bundler?.remainder() { bundles.append(last) }
-            try writeBundles(bundles)
-            bundles = []
+            if let last = bundler?.remainder() { outputs.append(.bundle(last)) }
+            try write(outputs)
+            outputs = []
             try report?.finish()
         }
         while !finished {
@@ -82,8 +84,8 @@ public final class BatchRunner: Sendable {
             }
             if pending.isEmpty { break }
             lastLine = pending[pending.count - 1].line
-            let results = try process(pending, columns: columns, bundles: bundles)
-            bundles = bundler?.bundles(adding: results) ?? []
+            let results = try process(pending, columns: columns, outputs: outputs)
+            outputs = (bundler?.bundles(adding: results) ?? []).map(WindowOutput.bundle)
             var stored: [IssuedPassRecord] = []
             for result in results {
                 counts.records += 1
@@ -94,18 +96,14 @@ public final class BatchRunner: Sendable {
                 }
                 if let record = result.stored { stored.append(record) }
             }
-            if let sink, !stored.isEmpty {
-                do { try sink.store(stored) } catch {
-                    throw .environment("--db: storing \(stored.count) passes failed: \(error)")
-                }
-            }
+            if sink != nil, !stored.isEmpty { outputs.append(.rows(stored)) }
             try report?.append(results.map(\.outcome))
             progress(BatchProgress(
                 done: counts.records, failed: counts.failed, total: total, elapsed: Self.seconds(since: start)))
             if let stop = results.first(where: \.environmentFailure) {
                 // What was made so far is kept and reported; --resume continues from here once the cause is fixed.
-                if let last = bundler?.remainder() { bundles.append(last) }
-                try? writeBundles(bundles)
+                if let last = bundler?.remainder() { outputs.append(.bundle(last)) }
+                try? write(outputs)
                 try report?.finish()
                 let issued = counts.issued + counts.resumed
                 throw .environment(
@@ -134,36 +132,54 @@ public final class BatchRunner: Sendable {
         var environmentFailure = false
     }
 
-    /// Issues one window's records on `options.jobs` threads; the same threads write `bundles` (from the window
-    /// before) first. A bundle that cannot be written ends the batch.
+    /// What a window leaves to be written while the next one is issued.
+    enum WindowOutput: Sendable {
+        case bundle(BundleFile)
+        case rows([IssuedPassRecord])
+    }
+
+    /// Issues one window's records on `options.jobs` threads; the same threads first write `outputs` (from the
+    /// window before). An output that cannot be written ends the batch.
     private func process(
-        _ records: [(line: Int, fields: [String]?, error: String?)], columns: Columns, bundles: [BundleFile]
+        _ records: [(line: Int, fields: [String]?, error: String?)], columns: Columns, outputs: [WindowOutput]
     ) throws(PassMintError) -> [WorkResult] {
         let results = Mutex<[WorkResult?]>(Array(repeating: nil, count: records.count))
-        let bundleFailure = Mutex<PassMintError?>(nil)
+        let failure = Mutex<PassMintError?>(nil)
         let next = Atomic<Int>(0)
-        let jobs = bundles.count + records.count
+        let jobs = outputs.count + records.count
         DispatchQueue.concurrentPerform(iterations: min(options.jobs, jobs)) { _ in
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard i < jobs else { return }
-                if i < bundles.count {
-                    do throws(PassMintError) { try bundles[i].write() } catch {
-                        bundleFailure.withLock { $0 = $0 ?? error }
+                if i < outputs.count {
+                    do throws(PassMintError) { try write(outputs[i]) } catch {
+                        failure.withLock { $0 = $0 ?? error }
                     }
                     continue
                 }
-                let result = issueOne(records[i - bundles.count], columns: columns)
-                results.withLock { $0[i - bundles.count] = result }
+                let result = issueOne(records[i - outputs.count], columns: columns)
+                results.withLock { $0[i - outputs.count] = result }
             }
         }
-        if let failure = bundleFailure.withLock({ $0 }) { throw failure }
+        if let failure = failure.withLock({ $0 }) { throw failure }
         return results.withLock { $0.map { $0! } }
     }
 
-    /// Writes bundles on `options.jobs` threads (the last ones, after the final window).
-    private func writeBundles(_ bundles: [BundleFile]) throws(PassMintError) {
-        _ = try process([], columns: Columns(names: [], used: [], warnings: []), bundles: bundles)
+    /// Writes outputs on `options.jobs` threads (the last ones, after the final window).
+    private func write(_ outputs: [WindowOutput]) throws(PassMintError) {
+        _ = try process([], columns: Columns(names: [], used: [], warnings: []), outputs: outputs)
+    }
+
+    private func write(_ output: WindowOutput) throws(PassMintError) {
+        switch output {
+        case .bundle(let bundle):
+            try bundle.write()
+        case .rows(let rows):
+            guard let sink else { return }
+            do { try sink.store(rows) } catch {
+                throw .environment("--db: storing \(rows.count) passes failed: \(error)")
+            }
+        }
     }
 
     private func issueOne(_ input: (line: Int, fields: [String]?, error: String?), columns: Columns) -> WorkResult {
