@@ -72,10 +72,14 @@ public final class PassIssuer: Sendable {
         // Template bytes go through the variant's asset cache: shared assets, and the images a tier swaps in
         // (constant per tier, so `isSharedAsset` is false for them). Only pass.strings rendered with this record's
         // values differ per pass; caching those would grow the cache with every pass.
-        let shared = rendered.files.filter { $0.isSharedAsset || $0.path.hasSuffix(".png") }
-        for file in rendered.files where !(file.isSharedAsset || file.path.hasSuffix(".png")) {
-            own.append(ArchiveEntry(name: file.path, bytes: file.bytes))
-            hashes.append((file.path, Manifest.sha1Hex(file.bytes)))
+        var shared: [PassFile] = []
+        for file in rendered.files {
+            if file.isSharedAsset || file.path.hasSuffix(".png") {
+                shared.append(file)
+            } else {
+                own.append(ArchiveEntry(name: file.path, bytes: file.bytes))
+                hashes.append((file.path, Manifest.sha1Hex(file.bytes)))
+            }
         }
         let archive: ArchiveParts
         do {
