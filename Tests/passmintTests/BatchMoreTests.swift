@@ -357,6 +357,33 @@ struct BatchMoreTests {
         #expect(Self.pkpasses(tmp.path("out")).count == count)
     }
 
+    @Test("a store that refuses rows stops the batch (exit 3) with every attempted record reported; --resume stores them")
+    func storeFailureStops() throws {
+        let tmp = try TempDir()
+        let db = ["--db", tmp.path("pm.db"), "--web-service-url", "https://example.com/passes"]
+        // A first run creates the store; then a trigger makes every new row fail, as a full disk would.
+        try BatchTests.writeCSV(header: "memberName", count: 1, to: tmp.path("one.csv")) { "First \($0)" }
+        #expect(try CLI.passmint(Self.batchArgs(tmp, csv: "one.csv", out: "first", extra: db)).status == 0)
+        let trigger = "CREATE TRIGGER refuse BEFORE INSERT ON passes BEGIN SELECT RAISE(ABORT, 'no room for rows'); END;"
+        #expect(try CLI.run("sqlite3", [tmp.path("pm.db"), trigger]).status == 0)
+
+        try BatchTests.writeCSV(header: "memberName", count: 300, to: tmp.path("in.csv")) { "M \($0)" }
+        let args = ["batch", "--template", BatchTests.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"),
+                    "--jobs", "1", "--report", tmp.path("r.jsonl")] + db + DevIdentity.signingArgs
+        let stopped = try CLI.passmint(args)
+        #expect(stopped.status == 3, "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("no room for rows") && stopped.stderr.contains("--resume"), "\(stopped.stderr)")
+        let report = try BatchTests.report(tmp.path("r.jsonl"))
+        #expect(report.count == 300, "every record attempted is reported")
+        #expect(Self.pkpasses(tmp.path("out")).count == 300)
+
+        #expect(try CLI.run("sqlite3", [tmp.path("pm.db"), "DROP TRIGGER refuse;"]).status == 0)
+        let resumed = try CLI.passmint(args + ["--resume"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let rows = try CLI.run("sqlite3", [tmp.path("pm.db"), "SELECT count(*) FROM passes"]).stdout
+        #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "301")
+    }
+
     @Test("--web-service-url without --db is refused as a usage error (exit 2) and makes nothing")
     func webServiceURLNeedsDB() throws {
         let tmp = try TempDir()

@@ -84,7 +84,7 @@ public final class BatchRunner: Sendable {
             }
             if pending.isEmpty { break }
             lastLine = pending[pending.count - 1].line
-            let results = try process(pending, columns: columns, outputs: outputs)
+            let (results, outputFailure) = process(pending, columns: columns, outputs: outputs)
             outputs = (bundler?.bundles(adding: results) ?? []).map(WindowOutput.bundle)
             var stored: [IssuedPassRecord] = []
             for result in results {
@@ -100,6 +100,13 @@ public final class BatchRunner: Sendable {
             try report?.append(results.map(\.outcome))
             progress(BatchProgress(
                 done: counts.records, failed: counts.failed, total: total, elapsed: Self.seconds(since: start)))
+            if let outputFailure {
+                // The window's passes are written and reported; a bundle or the store could not be.
+                try? report?.finish()
+                throw .environment(
+                    "batch stopped after line \(lastLine): \(outputFailure); fix that and rerun with --resume (it "
+                        + "re-checks the passes written so far and writes their bundles and store rows again)")
+            }
             if let stop = results.first(where: \.environmentFailure) {
                 // What was made so far is kept and reported; --resume continues from here once the cause is fixed.
                 if let last = bundler?.remainder() { outputs.append(.bundle(last)) }
@@ -139,10 +146,10 @@ public final class BatchRunner: Sendable {
     }
 
     /// Issues one window's records on `options.jobs` threads; the same threads first write `outputs` (from the
-    /// window before). An output that cannot be written ends the batch.
+    /// window before). Returns the records' results and the first output that could not be written.
     private func process(
         _ records: [(line: Int, fields: [String]?, error: String?)], columns: Columns, outputs: [WindowOutput]
-    ) throws(PassMintError) -> [WorkResult] {
+    ) -> (results: [WorkResult], outputFailure: PassMintError?) {
         let results = Mutex<[WorkResult?]>(Array(repeating: nil, count: records.count))
         let failure = Mutex<PassMintError?>(nil)
         let next = Atomic<Int>(0)
@@ -161,13 +168,14 @@ public final class BatchRunner: Sendable {
                 results.withLock { $0[i - outputs.count] = result }
             }
         }
-        if let failure = failure.withLock({ $0 }) { throw failure }
-        return results.withLock { $0.map { $0! } }
+        return (results.withLock { $0.map { $0! } }, failure.withLock { $0 })
     }
 
     /// Writes outputs on `options.jobs` threads (the last ones, after the final window).
     private func write(_ outputs: [WindowOutput]) throws(PassMintError) {
-        _ = try process([], columns: Columns(names: [], used: [], warnings: []), outputs: outputs)
+        if let failure = process([], columns: Columns(names: [], used: [], warnings: []), outputs: outputs).outputFailure {
+            throw failure
+        }
     }
 
     private func write(_ output: WindowOutput) throws(PassMintError) {
