@@ -176,7 +176,7 @@ struct BatchTests {
         #expect(try CLI.run("unzip", ["-tq", tmp.path("out/\(bundles[0])")]).status == 0)
     }
 
-    @Test("--shard splits one CSV between runs without overlap")
+    @Test("--shard splits one CSV between runs without overlap; shards sharing a folder do not overwrite bundles")
     func shards() throws {
         let tmp = try TempDir()
         try Self.writeCSV(header: "memberName", count: 10, to: tmp.path("in.csv")) { "M \($0)" }
@@ -190,5 +190,14 @@ struct BatchTests {
         }
         #expect(all.count == 10)
         #expect(Set(all).count == 10)
+
+        for shard in ["1/2", "2/2"] {
+            let r = try CLI.passmint(
+                ["batch", "--template", Self.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("shared"),
+                 "--shard", shard, "--bundle"] + DevIdentity.signingArgs)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: tmp.path("shared")).filter { $0.hasSuffix(".pkpasses") }
+        #expect(bundles.sorted() == ["bundle-1of2-00001.pkpasses", "bundle-2of2-00001.pkpasses"])
     }
 }

@@ -46,7 +46,9 @@ public final class BatchRunner: Sendable {
         let columns = try checkHeader(header.map { $0.trimmingCharacters(in: .whitespaces) })
         let total = countRecords ? try Self.countRecords(options.csvPath) : nil
         let report = try options.reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
-        var bundler = options.bundle ? BundleWriter(directory: options.outputDirectory) : nil
+        // Shards of one CSV may share an output folder: their bundles are named apart.
+        let bundlePrefix = options.shard.map { "bundle-\($0.index)of\($0.count)-" } ?? "bundle-"
+        var bundler = options.bundle ? BundleWriter(directory: options.outputDirectory, prefix: bundlePrefix) : nil
         if options.resume { ResumeCheck.removeStaleTemporaries(in: options.outputDirectory) }
 
         // Records are issued a window at a time (the workers wait while the next window is read and the last one

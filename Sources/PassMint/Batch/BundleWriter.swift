@@ -6,12 +6,15 @@ import PassArchive
 /// (`BundleFile.write`), alongside the next window's passes.
 struct BundleWriter {
     let directory: String
+    /// File names are `<prefix><number>.pkpasses`, numbered from 00001.
+    let prefix: String
     private var pending: [(name: String, parts: ArchiveParts)] = []
     /// Bundles formed so far.
     private(set) var formed = 0
 
-    init(directory: String) {
+    init(directory: String, prefix: String = "bundle-") {
         self.directory = directory
+        self.prefix = prefix
     }
 
     /// The full bundles that `results` complete; passes left over wait for the next call.
@@ -33,7 +36,7 @@ struct BundleWriter {
     private mutating func take() -> BundleFile {
         formed += 1
         defer { pending.removeAll(keepingCapacity: true) }
-        return BundleFile(path: "\(directory)/bundle-\(String(format: "%05d", formed)).pkpasses", passes: pending)
+        return BundleFile(path: "\(directory)/\(prefix)\(String(format: "%05d", formed)).pkpasses", passes: pending)
     }
 }
 
