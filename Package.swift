@@ -20,7 +20,7 @@ let package = Package(
         // Libraries, layered bottom-up.
         .target(name: "PassModel"),
         .target(name: "PassTemplates", dependencies: ["PassModel"]),
-        .target(name: "PassSigning", dependencies: ["COpenSSL"]),
+        .target(name: "PassSigning", dependencies: ["COpenSSL", "PassModel"]),
         .target(name: "PassArchive", dependencies: ["CZip", "CDeflate"]),
         .target(name: "PassMint", dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassArchive"]),
         .target(name: "PassService", dependencies: ["PassMint", "CSQLite", "CMicroHTTPD", "CCurl", "COpenSSL"]),

@@ -265,7 +265,9 @@ public final class BatchRunner: Sendable {
     /// The same record in the same file always gets the same serial, so `--resume` finds its pass again.
     private func stableSerial(line: Int, fields: [String]) -> String {
         let material = "\(csvName)\n\(line)\n" + fields.joined(separator: "\u{1F}")
-        return String(Manifest.sha1Hex(Array(material.utf8)).prefix(24)).uppercased()
+        // The first 24 hex digits, upper-cased byte-wise (only a-f change).
+        let digits = Manifest.sha1Hex(Array(material.utf8)).utf8.prefix(24).map { $0 >= 0x61 ? $0 - 0x20 : $0 }
+        return String(decoding: digits, as: UTF8.self)
     }
 
     /// ASCII letters, digits, `.`, `_` and `-`, 1-128 characters, not `.` or `..`.

@@ -65,7 +65,8 @@ public enum JSONWriter {
         return "\(d)"
     }
 
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    /// Appends `s` as a JSON string literal: quoted, with `"`, `\\` and control characters escaped.
+    public static func writeString(_ s: String, into out: inout [UInt8]) {
         var s = s
         s.withUTF8 { bytes in
             out.append(UInt8(ascii: "\""))

@@ -1,4 +1,5 @@
 internal import COpenSSL
+import PassModel
 
 /// manifest.json: the SHA-1 of every file in a pass, keyed by its path.
 public enum Manifest {
@@ -30,9 +31,9 @@ public enum Manifest {
         out.append(UInt8(ascii: "{"))
         for (index, entry) in sorted.enumerated() {
             out.append(contentsOf: (index == 0 ? "\n  " : ",\n  ").utf8)
-            appendJSONString(entry.key, to: &out)
+            JSONWriter.writeString(entry.key, into: &out)
             out.append(contentsOf: " : ".utf8)
-            appendJSONString(entry.value, to: &out)
+            JSONWriter.writeString(entry.value, into: &out)
         }
         out.append(contentsOf: (sorted.isEmpty ? "}" : "\n}").utf8)
         return out
@@ -56,25 +57,5 @@ public enum Manifest {
             return name.starts(with: "._".utf8) || name.elementsEqual(".DS_Store".utf8)
                 || name.elementsEqual("Thumbs.db".utf8) || name.elementsEqual("desktop.ini".utf8)
         }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    static func appendJSONString(_ text: String, to out: inout [UInt8]) {
-        let hex = hexDigits
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20:
-                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }
