@@ -1,6 +1,6 @@
 extension Pass {
     /// Top-level string keys and where they live.
-    static var stringKeys: [(String, WritableKeyPath<Pass, String?>)] {
+    static let stringKeys: [(String, WritableKeyPath<Pass, String?> & Sendable)] = {
         [
             ("passTypeIdentifier", \.passTypeIdentifier), ("serialNumber", \.serialNumber),
             ("teamIdentifier", \.teamIdentifier), ("organizationName", \.organizationName),
@@ -24,30 +24,30 @@ extension Pass {
             ("transitProviderPhoneNumber", \.transitProviderPhoneNumber),
             ("transitProviderWebsiteURL", \.transitProviderWebsiteURL),
         ]
-    }
+    }()
 
-    static var colorKeys: [(String, WritableKeyPath<Pass, PassColorValue?>)] {
+    static let colorKeys: [(String, WritableKeyPath<Pass, PassColorValue?> & Sendable)] = {
         [
             ("foregroundColor", \.foregroundColor), ("backgroundColor", \.backgroundColor),
             ("labelColor", \.labelColor), ("stripColor", \.stripColor),
             ("footerBackgroundColor", \.footerBackgroundColor),
         ]
-    }
+    }()
 
-    static var boolKeys: [(String, WritableKeyPath<Pass, Bool?>)] {
+    static let boolKeys: [(String, WritableKeyPath<Pass, Bool?> & Sendable)] = {
         [
             ("suppressStripShine", \.suppressStripShine), ("voided", \.voided),
             ("sharingProhibited", \.sharingProhibited), ("useAutomaticColors", \.useAutomaticColors),
             ("suppressHeaderDarkening", \.suppressHeaderDarkening),
         ]
-    }
+    }()
 
-    static var storeIdentifierKeys: [(String, WritableKeyPath<Pass, [Int64]?>)] {
+    static let storeIdentifierKeys: [(String, WritableKeyPath<Pass, [Int64]?> & Sendable)] = {
         [
             ("associatedStoreIdentifiers", \.associatedStoreIdentifiers),
             ("auxiliaryStoreIdentifiers", \.auxiliaryStoreIdentifiers),
         ]
-    }
+    }()
 
     /// Keys with their own structure (not in the tables above).
     static let structuredKeys: [String] =
