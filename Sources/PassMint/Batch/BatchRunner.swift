@@ -55,7 +55,8 @@ public final class BatchRunner: Sendable {
         // reported). Large windows keep that wait and the idle tail of each window small. With --bundle each
         // result holds its archive until the window is bundled: as pieces, whose template images are the asset
         // cache's own buffers, so a pass held costs a few KB and memory stays flat.
-        let window = max(16, options.jobs * 256)
+        // Capped, so that an oversized --jobs cannot hold a large part of the CSV in memory.
+        let window = min(16_384, max(16, options.jobs * 256))
         var index = 0
         var counts = (records: 0, issued: 0, resumed: 0, failed: 0)
         var pending: [(line: Int, fields: [String]?, error: String?)] = []
