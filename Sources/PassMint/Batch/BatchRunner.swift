@@ -67,11 +67,18 @@ public final class BatchRunner: Sendable {
         // What one window produced besides its passes (bundles, store rows) is written by the workers during the
         // next window.
         var outputs: [WindowOutput] = []
-        func finishOutputs() throws(PassMintError) {
+        // Writes what is still pending (the last, partial bundle too) and moves the report into place. When the
+        // batch is stopping for an error of its own, a further output error is not allowed to hide it.
+        func finishOutputs(stopping: Bool = false) throws(PassMintError) {
             if let last = bundler?.remainder() { outputs.append(.bundle(last)) }
-            try write(outputs)
-            outputs = []
-            try report?.finish()
+            defer { outputs = [] }
+            if stopping {
+                try? write(outputs)
+                try? report?.finish()
+            } else {
+                try write(outputs)
+                try report?.finish()
+            }
         }
         while !finished {
             pending.removeAll(keepingCapacity: true)
@@ -105,16 +112,14 @@ public final class BatchRunner: Sendable {
                 done: counts.records, failed: counts.failed, total: total, elapsed: Self.seconds(since: start)))
             if let outputFailure {
                 // The window's passes are written and reported; a bundle or the store could not be.
-                try? report?.finish()
+                try finishOutputs(stopping: true)
                 throw .environment(
                     "batch stopped after line \(lastLine): \(outputFailure); fix that and rerun with --resume (it "
                         + "re-checks the passes written so far and writes their bundles and store rows again)")
             }
             if let stop = results.first(where: \.environmentFailure) {
                 // What was made so far is kept and reported; --resume continues from here once the cause is fixed.
-                if let last = bundler?.remainder() { outputs.append(.bundle(last)) }
-                try? write(outputs)
-                try report?.finish()
+                try finishOutputs(stopping: true)
                 let issued = counts.issued + counts.resumed
                 throw .environment(
                     "batch stopped at line \(stop.outcome.line) after \(issued) passes: \(stop.outcome.error ?? "an environment error"); "
@@ -155,18 +160,10 @@ public final class BatchRunner: Sendable {
     ) -> (results: [WorkResult], outputFailure: PassMintError?) {
         let results = Mutex<[WorkResult?]>(Array(repeating: nil, count: records.count))
         let failure = Mutex<PassMintError?>(nil)
-        let next = Atomic<Int>(0)
-        let jobs = outputs.count + records.count
-        DispatchQueue.concurrentPerform(iterations: min(options.jobs, jobs)) { _ in
-            while true {
-                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard i < jobs else { return }
-                if i < outputs.count {
-                    do throws(PassMintError) { try write(outputs[i]) } catch {
-                        failure.withLock { $0 = $0 ?? error }
-                    }
-                    continue
-                }
+        inParallel(outputs.count + records.count) { i in
+            if i < outputs.count {
+                do throws(PassMintError) { try write(outputs[i]) } catch { failure.withLock { $0 = $0 ?? error } }
+            } else {
                 let result = issueOne(records[i - outputs.count], columns: columns)
                 results.withLock { $0[i - outputs.count] = result }
             }
@@ -176,8 +173,23 @@ public final class BatchRunner: Sendable {
 
     /// Writes outputs on `options.jobs` threads (the last ones, after the final window).
     private func write(_ outputs: [WindowOutput]) throws(PassMintError) {
-        if let failure = process([], columns: Columns(names: [], used: [], warnings: []), outputs: outputs).outputFailure {
-            throw failure
+        let failure = Mutex<PassMintError?>(nil)
+        inParallel(outputs.count) { i in
+            do throws(PassMintError) { try write(outputs[i]) } catch { failure.withLock { $0 = $0 ?? error } }
+        }
+        if let failure = failure.withLock({ $0 }) { throw failure }
+    }
+
+    /// Runs `job(0..<count)` on at most `options.jobs` threads, each index once, and returns when all are done.
+    private func inParallel(_ count: Int, _ job: @Sendable (Int) -> Void) {
+        guard count > 0 else { return }
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(options.jobs, count)) { _ in
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < count else { return }
+                job(i)
+            }
         }
     }
 
@@ -188,7 +200,8 @@ public final class BatchRunner: Sendable {
         case .rows(let rows):
             guard let sink else { return }
             do { try sink.store(rows) } catch {
-                throw .environment("--db: storing \(rows.count) passes failed: \(error)")
+                throw .environment(
+                    "--db: storing \(rows.count) passes failed: \(error); check that the database file and its folder are writable and have room")
             }
         }
     }
@@ -214,16 +227,15 @@ public final class BatchRunner: Sendable {
         }
         let fileName = "\(serial).pkpass"
         let path = "\(options.outputDirectory)/\(fileName)"
-        if options.resume, FileManager.default.fileExists(atPath: path), ResumeCheck.isValidPass(at: path) {
+        if options.resume, let kept = ResumeCheck.validPass(at: path) {
             // With --db the kept pass is stored again: a kill can fall between writing a window's files and storing
             // its rows. A kept pass that lacks this run's web service (or a token) cannot be served: issue it anew.
-            let stored = options.webServiceURL.flatMap { resumedRecord(at: path, serial: serial, record: record, url: $0) }
+            let stored = options.webServiceURL.flatMap { resumedRecord(kept, path: path, serial: serial, record: record, url: $0) }
             if options.webServiceURL == nil || stored != nil {
                 return WorkResult(
                     outcome: BatchRecordResult(
                         line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: true, error: nil),
-                    archive: options.bundle ? FileManager.default.contents(atPath: path).map { ArchiveParts([UInt8]($0)) } : nil,
-                    stored: stored)
+                    archive: options.bundle ? ArchiveParts(kept) : nil, stored: stored)
             }
         }
         let token = options.webServiceURL == nil ? nil : AuthenticationToken.generate()
@@ -248,11 +260,12 @@ public final class BatchRunner: Sendable {
         }
     }
 
-    /// The store row of a pass an earlier run wrote: its own token, when it carries `url` as its web service.
-    private func resumedRecord(at path: String, serial: String, record: [String: String], url: String)
+    /// The store row of a pass an earlier run wrote (`pass`, the bytes of `path`): its own token, when it carries
+    /// `url` as its web service.
+    private func resumedRecord(_ pass: [UInt8], path: String, serial: String, record: [String: String], url: String)
         -> IssuedPassRecord?
     {
-        guard let bytes = try? ArchiveReader(contentsOf: path).read("pass.json"),
+        guard let bytes = try? ArchiveReader(bytes: pass, name: path).read("pass.json"),
             let json = try? JSONReader.parse(bytes, file: path).value,
             json["webServiceURL"]?.stringValue == url,
             let token = json["authenticationToken"]?.stringValue, !token.isEmpty,

@@ -2,10 +2,13 @@ import Foundation
 
 /// Decides whether a pass left by an earlier (possibly killed) run can be kept.
 enum ResumeCheck {
-    /// True when `path` holds a pass that `passmint verify` finds no error in (complete archive, manifest hashes,
-    /// signature over the manifest, pass.json rules): the same checks, not a second copy of them.
-    static func isValidPass(at path: String) -> Bool {
-        PassVerifier.verify(file: path).allSatisfy(\.valid)
+    /// The bytes at `path` when they are a pass that `passmint verify` finds no error in (complete archive,
+    /// manifest hashes, signature over the manifest, pass.json rules): the same checks, not a second copy of them.
+    /// nil when the file is missing or not such a pass. Read once, so the caller can reuse the bytes.
+    static func validPass(at path: String) -> [UInt8]? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let bytes = [UInt8](data)
+        return PassVerifier.verify(bytes: bytes, name: path).allSatisfy(\.valid) ? bytes : nil
     }
 
     /// Removes temporary files a killed run left behind (`<name>.tmp-<random>`).
