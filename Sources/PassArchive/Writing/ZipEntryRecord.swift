@@ -22,8 +22,7 @@ enum ZipEntryRecord {
     /// offset 0, set by `ZipRecords.assembleParts`), and where each lies.
     static func make(_ entry: ArchiveEntry) throws(ArchiveError) -> (zip: [UInt8], record: ZipRecord) {
         let bytes = entry.bytes
-        let name = Array(entry.name.utf8)
-        var flags: UInt16 = name.allSatisfy { $0 < 0x80 } ? 0 : 0x0800  // bit 11: the name is UTF-8
+        var flags: UInt16 = 0
         var method: UInt16 = 0
         var data = bytes
         if Compression.forEntry(entry.name) == .deflate {
@@ -38,7 +37,7 @@ enum ZipEntryRecord {
         }
         let crc = bytes.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
         let headers = Self.headers(
-            name: name, flags: flags, method: method, crc: crc, compressedSize: data.count, size: bytes.count)
+            name: entry.name, flags: flags, method: method, crc: crc, compressedSize: data.count, size: bytes.count)
         var out = headers.local
         out.reserveCapacity(headers.local.count + data.count + headers.central.count)
         out += data
@@ -54,37 +53,38 @@ enum ZipEntryRecord {
         for piece in data.pieces {
             crc = piece.withUnsafeBytes { libdeflate_crc32(crc, $0.baseAddress, $0.count) }
         }
-        let nameBytes = Array(name.utf8)
-        let flags: UInt16 = nameBytes.allSatisfy { $0 < 0x80 } ? 0 : 0x0800
-        return headers(name: nameBytes, flags: flags, method: 0, crc: crc, compressedSize: data.count, size: data.count)
+        return headers(name: name, flags: 0, method: 0, crc: crc, compressedSize: data.count, size: data.count)
     }
 
     /// The local header (without the data) and the central-directory header of one entry, with the fields
-    /// libzip writes; the central header's local-header offset is 0.
+    /// libzip writes (general-purpose bit 11 added for a non-ASCII name); the central header's local-header
+    /// offset is 0.
     private static func headers(
-        name: [UInt8], flags: UInt16, method: UInt16, crc: UInt32, compressedSize: Int, size: Int
+        name entryName: String, flags: UInt16, method: UInt16, crc: UInt32, compressedSize: Int, size: Int
     ) -> (local: [UInt8], central: [UInt8]) {
+        let name = Array(entryName.utf8)
+        let flags = name.allSatisfy { $0 < 0x80 } ? flags : flags | 0x0800  // bit 11: the name is UTF-8
         let needed: UInt16 = method == 8 ? 20 : 10
         var local: [UInt8] = []
         local.reserveCapacity(30 + name.count)
-        put32(&local, 0x0403_4B50)
-        for v in [needed, flags, method, dosTime, dosDate] { put16(&local, v) }
-        put32(&local, crc)
-        put32(&local, UInt32(compressedSize))
-        put32(&local, UInt32(size))
-        put16(&local, UInt16(name.count))
-        put16(&local, 0)
+        ZipRecords.append32(&local, 0x0403_4B50)
+        for v in [needed, flags, method, dosTime, dosDate] { ZipRecords.append16(&local, v) }
+        ZipRecords.append32(&local, crc)
+        ZipRecords.append32(&local, UInt32(compressedSize))
+        ZipRecords.append32(&local, UInt32(size))
+        ZipRecords.append16(&local, UInt16(name.count))
+        ZipRecords.append16(&local, 0)
         local += name
         var central: [UInt8] = []
         central.reserveCapacity(46 + name.count)
-        put32(&central, 0x0201_4B50)
-        for v in [0x033F, needed, flags, method, dosTime, dosDate] as [UInt16] { put16(&central, v) }
-        put32(&central, crc)
-        put32(&central, UInt32(compressedSize))
-        put32(&central, UInt32(size))
-        for v in [UInt16(name.count), 0, 0, 0, 0] as [UInt16] { put16(&central, v) }
-        put32(&central, 0o100666 << 16)
-        put32(&central, 0)
+        ZipRecords.append32(&central, 0x0201_4B50)
+        for v in [0x033F, needed, flags, method, dosTime, dosDate] as [UInt16] { ZipRecords.append16(&central, v) }
+        ZipRecords.append32(&central, crc)
+        ZipRecords.append32(&central, UInt32(compressedSize))
+        ZipRecords.append32(&central, UInt32(size))
+        for v in [UInt16(name.count), 0, 0, 0, 0] as [UInt16] { ZipRecords.append16(&central, v) }
+        ZipRecords.append32(&central, 0o100666 << 16)
+        ZipRecords.append32(&central, 0)
         central += name
         return (local, central)
     }
@@ -96,13 +96,6 @@ enum ZipEntryRecord {
 
     private static let compressors = DeflateCompressors(level: level)
 
-    private static func put16(_ out: inout [UInt8], _ v: UInt16) {
-        out.append(UInt8(truncatingIfNeeded: v))
-        out.append(UInt8(truncatingIfNeeded: v >> 8))
-    }
-    private static func put32(_ out: inout [UInt8], _ v: UInt32) {
-        for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) }
-    }
 }
 
 /// Owns one `libdeflate_compressor` (freed in deinit). A compressor is used by one thread at a time.

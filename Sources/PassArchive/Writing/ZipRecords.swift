@@ -80,7 +80,11 @@ enum ZipRecords {
         }
         let centralSize = central.count
         central += [0x50, 0x4B, 0x05, 0x06, 0, 0, 0, 0]
-        central += le16(entries.count) + le16(entries.count) + le32(centralSize) + le32(offset) + [0, 0]
+        append16(&central, UInt16(entries.count))
+        append16(&central, UInt16(entries.count))
+        append32(&central, UInt32(centralSize))
+        append32(&central, UInt32(offset))
+        append16(&central, 0)
         pieces.append(central[...])
         return ArchiveParts(pieces)
     }
@@ -92,6 +96,14 @@ enum ZipRecords {
     private static func put32(_ b: inout [UInt8], _ i: Int, _ v: UInt32) {
         for k in 0..<4 { b[i + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(k))) }
     }
-    private static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
-    private static func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+    /// Appends `v` little-endian, as every zip field is stored.
+    static func append16(_ out: inout [UInt8], _ v: UInt16) {
+        out.append(UInt8(truncatingIfNeeded: v))
+        out.append(UInt8(truncatingIfNeeded: v >> 8))
+    }
+
+    /// Appends `v` little-endian, as every zip field is stored.
+    static func append32(_ out: inout [UInt8], _ v: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) }
+    }
 }
