@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "PassModel"),
         .target(name: "PassTemplates", dependencies: ["PassModel"]),
         .target(name: "PassSigning", dependencies: ["COpenSSL", "PassModel"]),
-        .target(name: "PassArchive", dependencies: ["CZip", "CDeflate"]),
+        .target(name: "PassArchive", dependencies: ["CZip", "CDeflate", "PassModel"]),
         .target(name: "PassMint", dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassArchive"]),
         .target(name: "PassService", dependencies: ["PassMint", "CSQLite", "CMicroHTTPD", "CCurl", "COpenSSL"]),
         .executableTarget(name: "passmint", dependencies: ["PassMint", "PassService"]),

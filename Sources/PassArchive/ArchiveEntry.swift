@@ -1,3 +1,5 @@
+import PassModel
+
 /// One file inside an archive: its path inside the zip (e.g. `pass.json`, `en.lproj/pass.strings`) and its bytes.
 public struct ArchiveEntry: Sendable, Equatable {
     /// Path inside the archive, `/`-separated, no leading `/`.
@@ -16,14 +18,11 @@ public struct ArchiveEntry: Sendable, Equatable {
 }
 
 extension ArchiveEntry {
-    /// Whether `name` is operating-system clutter that does not belong in a pass: anything under `__MACOSX/`,
-    /// AppleDouble `._*` files, `.DS_Store`, `Thumbs.db` and `desktop.ini`.
+    /// Whether `name` is operating-system clutter that does not belong in a pass (`PassFileNames.isJunk`):
+    /// anything under `__MACOSX/`, AppleDouble `._*` files, `.DS_Store`, `Thumbs.db` and `desktop.ini`.
     /// - Parameter name: an entry name as listed by `ArchiveReader.entryNames`.
     public static func isJunk(_ name: String) -> Bool {
-        let parts = name.split(separator: "/")
-        if parts.contains("__MACOSX") { return true }
-        guard let last = parts.last else { return false }
-        return last.hasPrefix("._") || last == ".DS_Store" || last == "Thumbs.db" || last == "desktop.ini"
+        PassFileNames.isJunk(name)
     }
 
     /// Checks that `name` is a plain relative file path that any unzip tool extracts where it should:
