@@ -2,23 +2,28 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Ctrl-C (SIGINT) or SIGTERM during a long command: the first asks it to stop at the next safe point, a second
-/// one ends the process at once (the default action).
+/// Ctrl-C (SIGINT) or SIGTERM for a long-running command: the first asks it to stop at its next safe point
+/// (`requested` turns true, `wait()` returns). With `secondStopsAtOnce`, another one ends the process at once
+/// (the default action); otherwise later ones are ignored while the command stops.
 // @unchecked Sendable: `sources` is set once in init and only kept alive; the count is atomic.
 final class InterruptRequest: @unchecked Sendable {
-    private final class Count: Sendable {
-        let value = Atomic<Int>(0)
+    private final class State: Sendable {
+        let count = Atomic<Int>(0)
+        let first = DispatchSemaphore(value: 0)
     }
 
-    private let count = Count()
+    private let state = State()
     private var sources: [DispatchSourceSignal] = []
 
-    init() {
+    init(secondStopsAtOnce: Bool) {
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [count] in
-                if count.value.wrappingAdd(1, ordering: .relaxed).newValue >= 2 {
+            source.setEventHandler { [state] in
+                let count = state.count.wrappingAdd(1, ordering: .relaxed).newValue
+                if count == 1 {
+                    state.first.signal()
+                } else if secondStopsAtOnce {
                     signal(sig, SIG_DFL)
                     raise(sig)
                 }
@@ -29,5 +34,10 @@ final class InterruptRequest: @unchecked Sendable {
     }
 
     /// True once SIGINT or SIGTERM arrived.
-    var requested: Bool { count.value.load(ordering: .relaxed) > 0 }
+    var requested: Bool { state.count.load(ordering: .relaxed) > 0 }
+
+    /// Blocks until SIGINT or SIGTERM arrives.
+    func wait() {
+        state.first.wait()
+    }
 }

@@ -68,7 +68,7 @@ struct BatchCommand: Command {
             if let dbPath { sink = try StoreAccess.issuedPassSink(path: dbPath) }
             let runner = try BatchRunner(options: options, sink: sink)
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
-            let interrupt = InterruptRequest()
+            let interrupt = InterruptRequest(secondStopsAtOnce: true)
             let summary = try runner.run(countRecords: bar.enabled, shouldStop: { interrupt.requested }) { bar.update($0) }
             bar.finish()
             for warning in summary.warnings { Console.error("warning: \(warning)") }

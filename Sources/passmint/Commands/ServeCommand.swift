@@ -68,18 +68,10 @@ struct ServeCommand: Command {
         // Written unbuffered: a parent reading this line through a pipe must see it now, not at exit.
         let line = "passmint serve: listening on http://\(options.configuration.host):\(port) (store \(options.databasePath), APNs \(options.apnsURL))\n"
         FileHandle.standardOutput.write(Data(line.utf8))
-        let stopped = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { stopped.signal() }
-            source.resume()
-            sources.append(source)
-        }
-        stopped.wait()
+        let interrupt = InterruptRequest(secondStopsAtOnce: false)
+        interrupt.wait()
         Console.error("passmint serve: stopping")
-        runner.stop()
+        withExtendedLifetime(interrupt) { runner.stop() }  // further signals stay handled (ignored) while it stops
         return 0
     }
 }
