@@ -14,7 +14,7 @@ extension Template {
     public func render(_ record: ResolvedRecord, context: RenderContext) throws(TemplateError) -> RenderedPass {
         var warnings = record.warnings
         var root = passJSON.objectValue ?? [:]
-        let tierName = tierField.flatMap { record.values[$0] }.flatMap { tiers[$0] == nil ? nil : $0 }
+        let tierName = tierField.flatMap { record.values[$0] }
         let tier = tierName.flatMap { tiers[$0] }
         if let tier {
             for (key, value) in tier.pass {
