@@ -74,7 +74,7 @@ public final class PassIssuer: Sendable {
         // values differ per pass; caching those would grow the cache with every pass.
         var shared: [PassFile] = []
         for file in rendered.files {
-            if file.isSharedAsset || file.path.hasSuffix(".png") {
+            if !file.isPerRecord, file.isSharedAsset || file.path.hasSuffix(".png") {
                 shared.append(file)
             } else {
                 own.append(ArchiveEntry(name: file.path, bytes: file.bytes))

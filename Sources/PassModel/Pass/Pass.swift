@@ -19,6 +19,8 @@ public struct Pass: Sendable, Equatable {
     public var eventTicket: PassStructure?
     public var generic: PassStructure?
     public var storeCard: PassStructure?
+    /// iOS 27; stands beside a legacy style dictionary that older systems show.
+    public var posterGeneric: PassStructure?
 
     // MARK: Visual (§1.2)
     public var logoText: String?
@@ -133,6 +135,7 @@ extension Pass {
             case .eventTicket: return eventTicket
             case .generic: return generic
             case .storeCard: return storeCard
+            case .posterGeneric: return posterGeneric
             }
         }
         set {
@@ -142,6 +145,7 @@ extension Pass {
             case .eventTicket: eventTicket = newValue
             case .generic: generic = newValue
             case .storeCard: storeCard = newValue
+            case .posterGeneric: posterGeneric = newValue
             }
         }
     }

@@ -10,6 +10,8 @@ public struct PassStructure: Sendable, Equatable {
     public var backFields: [PassField]?
     /// iOS 18 poster tickets: the "Additional Info" tile.
     public var additionalInfoFields: [PassField]?
+    /// iOS 27 poster generic: the footer under the artwork.
+    public var footerFields: [PassField]?
     /// Keys PassMint does not know, kept verbatim.
     public var unknownKeys: [String: JSONValue]
 
@@ -32,6 +34,7 @@ public struct PassStructure: Sendable, Equatable {
             case .auxiliaryFields: return auxiliaryFields
             case .backFields: return backFields
             case .additionalInfoFields: return additionalInfoFields
+            case .footerFields: return footerFields
             }
         }
         set {
@@ -42,6 +45,7 @@ public struct PassStructure: Sendable, Equatable {
             case .auxiliaryFields: auxiliaryFields = newValue
             case .backFields: backFields = newValue
             case .additionalInfoFields: additionalInfoFields = newValue
+            case .footerFields: footerFields = newValue
             }
         }
     }

@@ -34,6 +34,8 @@ extension Checker {
                     .auxiliaryFields, count(.secondaryFields) + count(.auxiliaryFields), 4,
                     "secondary and auxiliary fields combined when the barcode is square (\(shown))")
             }
+        case .posterGeneric:
+            report(.primaryFields, count(.primaryFields), 4, "primary fields")
         case .eventTicket:
             report(.primaryFields, count(.primaryFields), 1, "primary field")
             report(.secondaryFields, count(.secondaryFields), 4, "secondary fields")

@@ -6,9 +6,14 @@ public struct ResolvedRecord: Sendable, Equatable {
     public var values: [String: String]
     /// Record keys that are not fields (ignored), each with a hint.
     public var warnings: [String]
+    /// Image slot (`thumbnail`, `artwork`, …) → the record's image reference (a PNG/JPEG path, not yet resolved
+    /// or read), from `image.SLOT` keys and `"type": "image"` fields. The caller turns each into `PassFile`s for
+    /// `RenderContext.images`.
+    public var images: [String: String]
 
-    public init(values: [String: String], warnings: [String] = []) {
+    public init(values: [String: String], warnings: [String] = [], images: [String: String] = [:]) {
         self.values = values
         self.warnings = warnings
+        self.images = images
     }
 }

@@ -13,15 +13,19 @@ public struct RenderContext: Sendable, Equatable {
     public var webServiceURL: String?
     /// When set, written to pass.json (replacing the template's).
     public var authenticationToken: String?
+    /// Per-record image files (a member photo scaled to its slot's @1x/@2x/@3x PNGs, `isPerRecord` set). Each
+    /// replaces the template's or the tier's file of the same path.
+    public var images: [PassFile]
 
     public init(
         serialNumber: String? = nil, passTypeIdentifier: String? = nil, teamIdentifier: String? = nil,
-        webServiceURL: String? = nil, authenticationToken: String? = nil
+        webServiceURL: String? = nil, authenticationToken: String? = nil, images: [PassFile] = []
     ) {
         self.serialNumber = serialNumber
         self.passTypeIdentifier = passTypeIdentifier
         self.teamIdentifier = teamIdentifier
         self.webServiceURL = webServiceURL
         self.authenticationToken = authenticationToken
+        self.images = images
     }
 }

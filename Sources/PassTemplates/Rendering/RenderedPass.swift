@@ -8,11 +8,14 @@ public struct PassFile: Sendable, Equatable {
     /// The bytes are the same for every pass of this template (images, pass.strings without placeholders), so a
     /// batch may compress them once. Tier images and substituted pass.strings are not shared.
     public var isSharedAsset: Bool
+    /// Made for this record alone (a member photo scaled for its slot): never cached across passes.
+    public var isPerRecord: Bool
 
-    public init(path: String, bytes: [UInt8], isSharedAsset: Bool) {
+    public init(path: String, bytes: [UInt8], isSharedAsset: Bool, isPerRecord: Bool = false) {
         self.path = path
         self.bytes = bytes
         self.isSharedAsset = isSharedAsset
+        self.isPerRecord = isPerRecord
     }
 }
 

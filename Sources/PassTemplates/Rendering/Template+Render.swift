@@ -74,6 +74,7 @@ extension Template {
                 files[dest] = PassFile(path: dest, bytes: bytes, isSharedAsset: false)
             }
         }
+        for image in context.images { files[image.path] = image }
         let sorted = files.values.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         return RenderedPass(
             passJSON: .object(root), files: sorted, warnings: warnings, variant: tier?.images.isEmpty == false ? tierName : nil)
