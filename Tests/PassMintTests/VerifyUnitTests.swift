@@ -1,6 +1,7 @@
 import Testing
 
 @testable import PassMint
+import PassModel
 
 @Suite("verify: building blocks")
 struct VerifyUnitTests {
@@ -34,22 +35,22 @@ struct VerifyUnitTests {
 
     @Test("image rules: exact, maximum, thumbnail aspect, strip height per style")
     func imageRules() throws {
-        let icon = try #require(ImageRule.rule(for: "icon", style: "generic", isPoster: false))
+        let icon = try #require(ImageSlot.rule(for: "icon", style: "generic", isPoster: false))
         #expect(icon.sizeProblem(width: 87, height: 87, scale: 3) == nil)
         #expect(icon.sizeProblem(width: 58, height: 58, scale: 3) != nil)
-        let logo = try #require(ImageRule.rule(for: "logo", style: "generic", isPoster: false))
+        let logo = try #require(ImageSlot.rule(for: "logo", style: "generic", isPoster: false))
         #expect(logo.sizeProblem(width: 100, height: 50, scale: 1) == nil)
         #expect(logo.sizeProblem(width: 161, height: 50, scale: 1) != nil)
-        let event = try #require(ImageRule.rule(for: "strip", style: "eventTicket", isPoster: false))
+        let event = try #require(ImageSlot.rule(for: "strip", style: "eventTicket", isPoster: false))
         #expect(event.sizeProblem(width: 750, height: 196, scale: 2) == nil)
         #expect(event.sizeProblem(width: 750, height: 246, scale: 2) != nil)
-        let coupon = try #require(ImageRule.rule(for: "strip", style: "coupon", isPoster: false))
+        let coupon = try #require(ImageSlot.rule(for: "strip", style: "coupon", isPoster: false))
         #expect(coupon.sizeProblem(width: 1125, height: 432, scale: 3) == nil)
-        let thumbnail = try #require(ImageRule.rule(for: "thumbnail", style: "generic", isPoster: false))
+        let thumbnail = try #require(ImageSlot.rule(for: "thumbnail", style: "generic", isPoster: false))
         #expect(thumbnail.sizeProblem(width: 60, height: 90, scale: 1) == nil)
         #expect(thumbnail.sizeProblem(width: 40, height: 90, scale: 1) != nil)  // narrower than 2:3
-        #expect(ImageRule.rule(for: "background", style: "eventTicket", isPoster: true) == nil)
-        #expect(ImageRule.rule(for: "artwork", style: "eventTicket", isPoster: true) == nil)
+        #expect(ImageSlot.rule(for: "background", style: "eventTicket", isPoster: true) == nil)
+        #expect(ImageSlot.rule(for: "artwork", style: "eventTicket", isPoster: true) == nil)
     }
 
     @Test("language IDs of .lproj folders")

@@ -1,3 +1,5 @@
+import PassModel
+
 /// Images: an icon exists, every .png is a real PNG, sizes fit their slot for the style and scale, and no
 /// image sits in a slot the style never shows.
 enum ImageChecks {
@@ -24,7 +26,7 @@ enum ImageChecks {
                         + "export a real PNG", path: path)
                 continue
             }
-            guard let rule = ImageRule.rule(for: image.base, style: facts.style, isPoster: facts.isPoster) else {
+            guard let rule = ImageSlot.rule(for: image.base, style: facts.style, isPoster: facts.isPoster) else {
                 continue
             }
             if let style = facts.style, let styles = rule.styles, !styles.contains(style) {
