@@ -16,6 +16,8 @@ import PassModel
 public struct Template: Sendable {
     /// The placeholder that is always available: the pass's serial number.
     public static let serialNumberPlaceholder = "serialNumber"
+    /// Record keys `image.SLOT` (e.g. `image.thumbnail`) give a per-record image for the slot SLOT.
+    public static let imageKeyPrefix = "image."
 
     /// The folder as given to `load(directory:)` (without a trailing `/`); file names in messages start with it.
     public var directory: String

@@ -1,3 +1,5 @@
+import PassModel
+
 /// Everything that can go wrong while loading a template, checking a record or rendering a pass.
 /// Every message names the template file (as given to `Template.load`, e.g. `Templates/status/pass.json`),
 /// the JSON path or field, and what to do about it.
@@ -26,6 +28,8 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
     case missingSerialNumber(file: String)
     /// A `pass.strings` file is malformed.
     case invalidStrings(file: String, line: Int, message: String)
+    /// A record key `image.SLOT` names no image slot.
+    case unknownImageSlot(key: String, suggestion: String?)
 
     public var description: String {
         switch self {
@@ -59,6 +63,10 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
                 + "serialNumber column) or put a literal serialNumber in pass.json"
         case .invalidStrings(let file, let line, let message):
             return "\(file):\(line): invalid pass.strings: \(message); each entry must read \"key\" = \"value\";"
+        case .unknownImageSlot(let key, let suggestion):
+            let hint = suggestion.map { "; did you mean \"image.\($0)\"?" } ?? ""
+            return "\"\(key)\" names no image slot\(hint) (slots: "
+                + ImageSlot.names.joined(separator: ", ") + ")"
         }
     }
 }

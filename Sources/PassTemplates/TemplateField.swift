@@ -3,8 +3,9 @@ import PassModel
 /// One typed input of a template, declared in `template.json` (or implied by a placeholder when there is none).
 public struct TemplateField: Sendable, Equatable {
     /// The value type. Integer and decimal fields become JSON numbers where a string is exactly their placeholder.
+    /// An image field's value is a PNG/JPEG path for the image slot `imageSlot` (like an `image.SLOT` record key).
     public enum Kind: String, Sendable, CaseIterable {
-        case string, integer, decimal, date, `enum`
+        case string, integer, decimal, date, `enum`, image
     }
 
     /// The record key (CSV header, `--set` key) and the placeholder name.
@@ -17,10 +18,12 @@ public struct TemplateField: Sendable, Equatable {
     /// The allowed values of an enum field (empty for other kinds).
     public var values: [String]
     public var description: String?
+    /// The image slot (`thumbnail`, `artwork`, …) an image field fills; nil for other kinds.
+    public var imageSlot: String?
 
     public init(
         name: String, kind: Kind = .string, required: Bool = false, defaultValue: String? = nil,
-        values: [String] = [], description: String? = nil
+        values: [String] = [], description: String? = nil, imageSlot: String? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -28,6 +31,7 @@ public struct TemplateField: Sendable, Equatable {
         self.defaultValue = defaultValue
         self.values = values
         self.description = description
+        self.imageSlot = imageSlot
     }
 }
 

@@ -49,7 +49,7 @@ struct TemplateManifest: Sendable {
         guard let object = value.objectValue else {
             throw .invalidTemplateJSON(file: file, path: path, message: "a field must be an object with a \"name\"")
         }
-        warnUnknown(object, known: ["name", "type", "required", "default", "values", "description"], path: path,
+        warnUnknown(object, known: ["name", "type", "required", "default", "values", "description", "image"], path: path,
                     file: file)
         guard let name = object["name"]?.stringValue else {
             throw .invalidTemplateJSON(file: file, path: path + ".name", message: "every field needs a string \"name\"")
@@ -96,6 +96,22 @@ struct TemplateManifest: Sendable {
                 warnings.append("\(file): \(path).values: ignored because the field's type is "
                     + "\(field.kind.rawValue), not enum")
             }
+        }
+        if let slot = object["image"] {
+            guard let text = slot.stringValue, ImageSlot.names.contains(text) else {
+                throw .invalidTemplateJSON(file: file, path: path + ".image", message: "must name an image slot: "
+                    + ImageSlot.names.joined(separator: ", "))
+            }
+            if field.kind == .image {
+                field.imageSlot = text
+            } else {
+                warnings.append("\(file): \(path).image: ignored because the field's type is "
+                    + "\(field.kind.rawValue), not image")
+            }
+        }
+        if field.kind == .image, field.imageSlot == nil {
+            throw .invalidTemplateJSON(file: file, path: path + ".image", message: "an image field needs \"image\": "
+                + "the slot it fills, one of " + ImageSlot.names.joined(separator: ", "))
         }
         if field.kind == .enum, field.values.isEmpty {
             throw .invalidTemplateJSON(file: file, path: path + ".values", message: "an enum field needs \"values\": "

@@ -3,7 +3,7 @@ enum FieldValue {
     /// The normalised text of `raw` for `field`, or a description of the expected form.
     static func normalize(_ raw: String, for field: TemplateField) -> Result<String, Expected> {
         switch field.kind {
-        case .string:
+        case .string, .image:
             return .success(raw)
         case .integer:
             return integer(trimmed(raw)).map(Result.success) ?? .failure(Expected("a whole number such as 1200"))

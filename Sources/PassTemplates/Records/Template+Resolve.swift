@@ -1,3 +1,5 @@
+import PassModel
+
 extension Template {
     /// Checks and types one record (`--set` values, a CSV row, a stored pass's data).
     ///
@@ -14,7 +16,16 @@ extension Template {
         var warnings: [String] = []
         let names = fields.map(\.name)
         let known = Set(names)
-        for key in record.keys.sorted() where key != Template.serialNumberPlaceholder && !known.contains(key) {
+        var images: [String: String] = [:]
+        for key in record.keys.sorted() where key.hasPrefix(Template.imageKeyPrefix) {
+            let slot = String(key.dropFirst(Template.imageKeyPrefix.count))
+            guard ImageSlot.names.contains(slot) else {
+                throw .unknownImageSlot(key: key, suggestion: NearMiss.suggestion(for: slot, in: ImageSlot.names))
+            }
+            if let path = record[key], !path.isEmpty { images[slot] = path }
+        }
+        for key in record.keys.sorted()
+        where key != Template.serialNumberPlaceholder && !known.contains(key) && !key.hasPrefix(Template.imageKeyPrefix) {
             var text = "\(fieldsFile): \"\(key)\" is not a field of this template and is ignored"
             if let near = NearMiss.suggestion(for: key, in: names) { text += "; did you mean \"\(near)\"?" }
             text += names.isEmpty ? " (the template has no fields)" : " (fields: \(names.joined(separator: ", ")))"
@@ -26,11 +37,18 @@ extension Template {
         }
         for field in fields {
             guard let raw = record[field.name], !raw.isEmpty else {
-                if let value = field.defaultValue {
+                if field.kind == .image, let slot = field.imageSlot, let value = field.defaultValue {
+                    if images[slot] == nil { images[slot] = value }
+                } else if let value = field.defaultValue {
                     values[field.name] = value
                 } else if field.required {
                     throw .missingValue(field: field.name, file: fieldsFile)
                 }
+                continue
+            }
+            if field.kind == .image, let slot = field.imageSlot {
+                // An `image.SLOT` key of the record wins over an image field for the same slot.
+                if images[slot] == nil { images[slot] = raw }
                 continue
             }
             switch FieldValue.normalize(raw, for: field) {
@@ -40,6 +58,6 @@ extension Template {
                 throw .invalidValue(field: field.name, value: raw, expected: expected.text, file: fieldsFile)
             }
         }
-        return ResolvedRecord(values: values, warnings: warnings)
+        return ResolvedRecord(values: values, warnings: warnings, images: images)
     }
 }
