@@ -142,7 +142,7 @@ public final class BatchRunner: Sendable {
         return BatchSummary(
             records: counts.records, issued: counts.issued, resumed: counts.resumed, failed: counts.failed,
             bundles: bundler?.formed ?? 0, elapsed: Self.seconds(since: start),
-            warnings: issuer.templateWarnings + columns.warnings, interrupted: interrupted, lastLine: lastLine,
+            warnings: issuer.identityWarnings + issuer.templateWarnings + columns.warnings, interrupted: interrupted, lastLine: lastLine,
             firstFailures: firstFailures)
     }
 

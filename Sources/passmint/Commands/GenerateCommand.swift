@@ -60,7 +60,7 @@ struct GenerateCommand: Command {
             let token = webServiceURL.map { _ in AuthenticationToken.generate() }
             let pass = try issuer.issue(
                 IssueRequest(record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token))
-            for warning in issuer.templateWarnings + pass.warnings { Console.error("warning: \(warning)") }
+            for warning in issuer.identityWarnings + issuer.templateWarnings + pass.warnings { Console.error("warning: \(warning)") }
             try PassSelfCheck.require(pass, name: out)
             try PassOutput.write(pass.archiveParts, to: out)
             // Stored only once the file exists, so the service never knows a pass its holder was not given.
