@@ -29,9 +29,10 @@ extension Checker {
         func count(_ g: PassFieldGroup) -> Int { dict[g.rawValue]?.arrayValue?.count ?? 0 }
         if style == .posterGeneric {
             for group in [PassFieldGroup.secondaryFields, .auxiliaryFields] where count(group) > 0 {
+                let these = count(group) == 1 ? "this field" : "these \(count(group)) fields"
                 warning(
                     PassProblemCode.groupNotShown, JSONPath.member(style.rawValue, group.rawValue),
-                    "posterGeneric has no \(group.rawValue) row, so Wallet does not show these \(count(group)) fields — move them to headerFields, primaryFields (up to four), footerFields or backFields (the fallback style keeps its own \(group.rawValue))"
+                    "posterGeneric has no \(group.rawValue) row, so Wallet does not show \(these) — move them to headerFields, primaryFields (up to four), footerFields or backFields (the fallback style keeps its own \(group.rawValue))"
                 )
             }
         } else if count(.footerFields) > 0 {
