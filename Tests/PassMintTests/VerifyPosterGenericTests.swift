@@ -11,7 +11,8 @@ struct VerifyPosterGenericTests {
 
     /// A poster generic pass.json; `fallback` is the legacy style beside it (nil for none). Both share keys.
     static func passJSON(fallback: String? = "generic") -> [UInt8] {
-        let fields = #"{"primaryFields": [{"key": "member", "value": "Ada"}], "backFields": [{"key": "terms", "value": "T"}]"#
+        let fields = #"{"primaryFields": [{"key": "member", "value": "Ada"}], "#
+            + #""backFields": [{"key": "terms", "value": "T"}]"#
         let poster = #""posterGeneric": \#(fields), "footerFields": [{"key": "points", "value": 12}]}"#
         let legacy = fallback.map { #", "\#($0)": \#(fields)}"# } ?? ""
         return Array("""
@@ -25,7 +26,8 @@ struct VerifyPosterGenericTests {
     static func files(fallback: String? = "generic", replacing: [String: [UInt8]] = [:],
                       removing: Set<String> = []) -> [ArchiveEntry] {
         var images: [(String, [UInt8])] = [
-            ("icon.png", Support.png(29, 29)), ("icon@2x.png", Support.png(58, 58)), ("icon@3x.png", Support.png(87, 87)),
+            ("icon.png", Support.png(29, 29)), ("icon@2x.png", Support.png(58, 58)),
+            ("icon@3x.png", Support.png(87, 87)),
             ("logo@2x.png", Support.png(200, 100)),
             ("artwork.png", Support.png(358, 448)), ("artwork@2x.png", Support.png(716, 896)),
             ("artwork@3x.png", Support.png(1074, 1344)),
@@ -96,7 +98,8 @@ struct VerifyPosterGenericTests {
 
     @Test("a strip is checked against the fallback that shows it, and 'not shown' names both styles")
     func stripOnFallback() throws {
-        let storeCard = try verify(Self.files(fallback: "storeCard", replacing: ["strip@2x.png": Support.png(750, 246)]))
+        let storeCard = try verify(
+            Self.files(fallback: "storeCard", replacing: ["strip@2x.png": Support.png(750, 246)]))
         #expect(storeCard.codes == ["certificate.not-apple"], "\(storeCard.problems)")
         #expect(storeCard.fallbackStyle == "storeCard")
         let wrong = try verify(Self.files(fallback: "storeCard", replacing: ["strip@2x.png": Support.png(750, 100)]))

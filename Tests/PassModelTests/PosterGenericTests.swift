@@ -12,10 +12,14 @@ struct PosterGenericTests {
             "featuredActions",
             [
                 Sample.action("shop"),
-                ["identifier": "visit", "type": "place", "url": "https://maps.apple.com/?q=Cafe", "placeIdentifier": "I6FD",
-                 "x-title": ["en": "Visit us"]],
+                [
+                    "identifier": "visit", "type": "place", "url": "https://maps.apple.com/?q=Cafe",
+                    "placeIdentifier": "I6FD", "x-title": ["en": "Visit us"],
+                ],
             ])
-        json.set("barcodes[0]", ["format": "PKBarcodeFormatEAN13", "message": "4006381333931", "messageEncoding": "iso-8859-1"])
+        json.set(
+            "barcodes[0]",
+            ["format": "PKBarcodeFormatEAN13", "message": "4006381333931", "messageEncoding": "iso-8859-1"])
         json.set("barcodes[1]", ["format": "PKBarcodeFormatQR", "message": "A1B2", "messageEncoding": "iso-8859-1"])
         return json
     }
@@ -84,7 +88,8 @@ struct PosterGenericTests {
     func actionInCode() throws {
         var pass = try Pass(json: Sample.posterGeneric)
         pass.featuredActions = [PassFeaturedAction(identifier: "call", type: .call, url: "tel:+15555550123")]
-        #expect(pass.jsonValue["featuredActions"] == [["identifier": "call", "type": "call", "url": "tel:+15555550123"]])
+        let written: JSONValue = [["identifier": "call", "type": "call", "url": "tel:+15555550123"]]
+        #expect(pass.jsonValue["featuredActions"] == written)
         #expect(pass.validate().isEmpty)
         #expect(FeaturedActionType.allKnown.count == 14)
         #expect(!FeaturedActionType(rawValue: "bookTrain").isKnown)

@@ -49,17 +49,20 @@ extension ValidatorRule {
             PassProblemCode.tooManyFields, at: "posterGeneric.primaryFields", .warning, mentions: ["at most 4"]),
         rule(
             "the same key twice inside posterGeneric", .posterGeneric,
-            fail: [("posterGeneric.backFields[1]", field("tier"))], pass: [("posterGeneric.backFields[1]", field("t2"))],
+            fail: [("posterGeneric.backFields[1]", field("tier"))],
+            pass: [("posterGeneric.backFields[1]", field("t2"))],
             PassProblemCode.duplicateFieldKey, at: "posterGeneric.backFields[1].key",
             mentions: ["posterGeneric.headerFields[0]", "within posterGeneric"]),
         rule(
             "the same key twice inside the fallback", .posterGeneric,
             fail: [("generic.backFields[1]", field("points"))], pass: [],
-            PassProblemCode.duplicateFieldKey, at: "generic.backFields[1].key", mentions: ["generic.secondaryFields[0]"]),
+            PassProblemCode.duplicateFieldKey, at: "generic.backFields[1].key",
+            mentions: ["generic.secondaryFields[0]"]),
         rule(
             "useAutomaticColors on posterGeneric is unconfirmed", .posterGeneric, fail: [("useAutomaticColors", true)],
             pass: [("labelColor", "rgb(255, 255, 255)")],
-            PassProblemCode.unconfirmedKey, at: "useAutomaticColors", .warning, mentions: ["unconfirmed", "posterGeneric"]),
+            PassProblemCode.unconfirmedKey, at: "useAutomaticColors", .warning,
+            mentions: ["unconfirmed", "posterGeneric"]),
         rule(
             "suppressHeaderDarkening on posterGeneric is unconfirmed", .posterGeneric,
             fail: [("suppressHeaderDarkening", true)], pass: [],
@@ -95,8 +98,8 @@ extension ValidatorRule {
             PassProblemCode.duplicateActionIdentifier, at: "featuredActions[1].identifier", .warning,
             mentions: ["featuredActions[0]"]),
         rule(
-            "featured action identifier is not a string", fail: [("featuredActions", [Sample.action("a")]),
-                                                                  ("featuredActions[0].identifier", 1)],
+            "featured action identifier is not a string",
+            fail: [("featuredActions", [Sample.action("a")]), ("featuredActions[0].identifier", 1)],
             pass: [], invalid, at: "featuredActions[0].identifier"),
         rule(
             "featured action without identifier",
@@ -155,7 +158,10 @@ extension ValidatorRule {
     static func linear(_ format: String, _ message: String) -> [Edit] {
         [
             ("barcodes[0]", ["format": .string(format), "message": .string(message), "messageEncoding": "iso-8859-1"]),
-            ("barcodes[1]", ["format": "PKBarcodeFormatQR", "message": .string(message), "messageEncoding": "iso-8859-1"]),
+            (
+                "barcodes[1]",
+                ["format": "PKBarcodeFormatQR", "message": .string(message), "messageEncoding": "iso-8859-1"]
+            ),
         ]
     }
 

@@ -32,7 +32,8 @@ enum ImageChecks {
                 if reportedNotShown.insert(image.base).inserted {
                     findings.warning(VerifyCode.imageNotShown,
                         "\(image.base).png is not shown on \(slot.stylePhrase) (only on "
-                            + slot.showingStyles.sorted().joined(separator: ", ") + "); remove it to keep the pass small",
+                            + slot.showingStyles.sorted().joined(separator: ", ")
+                            + "); remove it to keep the pass small",
                         path: path)
                 }
                 continue

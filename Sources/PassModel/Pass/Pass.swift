@@ -13,7 +13,7 @@ public struct Pass: Sendable, Equatable {
     public var organizationName: String?
     public var description: String?
 
-    // MARK: Style dictionaries: exactly one should be set
+    // MARK: Style dictionaries: exactly one legacy style; iOS 27 `posterGeneric` may stand beside it
     public var boardingPass: PassStructure?
     public var coupon: PassStructure?
     public var eventTicket: PassStructure?

@@ -6,7 +6,7 @@ public enum PassProblemCode {
     public static let missingKey = "pass.missing-key"
     /// A value has the wrong type or a value Wallet does not accept.
     public static let invalidValue = "pass.invalid-value"
-    /// Two fields share a key (keys are unique across the whole pass).
+    /// Two fields share a key (unique across the whole pass; within each style dictionary beside posterGeneric).
     public static let duplicateFieldKey = "pass.duplicate-field-key"
     /// More fields in a group than Wallet displays (warning).
     public static let tooManyFields = "pass.too-many-fields"

@@ -40,7 +40,8 @@ extension Checker {
             // the second on and name both readings.
             if count(.footerFields) > 1 {
                 warning(
-                    PassProblemCode.tooManyFields, JSONPath.member(style.rawValue, PassFieldGroup.footerFields.rawValue),
+                    PassProblemCode.tooManyFields,
+                    JSONPath.member(style.rawValue, PassFieldGroup.footerFields.rawValue),
                     "posterGeneric has \(count(.footerFields)) footer fields; Apple's poster generic article allows two, but the WWDC26 talk says only the first is shown — put the one that matters most first, or move the others to backFields"
                 )
             }

@@ -43,7 +43,9 @@ extension Checker {
         }
         guard let id = string(action, "identifier", in: path) else { return }
         if id.trimmingSpaces().isEmpty {
-            invalid(keyPath, "featured action identifier is empty; write one unique in the pass, e.g. \"shop\"", severity: .warning)
+            invalid(
+                keyPath, "featured action identifier is empty; write one unique in the pass, e.g. \"shop\"",
+                severity: .warning)
         } else if let first = seen[id] {
             warning(
                 PassProblemCode.duplicateActionIdentifier, keyPath,
@@ -59,7 +61,9 @@ extension Checker {
         let url = string(action, "url", in: path)
         if action["placeIdentifier"] != nil, string(action, "placeIdentifier", in: path) != nil {
             // One passkit-generator version writes it for `place`; Apple's talk and builder use `url` [G][U].
-            let rest = action["url"] == nil ? "add a \"url\" (e.g. a Maps link) as well" : "the url is what Wallet is known to read"
+            let rest =
+                action["url"] == nil
+                ? "add a \"url\" (e.g. a Maps link) as well" : "the url is what Wallet is known to read"
             warning(
                 PassProblemCode.unconfirmedKey, JSONPath.member(path, "placeIdentifier"),
                 "placeIdentifier appears in one passkit-generator version only and Apple does not document it, so Wallet may ignore it — \(rest)"

@@ -27,7 +27,10 @@ extension Checker {
                 continue
             }
             if hasPoster { seen = [:] }
-            let scope = hasPoster ? "within \(base) (posterGeneric and its fallback may share keys)" : "across the whole pass (all styles and groups)"
+            let scope =
+                hasPoster
+                ? "within \(base) (posterGeneric and its fallback may share keys)"
+                : "across the whole pass (all styles and groups)"
             checkTransitType(dict, style)
             for group in PassFieldGroup.allCases {
                 guard let items = array(dict, group.rawValue, in: base, of: "field dictionaries") else { continue }

@@ -1,5 +1,6 @@
 /// iOS 27 poster generic passes (ios27.md). Every rule here is a warning: iOS 27 Wallet installs these passes,
 /// and where Apple's article, talk and builder disagree or say nothing the message says so instead of guessing.
+/// A first primary field without a label is drawn as a large title [T]; that is a design choice, so no rule.
 extension Checker {
     /// A poster generic pass needs a legacy style beside it for older systems, and Apple names four of them.
     mutating func checkPosterFallback(_ present: [PassStyle]) {
