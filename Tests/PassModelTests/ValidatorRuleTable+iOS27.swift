@@ -72,6 +72,10 @@ extension ValidatorRule {
             fail: [("footerBackgroundColor", "rgb(0, 0, 0)")], pass: [],
             PassProblemCode.unconfirmedKey, at: "footerBackgroundColor", .warning, mentions: ["foregroundColor"]),
         rule(
+            "posterGeneric listed in preferredStyleSchemes", .posterGeneric,
+            fail: [("preferredStyleSchemes", ["posterGeneric", "generic"])], pass: [], invalid,
+            at: "preferredStyleSchemes[0]", .warning, mentions: ["whenever the pass has one"]),
+        rule(
             "logoSymbolName is Apple's builder's, not the reference's", fail: [("logoSymbolName", "star.fill")],
             pass: [], PassProblemCode.unconfirmedKey, at: "logoSymbolName", .warning, mentions: ["logo.png"]),
         rule(
