@@ -69,7 +69,8 @@ public enum PassVerifier {
         ImageChecks.check(pass, facts: facts, into: &findings)
         LocalizationChecks.check(pass, into: &findings)
         return VerificationReport(
-            file: name, style: facts.style, passTypeIdentifier: facts.passTypeIdentifier,
+            file: name, style: facts.style, fallbackStyle: facts.fallbackStyle,
+            passTypeIdentifier: facts.passTypeIdentifier,
             serialNumber: facts.serialNumber, problems: findings.problems, isDevelopmentPass: isDevelopment,
             notes: findings.notes)
     }
