@@ -6,6 +6,8 @@ public struct BatchOptions: Sendable {
     public var csvPath: String
     /// Separator, encoding and limits of the CSV (detected from the file where not given).
     public var csvFormat: CSVFormat
+    /// Roots accepted in place of Apple's when `--resume` re-checks kept passes.
+    public var trustRoots: TrustRoots = .none
     public var outputDirectory: String
     /// Parallel signers; defaults to the number of cores.
     public var jobs: Int

@@ -25,7 +25,8 @@ public final class BatchRunner: Sendable {
         if options.webServiceURL != nil, sink == nil {
             throw .invalidInput("--web-service-url needs --db FILE so the service can find the passes it issued")
         }
-        issuer = try PassFactory.issuer(templateDirectory: options.templateDirectory, identity: options.identity)
+        issuer = try PassFactory.issuer(
+            templateDirectory: options.templateDirectory, identity: options.identity, trust: options.trustRoots)
         csvName = (options.csvPath as NSString).lastPathComponent
         templateAbsolutePath = URL(fileURLWithPath: options.templateDirectory).standardizedFileURL.path
     }
@@ -236,7 +237,7 @@ public final class BatchRunner: Sendable {
         }
         let fileName = "\(serial).pkpass"
         let path = "\(options.outputDirectory)/\(fileName)"
-        if options.resume, let kept = ResumeCheck.validPass(at: path) {
+        if options.resume, let kept = ResumeCheck.validPass(at: path, trust: options.trustRoots) {
             // With --db the kept pass is stored again: a kill can fall between writing a window's files and storing
             // its rows. A kept pass that lacks this run's web service (or a token) cannot be served: issue it anew.
             let stored = options.webServiceURL.flatMap { resumedRecord(kept, path: path, serial: serial, record: record, url: $0) }

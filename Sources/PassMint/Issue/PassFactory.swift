@@ -6,10 +6,12 @@ import PassTemplates
 /// Builds issuers from paths, turning library errors into `PassMintError`s.
 public enum PassFactory {
     /// Loads the template and the signing identity.
-    public static func issuer(templateDirectory: String, identity: IdentityOptions) throws(PassMintError) -> PassIssuer {
+    public static func issuer(templateDirectory: String, identity: IdentityOptions, trust: TrustRoots = .none)
+        throws(PassMintError) -> PassIssuer
+    {
         let template = try loadTemplate(templateDirectory)
         let loaded = try identity.load()
-        return PassIssuer(template: template, identity: loaded, identityWarnings: identity.warnings(for: loaded))
+        return PassIssuer(template: template, identity: loaded, identityWarnings: identity.warnings(for: loaded, trust: trust))
     }
 
     /// Loads a template folder; a missing folder is named with what to do.

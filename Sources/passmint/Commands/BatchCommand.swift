@@ -32,6 +32,7 @@ struct BatchCommand: Command {
             .value("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV"),
             .value("delimiter", "SEP", "field separator: , ; tab or | (default: detected from the header)"),
             .value("encoding", "ENC", "CSV encoding: utf-8, utf-16le, utf-16be, windows-1252 or latin1 (default: UTF-8, or UTF-16 by its BOM)"),
+            TrustArguments.option,
         ] + IdentityArguments.options,
         examples: [
             "passmint batch --template Templates/loyalty --csv members.csv --out passes/ --report report.jsonl",
@@ -39,7 +40,7 @@ struct BatchCommand: Command {
         ]
     )
 
-    let options: BatchOptions
+    var options: BatchOptions
     let dbPath: String?
 
     init(_ args: ParsedArguments) throws(CLIError) {
@@ -85,6 +86,7 @@ struct BatchCommand: Command {
             reportPath: args.value("report"), bundle: args.flag("bundle"), resume: args.flag("resume"),
             webServiceURL: args.value("web-service-url"), shard: shard, identity: IdentityArguments.make(args),
             csvFormat: format)
+        options.trustRoots = try TrustArguments.load(args)
     }
 
     func run() throws(CLIError) -> Int32 {

@@ -21,6 +21,7 @@ struct GenerateCommand: Command {
             .value("out", "FILE", "where to write the .pkpass"),
             .value("db", "FILE", "store the pass in this SQLite database so `passmint serve` can update it"),
             .value("web-service-url", "URL", "update service base URL written into the pass (needs --db)"),
+            TrustArguments.option,
         ] + IdentityArguments.options,
         examples: [
             "passmint generate --template Templates/loyalty --out loyalty.pkpass",
@@ -35,6 +36,7 @@ struct GenerateCommand: Command {
     let identity: IdentityOptions
     let dbPath: String?
     let webServiceURL: String?
+    let trust: TrustRoots
 
     init(_ args: ParsedArguments) throws(CLIError) {
         templateDir = try args.required("template", of: Self.spec)
@@ -43,6 +45,7 @@ struct GenerateCommand: Command {
         identity = IdentityArguments.make(args)
         dbPath = args.value("db")
         webServiceURL = args.value("web-service-url")
+        trust = try TrustArguments.load(args)
         if webServiceURL != nil, dbPath == nil {
             throw .usage("--web-service-url needs --db FILE so `passmint serve` can find the pass")
         }
@@ -56,12 +59,12 @@ struct GenerateCommand: Command {
 
     func run() throws(CLIError) -> Int32 {
         do {
-            let issuer = try PassFactory.issuer(templateDirectory: templateDir, identity: identity)
+            let issuer = try PassFactory.issuer(templateDirectory: templateDir, identity: identity, trust: trust)
             let token = webServiceURL.map { _ in AuthenticationToken.generate() }
             let pass = try issuer.issue(
                 IssueRequest(record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token))
             for warning in issuer.identityWarnings + issuer.templateWarnings + pass.warnings { Console.error("warning: \(warning)") }
-            try PassSelfCheck.require(pass, name: out)
+            try PassSelfCheck.require(pass, name: out, trust: trust)
             try PassOutput.write(pass.archiveParts, to: out)
             // Stored only once the file exists, so the service never knows a pass its holder was not given.
             if let dbPath {
