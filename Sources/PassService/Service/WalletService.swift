@@ -18,7 +18,8 @@ public final class WalletService: Sendable {
     ///   - tokenSigner: signs personalization tokens; nil disables `…/personalize` (404).
     ///   - environment: where the admin token variable is looked up.
     ///   - onRecordUpdated: called after an admin PATCH stored a change (pass, pushes queued): wake the pusher.
-    /// - Throws: `ServiceError` when the route table is inconsistent.
+    /// - Throws: `ServiceError.weakAdminToken` when the admin token is shorter than 32 characters;
+    ///   `ServiceError` when the route table is inconsistent.
     public init(
         configuration: ServiceConfiguration, store: any PassStore, renderer: any PassRenderer,
         recordValidator: @escaping RecordValidator = WalletService.mergeRecord, tokenSigner: TokenSigner? = nil,
@@ -27,7 +28,7 @@ public final class WalletService: Sendable {
     ) throws {
         self.configuration = configuration
         self.metrics = metrics
-        let adminToken = environment[configuration.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let adminToken = try AdminToken.load(from: environment, variable: configuration.adminTokenVariable)
         let context = HandlerContext(
             store: store, renderer: renderer,
             cache: RenderCache(
