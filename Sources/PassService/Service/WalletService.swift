@@ -52,12 +52,15 @@ public final class WalletService: Sendable {
             connectionMemoryLimit: configuration.connectionMemoryLimit,
             connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
             connectionLimit: configuration.connectionLimit)
-        let started = try MHDDaemon(options: options, maxBodyBytes: configuration.maxBodyBytes) {
+        let started = try MHDDaemon(options: options, limits: configuration.limits) {
             [weak self] request in
             self?.respond(to: request) ?? HTTPError(503, "the service is shutting down").response
         }
         daemon.withLock { $0 = started }
     }
+
+    /// Requests the server holds state for right now; nil when not running (tests prove nothing leaks).
+    var openRequests: Int? { daemon.withLock { $0?.openRequests } }
 
     /// The port actually bound (useful with port 0); nil when not running.
     public var boundPort: Int? { daemon.withLock { $0?.port } }
@@ -89,6 +92,8 @@ public final class WalletService: Sendable {
             }
         case .badSegment(let index, let message):
             label = router.routes[index].label
+            response = HTTPError.badRequest(message).response
+        case .malformedPath(let message):
             response = HTTPError.badRequest(message).response
         case .methodNotAllowed(let allowed):
             let list = allowed.map(\.rawValue).joined(separator: ", ")
