@@ -130,8 +130,9 @@ extension LiveService {
     }
 
     /// Sends `bytes` as they are (no client normalises them) on a fresh connection and reads until the server
-    /// closes it or `timeout` passes.
-    func raw(_ bytes: [UInt8], timeout: TimeInterval = 10) throws -> RawExchange {
+    /// closes it or `timeout` (whole seconds, at least 1) passes; `hangUp` closes right after sending instead.
+    @discardableResult
+    func raw(_ bytes: [UInt8], timeout: TimeInterval = 10, hangUp: Bool = false) throws -> RawExchange {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         defer { close(fd) }
@@ -151,7 +152,8 @@ extension LiveService {
             guard n > 0 else { break }  // the server may close early on a refused head
             sent += n
         }
-        var wait = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        if hangUp { return RawExchange(text: "", closedByServer: false) }
+        var wait = timeval(tv_sec: max(1, Int(timeout)), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
