@@ -42,7 +42,8 @@ func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
     return true
 }
 
-/// The values of a route pattern's `:name` segments.
+/// The values of a route pattern's `:name` segments: percent-decoded, and each within its `ParameterGrammar`
+/// (the router refuses the request otherwise, before the handler runs).
 public struct PathParameters: Sendable {
     let names: [String]
     let values: [String]
