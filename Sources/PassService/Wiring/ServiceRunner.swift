@@ -30,8 +30,20 @@ public final class ServiceRunner: Sendable {
     /// Things to log at start: a private key readable by others, a certificate close to expiry.
     public let warnings: [String]
 
-    /// Opens the store, loads the identity and builds the service and the pusher (nothing listens yet).
-    public init(options: Options) throws(PassMintError) {
+    /// Checks the admin token, opens the store, loads the identity and builds the service and the pusher
+    /// (nothing listens yet).
+    /// - Parameter environment: where the admin token variable is looked up.
+    /// - Throws: `PassMintError.environment` naming the variable (never the token) when the admin token is too
+    ///   short, or the file or URL that could not be used.
+    public init(options: Options, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(PassMintError)
+    {
+        // Refused before the store is created or opened: a misconfigured service leaves nothing behind.
+        do {
+            _ = try AdminToken.load(from: environment, variable: options.configuration.adminTokenVariable)
+        } catch {
+            throw .environment("\(error)")
+        }
         let identity = try options.identity.load()
         warnings = options.identity.warnings(for: identity)
         store = try StoreAccess.sqlite(path: options.databasePath, serving: true)
@@ -53,7 +65,7 @@ public final class ServiceRunner: Sendable {
             service = try WalletService(
                 configuration: options.configuration, store: store, renderer: renderer,
                 recordValidator: { pass, changes in try renderer.validate(pass, changes: changes) },
-                tokenSigner: { token in try signer.sign(token) }, metrics: metrics,
+                tokenSigner: { token in try signer.sign(token) }, metrics: metrics, environment: environment,
                 onRecordUpdated: { _, _ in pusher.wake() })
         } catch {
             throw .environment("starting the service: \(error)")
