@@ -11,11 +11,14 @@ public final class ServiceRunner: Sendable {
         public var apnsURL: String
         public var apnsCAFile: String?
         public var identity: IdentityOptions
+        /// Roots accepted in place of Apple's when the identity's chain is checked at start.
+        public var trustRoots: TrustRoots
 
         public init(
             databasePath: String, configuration: ServiceConfiguration, apnsURL: String, apnsCAFile: String?,
-            identity: IdentityOptions
+            identity: IdentityOptions, trustRoots: TrustRoots = .none
         ) {
+            self.trustRoots = trustRoots
             self.databasePath = databasePath
             self.configuration = configuration
             self.apnsURL = apnsURL
@@ -45,7 +48,7 @@ public final class ServiceRunner: Sendable {
             throw .environment("\(error)")
         }
         let identity = try options.identity.load()
-        warnings = options.identity.warnings(for: identity)
+        warnings = options.identity.warnings(for: identity, trust: options.trustRoots)
         store = try StoreAccess.sqlite(path: options.databasePath, serving: true)
         let renderer = TemplateRenderer(identity: identity)
         let signer = PassSigner(identity: identity)

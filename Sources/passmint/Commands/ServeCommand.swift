@@ -35,6 +35,7 @@ struct ServeCommand: Command {
             .value("max-headers", "N", "most header fields in a request (default 64; more: 431)"),
             .value("max-header-bytes", "N", "most bytes of header names and values (default 16384; more: 431)"),
             .value("max-body-bytes", "N", "largest request body (default 65536; larger: 413)"),
+            TrustArguments.option,
         ] + IdentityArguments.options,
         examples: [
             "PASSMINT_ADMIN_TOKEN=$(openssl rand -hex 32) passmint serve --db passmint.db --port 8080",
@@ -68,7 +69,7 @@ struct ServeCommand: Command {
         options = ServiceRunner.Options(
             databasePath: args.value("db") ?? "passmint.db", configuration: configuration,
             apnsURL: args.value("apns") ?? "https://api.push.apple.com", apnsCAFile: args.value("apns-ca"),
-            identity: IdentityArguments.make(args))
+            identity: IdentityArguments.make(args), trustRoots: try TrustArguments.load(args))
     }
 
     func run() throws(CLIError) -> Int32 {
