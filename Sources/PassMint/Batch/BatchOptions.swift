@@ -18,12 +18,15 @@ public struct BatchOptions: Sendable {
     /// Only records whose index (0-based, in file order) modulo `count` equals `index - 1`.
     public var shard: (index: Int, count: Int)?
     public var identity: IdentityOptions
+    /// Derive the legacy `generic` fallback from `posterGeneric` for every pass (`IssueRequest.compatiblePass`).
+    public var compatiblePass: Bool
 
     public init(
         templateDirectory: String, csvPath: String, outputDirectory: String, jobs: Int, reportPath: String? = nil,
         bundle: Bool = false, resume: Bool = false, webServiceURL: String? = nil, shard: (index: Int, count: Int)? = nil,
-        identity: IdentityOptions = IdentityOptions()
+        identity: IdentityOptions = IdentityOptions(), compatiblePass: Bool = false
     ) {
+        self.compatiblePass = compatiblePass
         self.templateDirectory = templateDirectory
         self.csvPath = csvPath
         self.outputDirectory = outputDirectory

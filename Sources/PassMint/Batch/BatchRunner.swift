@@ -241,7 +241,9 @@ public final class BatchRunner: Sendable {
         let token = options.webServiceURL == nil ? nil : AuthenticationToken.generate()
         do {
             let pass = try issuer.issue(
-                IssueRequest(record: record, serialNumber: serial, webServiceURL: options.webServiceURL, authenticationToken: token))
+                IssueRequest(
+                    record: record, serialNumber: serial, webServiceURL: options.webServiceURL, authenticationToken: token,
+                    compatiblePass: options.compatiblePass))
             try PassOutput.write(pass.archiveParts, to: path, durable: false)
             let stored = token.map {
                 IssuedPassRecord(

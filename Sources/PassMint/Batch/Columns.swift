@@ -14,7 +14,8 @@ extension BatchRunner {
     /// Unknown headers are warned about once; a required field with no default and no column stops the batch.
     func checkHeader(_ header: [String]) throws(PassMintError) -> Columns {
         let fields = issuer.template.fields
-        let known = Set(fields.map(\.name)).union(["serialNumber"])
+        // Reserved keys (serialNumber, barcode.message, relevantDate.start, image.SLOT, …) are columns too.
+        let known = Set(issuer.template.recordKeys).union(header.filter(Template.isReservedKey))
         var seen = Set<String>()
         for name in header {
             guard seen.insert(name).inserted else {
@@ -28,8 +29,9 @@ extension BatchRunner {
                     + "template \(issuer.template.directory); add the column(s) — no pass was made")
         }
         let unknown = header.filter { !known.contains($0) }
-        let warnings = unknown.map {
-            "--csv: column '\($0)' is not a field of template \(issuer.template.directory); it is ignored"
+        let warnings = unknown.map { name in
+            let hint = issuer.template.suggestion(forRecordKey: name).map { "; did you mean '\($0)'?" } ?? ""
+            return "--csv: column '\(name)' is not a field of template \(issuer.template.directory)\(hint); it is ignored"
         }
         return Columns(names: header, used: known, warnings: warnings)
     }

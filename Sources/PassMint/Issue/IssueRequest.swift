@@ -10,11 +10,20 @@ public struct IssueRequest: Sendable {
     /// Base URL of the update service; when set, `authenticationToken` must be set too.
     public var webServiceURL: String?
     public var authenticationToken: String?
+    /// Derive the legacy `generic` fallback from `posterGeneric` even when the template's tooling.json does not
+    /// ask for it (see `PassTemplates.CompatibleFallback`).
+    public var compatiblePass: Bool
+    /// A record key that is neither a template field nor a reserved key fails the pass (with a did-you-mean)
+    /// instead of being ignored with a warning: for values a person typed, where a typo would otherwise leave
+    /// the template's value in place unnoticed.
+    public var rejectsUnknownKeys: Bool
 
     public init(
         record: [String: String] = [:], serialNumber: String? = nil, webServiceURL: String? = nil,
-        authenticationToken: String? = nil
+        authenticationToken: String? = nil, compatiblePass: Bool = false, rejectsUnknownKeys: Bool = false
     ) {
+        self.compatiblePass = compatiblePass
+        self.rejectsUnknownKeys = rejectsUnknownKeys
         self.record = record
         self.serialNumber = serialNumber
         self.webServiceURL = webServiceURL

@@ -40,13 +40,14 @@ public final class PassIssuer: Sendable {
         let resolved: ResolvedRecord
         let rendered: RenderedPass
         do {
+            if request.rejectsUnknownKeys { try template.checkRecordKeys(record) }
             resolved = try template.resolve(record)
             let context = RenderContext(
                 serialNumber: serial,
                 passTypeIdentifier: identity.certificate.passTypeIdentifier,
                 teamIdentifier: identity.certificate.teamIdentifier,
                 webServiceURL: request.webServiceURL,
-                authenticationToken: request.authenticationToken)
+                authenticationToken: request.authenticationToken, compatiblePass: request.compatiblePass)
             rendered = try template.render(resolved, context: context)
         } catch {
             throw .invalidInput("\(error)")

@@ -35,7 +35,8 @@ public final class TemplateRenderer: PassRenderer {
             throw PassMintError.invalidInput("'\(reserved)' cannot be changed; serial number, pass type and token stay fixed")
         }
         let template = try issuer(for: pass.templatePath).template
-        let known = Set(template.fields.map(\.name))
+        // Reserved keys (barcode.message, relevantDate.start, …) are stored with the record like fields.
+        let known = Set(template.recordKeys)
         if let unknown = changes.keys.sorted().first(where: { !known.contains($0) }) {
             throw PassMintError.invalidInput(
                 "'\(unknown)' is not a field of template \(pass.templatePath); fields: \(known.sorted().joined(separator: ", "))")
