@@ -33,9 +33,11 @@ extension Template {
             documents, assets: &assets, source: source, warnings: &warnings)
         var keyFields: Set<String> = []
         if source.isDesignerTemplate {
-            let keyed = KeyFields.scan(documents.pass.value, declared: fields, file: source.file("pass.json"),
-                                       warnings: &warnings)
-            fields += keyed.implicit
+            // template.json's fields stand; without one, a placeholder named like a key is the key's field.
+            let keyed = KeyFields.scan(documents.pass.value, declared: documents.manifest?.fields ?? [],
+                                       file: source.file("pass.json"), warnings: &warnings)
+            let implicit = Set(keyed.implicit.map(\.name))
+            fields = fields.filter { !implicit.contains($0.name) } + keyed.implicit
             keyFields = keyed.names
         }
         warnings += localizationWarnings(assets, directory: source.name)

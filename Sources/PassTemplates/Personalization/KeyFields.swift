@@ -9,10 +9,14 @@ import PassModel
 /// - A key that template.json (or a placeholder) already declares as a field is personalized by that field:
 ///   template.json's type, default and `required` apply, and the value fills both `{{name}}` and every pass
 ///   field with that key.
-/// - Any other key becomes an implicit optional field without a default (the pass keeps the template's value
-///   when the record has none), typed from the template's values: `integer` when every value with that key is
-///   a JSON integer, `decimal` when every value is a number, `date` when every value is an ISO 8601 date string
-///   in a field with `dateStyle` or `timeStyle`, else `string`.
+/// - Any other key becomes an implicit optional field, typed from the template's values: `integer` when every
+///   value with that key is a JSON integer, `decimal` when every value is a number, `date` when every value is
+///   an ISO 8601 date string in a field with `dateStyle` or `timeStyle`, else `string`. Its default is the
+///   template's value when every field with that key has the same one (so a `{{KEY}}` placeholder elsewhere
+///   shows it too); when they differ there is no default and each field keeps its own value unless the record
+///   gives one.
+/// - Without template.json, a placeholder named like a key is that key's implicit field (optional, typed and
+///   defaulted as above), not a required string field.
 /// - A key equal to a reserved record key (`serialNumber`, `barcode.message`, …, `image.SLOT`) cannot be a
 ///   field; it is left alone with a warning.
 enum KeyFields {
@@ -44,9 +48,11 @@ enum KeyFields {
             }
             names.insert(key)
             guard !declaredNames.contains(key) else { continue }
-            implicit.append(TemplateField(
+            var field = TemplateField(
                 name: key, kind: kind(of: byKey[key]!), required: false,
-                description: "the value of every pass field with key \"\(key)\""))
+                description: "the value of every pass field with key \"\(key)\"")
+            field.defaultValue = defaultValue(of: byKey[key]!, for: field)
+            implicit.append(field)
         }
         return (implicit, names)
     }
@@ -65,6 +71,20 @@ enum KeyFields {
             }
         }
         return out
+    }
+
+    /// The template's value as the field's default, when all fields with the key agree on it.
+    static func defaultValue(of occurrences: [Occurrence], for field: TemplateField) -> String? {
+        guard let first = occurrences.first?.value, occurrences.allSatisfy({ $0.value == first }) else { return nil }
+        let raw: String
+        switch first {
+        case .string(let text): raw = text
+        case .integer(let number): raw = String(number)
+        case .double(let number): raw = String(number)
+        default: return nil
+        }
+        guard !raw.isEmpty, case .success(let value) = FieldValue.normalize(raw, for: field) else { return nil }
+        return value
     }
 
     static func kind(of occurrences: [Occurrence]) -> TemplateField.Kind {
