@@ -271,8 +271,9 @@ public final class BatchRunner: Sendable {
             let json = try? JSONReader.parse(bytes, file: path).value,
             json["webServiceURL"]?.stringValue == url,
             let token = json["authenticationToken"]?.stringValue, !token.isEmpty,
-            let values = try? issuer.template.resolve(record).values
+            var values = try? issuer.template.resolve(record).values
         else { return nil }
+        if options.compatiblePass { values[IssueRequest.compatiblePassKey] = "true" }
         return IssuedPassRecord(
             serialNumber: serial, passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "",
             templateDirectory: templateAbsolutePath, record: values, authenticationToken: token, webServiceURL: url)

@@ -18,6 +18,10 @@ public struct IssueRequest: Sendable {
     /// the template's value in place unnoticed.
     public var rejectsUnknownKeys: Bool
 
+    /// The key under which `IssuedPass.record` remembers `compatiblePass`, so a pass re-rendered from its stored
+    /// record (serve, update) keeps its fallback. `@` keys are never template fields.
+    public static let compatiblePassKey = "@compatiblePass"
+
     public init(
         record: [String: String] = [:], serialNumber: String? = nil, webServiceURL: String? = nil,
         authenticationToken: String? = nil, compatiblePass: Bool = false, rejectsUnknownKeys: Bool = false
@@ -42,7 +46,8 @@ public struct IssuedPass: Sendable {
     public var archive: [UInt8] { archiveParts.bytes }
     /// The final pass.json as written.
     public let passJSON: JSONValue
-    /// The record after typing and defaults (what a store keeps to re-render the pass).
+    /// The record after typing and defaults (what a store keeps to re-render the pass), with
+    /// `IssueRequest.compatiblePassKey` when the pass was issued with `compatiblePass`.
     public let record: [String: String]
     /// Non-fatal findings: unknown record keys, identifier overrides, Wallet warnings.
     public let warnings: [String]

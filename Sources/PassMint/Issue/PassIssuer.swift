@@ -95,10 +95,12 @@ public final class PassIssuer: Sendable {
         }
         let warnings = resolved.warnings + rendered.warnings
             + problems.filter { $0.severity == .warning }.map { "\($0.code) at \($0.path): \($0.message)" }
+        var kept = resolved.values
+        if request.compatiblePass { kept[IssueRequest.compatiblePassKey] = "true" }
         return IssuedPass(
             serialNumber: json["serialNumber"]?.stringValue ?? serial ?? "",
             passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "",
-            archiveParts: archive, passJSON: json, record: resolved.values, warnings: warnings)
+            archiveParts: archive, passJSON: json, record: kept, warnings: warnings)
     }
 
     /// The shared files of one variant, hashed and compressed once. A variant's files come from the immutable

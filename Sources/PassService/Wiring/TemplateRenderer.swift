@@ -25,7 +25,8 @@ public final class TemplateRenderer: PassRenderer {
         let issued = try issuer(for: pass.templatePath).issue(
             IssueRequest(
                 record: fields, serialNumber: pass.serialNumber, webServiceURL: url,
-                authenticationToken: url == nil ? nil : pass.authenticationToken))
+                authenticationToken: url == nil ? nil : pass.authenticationToken,
+                compatiblePass: pass.record[IssueRequest.compatiblePassKey] == "true"))
         return issued.archive
     }
 
@@ -46,6 +47,7 @@ public final class TemplateRenderer: PassRenderer {
         var record = resolved.values
         record.removeValue(forKey: "serialNumber")
         if let url { record[StoredRecordKeys.webServiceURL] = url }
+        record[IssueRequest.compatiblePassKey] = pass.record[IssueRequest.compatiblePassKey]
         return record
     }
 }
