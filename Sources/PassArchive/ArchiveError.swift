@@ -15,6 +15,10 @@ public enum ArchiveError: Error, CustomStringConvertible, Equatable, Sendable {
     case entryUnreadable(file: String, entry: String, reason: String)
     /// The entry is larger than the reader's limit.
     case entryTooLarge(file: String, entry: String, limit: Int)
+    /// The entry is refused without reading it (a symbolic link, a name with a NUL byte).
+    case entryRefused(file: String, entry: String, reason: String)
+    /// The archive has more entries than the reader's limit (checked before anything is inflated).
+    case tooManyEntries(file: String, count: Int, limit: Int)
     /// A name given to the writer cannot be used as a zip entry name.
     case invalidEntryName(entry: String, reason: String)
     /// The same entry name was given twice to the writer.
@@ -48,6 +52,11 @@ public enum ArchiveError: Error, CustomStringConvertible, Equatable, Sendable {
         case .entryTooLarge(let file, let entry, let limit):
             return "entry '\(entry)' of '\(file)' is larger than the \(limit)-byte limit; "
                 + "this is not a normal pass file, check where the archive came from"
+        case .entryRefused(let file, let entry, let reason):
+            return "entry '\(entry)' of '\(file)' is refused: \(reason); re-create the archive from plain files"
+        case .tooManyEntries(let file, let count, let limit):
+            return "'\(file)' has \(count) entries, more than the \(limit) a pass or bundle may hold; "
+                + "this is not a normal pass archive, check where it came from"
         case .invalidEntryName(let entry, let reason):
             return "cannot use '\(entry)' as an archive entry name: \(reason); rename the file"
         case .duplicateEntry(let entry):

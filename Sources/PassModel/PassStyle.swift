@@ -10,6 +10,20 @@ public enum PassStyle: String, Sendable, CaseIterable, Hashable {
 
     /// True for the five styles every Wallet reads.
     public var isLegacy: Bool { self != .posterGeneric }
+
+    /// The legacy styles Apple names as the fallback beside `posterGeneric` (a boarding pass is not one).
+    public static let posterFallbacks: [PassStyle] = [.generic, .storeCard, .coupon, .eventTicket]
+
+    /// `present` with `posterGeneric` first, because iOS 27 shows it whenever it is there; the legacy styles
+    /// keep their order. One rule for the model's `style` and verify's reported style.
+    public static func displayOrder(_ present: [PassStyle]) -> [PassStyle] {
+        present.filter { !$0.isLegacy } + present.filter(\.isLegacy)
+    }
+
+    /// The legacy style older systems show beside `posterGeneric`, nil when `present` has no `posterGeneric`.
+    public static func fallback(among present: [PassStyle]) -> PassStyle? {
+        present.contains(.posterGeneric) ? present.first(where: \.isLegacy) : nil
+    }
 }
 
 /// The field groups inside a style dictionary, in display order.

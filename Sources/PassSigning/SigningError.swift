@@ -1,8 +1,11 @@
+import Foundation
+
 /// Everything that can go wrong while loading a signing identity, signing or inspecting a signature.
 ///
 /// Each case carries the file it concerns (when there is one) and OpenSSL's own text, and its
 /// `description` says what the user should do next. Passwords never appear in any message.
 public enum SigningError: Error, CustomStringConvertible, Equatable {
+
     /// A file could not be read.
     case fileUnreadable(path: String, reason: String)
     /// A file could not be written (or a folder created).
@@ -25,6 +28,12 @@ public enum SigningError: Error, CustomStringConvertible, Equatable {
     case keyMismatch(certificatePath: String, keyPath: String)
     /// The WWDR certificate did not issue the Pass Type ID certificate.
     case wrongIntermediate(wwdrPath: String, certificatePath: String, certificateIssuer: String)
+    /// The certificate is not a Pass Type ID certificate (a TLS or other certificate: no pass-type extension).
+    case notPassTypeCertificate(path: String, subject: String)
+    /// The signing certificate expired: Wallet refuses every pass signed with it.
+    case certificateExpired(path: String, notAfter: Date)
+    /// The signing certificate is not valid yet.
+    case certificateNotYetValid(path: String, notBefore: Date)
     /// OpenSSL failed while building the signature.
     case signingFailed(openSSL: String)
     /// The bytes are not a DER CMS / PKCS#7 structure.
@@ -64,6 +73,15 @@ public enum SigningError: Error, CustomStringConvertible, Equatable {
         case .wrongIntermediate(let wwdrPath, let certificatePath, let issuer):
             return "\(wwdrPath) did not issue \(certificatePath) (its issuer is \(issuer)); "
                 + "pass the WWDR intermediate named by that issuer (OU=G4 means AppleWWDRCAG4)"
+        case .notPassTypeCertificate(let path, let subject):
+            return "\(path) is not a Pass Type ID certificate (subject \(subject), no Apple pass-type extension); "
+                + "use the certificate made for your Pass Type ID in the Apple Developer account"
+        case .certificateExpired(let path, let notAfter):
+            return "the signing certificate \(path) expired on \(DateText.utc(notAfter)); Wallet refuses passes signed with it — "
+                + "create a new Pass Type ID certificate and sign with that"
+        case .certificateNotYetValid(let path, let notBefore):
+            return "the signing certificate \(path) is valid only from \(DateText.utc(notBefore)); check the system clock or "
+                + "use a certificate that is valid now"
         case .signingFailed(let text):
             return "signing failed (\(text)); check that the key and certificate are intact RSA/EC material"
         case .invalidSignature(let text):

@@ -38,7 +38,7 @@ struct TemplateArchiveTests {
         }
         #expect(TemplateArchive.isSafe("en.lproj/pass.strings") && TemplateArchive.isSafe("a..b.png"))
         var many = [ArchiveEntry(name: "pass.json", bytes: Self.passJSON)]
-        for i in 0...TemplateArchive.maxEntries { many.append(ArchiveEntry(name: "f\(i).png", bytes: [0])) }
+        for i in 0...TemplateArchive.limits.maxEntries { many.append(ArchiveEntry(name: "f\(i).png", bytes: [0])) }
         let crowded = try Self.zip(many)
         #expect(throws: PassMintError.self) { try PassFactory.loadTemplate(crowded) }
         do {

@@ -9,6 +9,7 @@ struct PassValidatorTests {
         #expect(PassValidator.validate(Sample.storeCard).isEmpty)
         #expect(PassValidator.validate(Sample.eventTicket).isEmpty)
         #expect(PassValidator.validate(Sample.boardingPass).isEmpty)
+        #expect(PassValidator.validate(Sample.posterGeneric).isEmpty)
     }
 
     @Test(
@@ -44,11 +45,17 @@ struct PassValidatorTests {
             PassProblemCode.noStyle, PassProblemCode.missingKey, PassProblemCode.invalidValue,
             PassProblemCode.duplicateFieldKey,
             PassProblemCode.tooManyFields, PassProblemCode.unknownKey, PassProblemCode.posterFallback,
+            PassProblemCode.posterNoFallback, PassProblemCode.posterFallbackStyle, PassProblemCode.groupNotShown,
+            PassProblemCode.unconfirmedKey, PassProblemCode.tooManyActions, PassProblemCode.duplicateActionIdentifier,
+            PassProblemCode.actionsNotShown, PassProblemCode.barcodeMessage,
         ]
         #expect(
             contract == [
                 "pass.no-style", "pass.missing-key", "pass.invalid-value", "pass.duplicate-field-key",
                 "pass.too-many-fields", "pass.unknown-key", "pass.poster-fallback",
+                "pass.poster-no-fallback", "pass.poster-fallback-style", "pass.group-not-shown",
+                "pass.unconfirmed-key", "pass.too-many-actions", "pass.duplicate-action-identifier",
+                "pass.featured-actions-not-shown", "pass.barcode-message",
             ])
         for rule in ValidatorRule.all {
             for p in PassValidator.validate(rule.json(rule.failing)) { #expect(contract.contains(p.code), "\(p)") }

@@ -123,6 +123,34 @@ enum Sample {
         return j
     }
 
+    /// An iOS 27 poster generic pass with a generic fallback; the two share field keys, as Apple's builder
+    /// expects, and the first primary field has no label (drawn as a title).
+    static var posterGeneric: JSONValue {
+        var j = storeCard
+        j.set("storeCard", nil)
+        let tier: JSONValue = ["key": "tier", "label": "Tier", "value": "Gold"]
+        let points: JSONValue = ["key": "points", "label": "Points", "value": 1200]
+        let terms: JSONValue = ["key": "terms", "label": "Terms", "value": "No cash value."]
+        j.set(
+            "posterGeneric",
+            [
+                "headerFields": [tier], "primaryFields": [["key": "member", "value": "Jane Appleseed"]],
+                "footerFields": [points], "backFields": [terms],
+            ])
+        j.set(
+            "generic",
+            [
+                "headerFields": [tier], "primaryFields": [["key": "member", "label": "Member", "value": "Jane Appleseed"]],
+                "secondaryFields": [points], "backFields": [terms],
+            ])
+        return j
+    }
+
+    /// A featured action of `type` leading to `url`.
+    static func action(_ id: String, _ type: String = "shop", _ url: String = "https://example.com/shop") -> JSONValue {
+        ["identifier": .string(id), "type": .string(type), "url": .string(url)]
+    }
+
     static var boardingPass: JSONValue {
         var j = storeCard
         j.set("storeCard", nil)

@@ -5,7 +5,7 @@ import Testing
 /// One validation rule: a change that must produce a finding (code, path, severity) and a nearby change that
 /// must not (and leaves the pass free of errors).
 struct ValidatorRule: Sendable, CustomTestStringConvertible {
-    enum Base: Sendable { case storeCard, eventTicket, boardingPass }
+    enum Base: Sendable { case storeCard, eventTicket, boardingPass, posterGeneric }
     typealias Edit = (path: String, value: JSONValue?)
 
     var name: String
@@ -26,6 +26,7 @@ struct ValidatorRule: Sendable, CustomTestStringConvertible {
         case .storeCard: j = Sample.storeCard
         case .eventTicket: j = Sample.eventTicket
         case .boardingPass: j = Sample.boardingPass
+        case .posterGeneric: j = Sample.posterGeneric
         }
         for e in edits { j.set(e.path, e.value) }
         return j

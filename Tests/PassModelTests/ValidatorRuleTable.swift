@@ -216,5 +216,7 @@ extension ValidatorRule {
         rule("semantics is not an object", fail: [("semantics", ["a", "b"])], pass: [], invalid, at: "semantics"),
     ]
 
-    static let all: [ValidatorRule] = topLevel + fields + genericFields + barcodes + relevance + service + poster
+    static let all: [ValidatorRule] =
+        topLevel + fields + genericFields + barcodes + relevance + service + poster + posterGeneric + featuredActions
+        + barcodeMessages
 }

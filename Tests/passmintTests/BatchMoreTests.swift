@@ -403,9 +403,13 @@ struct BatchMoreTests {
         #expect(failing.status == 1)
         #expect(failing.stderr.hasSuffix("\n"))
         #expect(!failing.stderr.contains("\r"), "a progress bar was drawn on a pipe")
-        let summary = Self.lastLine(failing.stderr)
+        let summary = failing.stderr.split(separator: "\n").map(String.init).first { $0.hasPrefix("batch: ") } ?? ""
         #expect(summary.hasPrefix("batch: 5 records, 3 issued, 0 already valid, 2 failed"), "\(summary)")
         #expect(summary.contains("--report"), "a summary with failures says how to see them: \(summary)")
+        // The first failures follow the summary, each with its line.
+        let after = failing.stderr.components(separatedBy: summary + "\n").last ?? ""
+        #expect(after.hasPrefix("  line 3: "), "\(after)")
+        #expect(after.contains("\n  line 6: "), "\(after)")
         #expect(Self.occurrences(of: "batch: ", in: failing.stderr) == 1)
 
         // All good: exit 0, and the summary is still the last line.

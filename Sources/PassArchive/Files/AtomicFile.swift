@@ -24,6 +24,8 @@ public enum AtomicFile {
         let temporary = path + ".tmp-" + randomSuffix()
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(temporary, "creating the temporary file") }
+        TemporaryFiles.register(temporary)
+        defer { TemporaryFiles.unregister(temporary) }
         var isOpen = true
         do throws(ArchiveError) {
             try writeAll(parts.pieces, to: fd, path: temporary)

@@ -80,6 +80,17 @@ final class ZipArchive {
         return String(cString: name)
     }
 
+    /// True when entry `index` was stored by a Unix zip as a symbolic link (mode S_IFLNK in its external
+    /// attributes): extracting it would point outside the archive.
+    func isSymbolicLink(at index: Int) -> Bool {
+        var system: zip_uint8_t = 0
+        var attributes: zip_uint32_t = 0
+        guard zip_file_get_external_attributes(raw, zip_uint64_t(index), 0, &system, &attributes) == 0,
+            system == zip_uint8_t(ZIP_OPSYS_UNIX)
+        else { return false }
+        return (attributes >> 16) & 0o170000 == 0o120000
+    }
+
     /// Compression method (`ZIP_CM_*`) of entry `index`, as stored.
     func method(at index: Int) throws(ZipFailure) -> Int32 {
         var stat = zip_stat_t()

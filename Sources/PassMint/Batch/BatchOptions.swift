@@ -4,6 +4,8 @@ import Foundation
 public struct BatchOptions: Sendable {
     public var templateDirectory: String
     public var csvPath: String
+    /// Separator, encoding and limits of the CSV (detected from the file where not given).
+    public var csvFormat: CSVFormat
     public var outputDirectory: String
     /// Parallel signers; defaults to the number of cores.
     public var jobs: Int
@@ -24,8 +26,9 @@ public struct BatchOptions: Sendable {
     public init(
         templateDirectory: String, csvPath: String, outputDirectory: String, jobs: Int, reportPath: String? = nil,
         bundle: Bool = false, resume: Bool = false, webServiceURL: String? = nil, shard: (index: Int, count: Int)? = nil,
-        identity: IdentityOptions = IdentityOptions(), compatiblePass: Bool = false
+        identity: IdentityOptions = IdentityOptions(), csvFormat: CSVFormat = CSVFormat(), compatiblePass: Bool = false
     ) {
+        self.csvFormat = csvFormat
         self.compatiblePass = compatiblePass
         self.templateDirectory = templateDirectory
         self.csvPath = csvPath
@@ -74,6 +77,10 @@ public struct BatchSummary: Sendable {
     public let interrupted: Bool
     /// The CSV line of the last record attempted (0 when none was).
     public let lastLine: Int
+    /// The first few failed records (line and error), for a summary on the terminal.
+    public let firstFailures: [(line: Int, error: String)]
+    /// The most `firstFailures` holds.
+    public static let failuresShown = 5
 }
 
 /// A pass just issued by a batch, for a store that the update service will serve it from.

@@ -11,7 +11,7 @@ import Synchronization
 /// parallel and its report lines written in CSV order; its bundles and store rows are written by the workers
 /// while they issue the next window.
 public final class BatchRunner: Sendable {
-    private let options: BatchOptions
+    let options: BatchOptions
     let issuer: PassIssuer
     private let sink: (any IssuedPassSink)?
     private let csvName: String
@@ -39,12 +39,16 @@ public final class BatchRunner: Sendable {
     ) throws(PassMintError) -> BatchSummary {
         let start = DispatchTime.now()
         try prepareOutputDirectory()
-        let reader = try CSVReader(path: options.csvPath)
-        guard let headerRecord = try reader.nextRecord(), let header = headerRecord.fields else {
-            throw .invalidInput("--csv \(options.csvPath): the file is empty or its header is not UTF-8; line 1 must name the template fields")
+        let reader = try CSVReader(path: options.csvPath, format: options.csvFormat)
+        guard let headerRecord = try reader.nextRecord() else {
+            throw .invalidInput("\(options.csvPath): the CSV file is empty; line 1 must name the template fields")
         }
-        let columns = try checkHeader(header.map { $0.trimmingCharacters(in: .whitespaces) })
-        let total = countRecords ? try Self.countRecords(options.csvPath) : nil
+        guard let header = headerRecord.fields else {
+            throw .invalidInput("\(options.csvPath):1: the header cannot be read: \(headerRecord.error ?? "unreadable"); "
+                + "line 1 must name the template fields")
+        }
+        let columns = try checkHeader(header.map { $0.trimmingCharacters(in: .whitespaces) }, delimiter: reader.delimiter)
+        let total = countRecords ? try Self.countRecords(options.csvPath, format: options.csvFormat) : nil
         let report = try options.reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
         // Shards of one CSV may share an output folder: their bundles are named apart.
         let bundlePrefix = options.shard.map { "bundle-\($0.index)of\($0.count)-" } ?? "bundle-"
@@ -59,6 +63,7 @@ public final class BatchRunner: Sendable {
         let window = min(16_384, max(16, options.jobs * 256))
         var index = 0
         var counts = (records: 0, issued: 0, resumed: 0, failed: 0)
+        var firstFailures: [(line: Int, error: String)] = []
         var pending: [(line: Int, fields: [String]?, error: String?)] = []
         var finished = false
         var interrupted = false
@@ -103,6 +108,9 @@ public final class BatchRunner: Sendable {
                     if result.outcome.resumed { counts.resumed += 1 } else { counts.issued += 1 }
                 } else {
                     counts.failed += 1
+                    if firstFailures.count < BatchSummary.failuresShown {
+                        firstFailures.append((result.outcome.line, result.outcome.error ?? "failed"))
+                    }
                 }
                 if let record = result.stored { stored.append(record) }
             }
@@ -134,7 +142,8 @@ public final class BatchRunner: Sendable {
         return BatchSummary(
             records: counts.records, issued: counts.issued, resumed: counts.resumed, failed: counts.failed,
             bundles: bundler?.formed ?? 0, elapsed: Self.seconds(since: start),
-            warnings: issuer.templateWarnings + columns.warnings, interrupted: interrupted, lastLine: lastLine)
+            warnings: issuer.identityWarnings + issuer.templateWarnings + columns.warnings, interrupted: interrupted, lastLine: lastLine,
+            firstFailures: firstFailures)
     }
 
     /// One record's outcome plus what the window's writers need.
@@ -313,8 +322,8 @@ public final class BatchRunner: Sendable {
         Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
-    static func countRecords(_ path: String) throws(PassMintError) -> Int {
-        let reader = try CSVReader(path: path)
+    static func countRecords(_ path: String, format: CSVFormat) throws(PassMintError) -> Int {
+        let reader = try CSVReader(path: path, format: format)
         var n = -1
         while try reader.nextRecord() != nil { n += 1 }
         return max(0, n)

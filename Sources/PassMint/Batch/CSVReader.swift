@@ -4,44 +4,81 @@ import Foundation
 public struct CSVRecord: Sendable {
     /// First physical line of the record (1-based; the header is line 1).
     public let line: Int
-    /// The fields, when the record is valid UTF-8.
+    /// The fields, when the record could be read.
     public let fields: [String]?
-    /// Why the record is unusable (e.g. invalid UTF-8), naming the field.
+    /// Why the record is unusable (invalid text, a control character, a field over the limits, a quote never
+    /// closed), naming the field.
     public let error: String?
 }
 
-/// Streams RFC 4180 CSV from a file: quoted fields with commas, doubled quotes and line breaks; CRLF or LF;
-/// UTF-8 with or without a BOM. Memory stays flat: the file is read in 64 KB chunks.
+/// Streams RFC 4180 CSV from a file: quoted fields with separators, doubled quotes and line breaks; CRLF, LF or
+/// CR; UTF-8 with or without a BOM, UTF-16 with a BOM, or a single-byte encoding when told (see `CSVFormat`).
+/// The separator is detected from the header unless given. Memory stays flat: the file is read in 64 KB chunks
+/// and no record may grow past `CSVLimits`.
+///
+/// A bad record never stops the reader: it comes back with an `error` and the next record follows (an unclosed
+/// quote runs to the end of the file, as RFC 4180 reads it, and is reported by the line it opened on).
 public final class CSVReader {
     private let handle: FileHandle
+    private let source: CSVByteSource
     private let path: String
+    private let limits: CSVLimits
+    /// The field separator in use (given, or detected from the header line).
+    public let delimiter: CSVDelimiter
+    /// The encoding in use (given, else from the byte order mark, else UTF-8).
+    public var encoding: CSVEncoding { source.encoding }
     private var buffer: [UInt8] = []
     private var position = 0
     private var eof = false
     private var line = 1
-    private var started = false
+    /// The header's names, for messages about later records.
+    private var header: [String]?
 
     /// Opens `path` for reading.
-    public init(path: String) throws(PassMintError) {
+    /// - Throws: `PassMintError.invalidInput` when the file cannot be opened.
+    public init(path: String, format: CSVFormat = CSVFormat()) throws(PassMintError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .invalidInput("--csv \(path): cannot open the file; check the path")
+            throw .invalidInput("\(path): cannot open the CSV file; check the path")
         }
         self.handle = handle
         self.path = path
+        limits = format.limits
+        source = CSVByteSource(handle: handle, encoding: format.encoding)
+        if let given = format.delimiter {
+            delimiter = given
+        } else {
+            buffer = source.next() ?? []
+            while buffer.isEmpty, let more = source.next() { buffer = more }
+            delimiter = Self.detectDelimiter(buffer)
+        }
     }
 
     deinit { try? handle.close() }
 
-    private func fill() -> Bool {
-        if position < buffer.count { return true }
-        if eof { return false }
-        let chunk = handle.readData(ofLength: 65_536)
-        if chunk.isEmpty {
-            eof = true
-            return false
+    /// The separator that occurs most often outside quotes in the first line (comma on a tie or when none does).
+    static func detectDelimiter(_ bytes: [UInt8]) -> CSVDelimiter {
+        var counts: [CSVDelimiter: Int] = [:]
+        var inQuotes = false
+        for byte in bytes {
+            if byte == UInt8(ascii: "\"") { inQuotes.toggle(); continue }
+            if inQuotes { continue }
+            if byte == 0x0A || byte == 0x0D { break }
+            if let d = CSVDelimiter(rawValue: byte), d != .pipe { counts[d, default: 0] += 1 }
         }
-        buffer = [UInt8](chunk)
-        position = 0
+        let best = [CSVDelimiter.comma, .semicolon, .tab].max { (counts[$0] ?? 0) < (counts[$1] ?? 0) }!
+        return (counts[best] ?? 0) > (counts[.comma] ?? 0) ? best : .comma
+    }
+
+    private func fill() -> Bool {
+        while position >= buffer.count {
+            if eof { return false }
+            guard let chunk = source.next() else {
+                eof = true
+                return false
+            }
+            buffer = chunk
+            position = 0
+        }
         return true
     }
 
@@ -56,19 +93,7 @@ public final class CSVReader {
     }
 
     /// The next record, or nil at the end of the file. Blank lines are skipped.
-    /// - Throws: only for an unterminated quoted field at the end of the file.
     public func nextRecord() throws(PassMintError) -> CSVRecord? {
-        if !started {
-            started = true
-            if peek() == 0xEF {
-                // Only skip a complete UTF-8 BOM.
-                let saved = position
-                if next() == 0xEF, next() == 0xBB, next() == 0xBF {
-                } else {
-                    position = saved
-                }
-            }
-        }
         while true {
             guard let first = peek() else { return nil }
             if first == 0x0A { _ = next(); line += 1; continue }
@@ -81,24 +106,57 @@ public final class CSVReader {
             break
         }
         let startLine = line
+        let separator = delimiter.rawValue
         var rawFields: [[UInt8]] = []
         var field: [UInt8] = []
+        var recordBytes = 0
         var inQuotes = false
         var quotedField = false
+        var quoteLine = 0
+        var overflow: String?
+        func append(_ byte: UInt8) {
+            guard overflow == nil else { return }
+            if field.count >= limits.maxFieldBytes {
+                overflow = quotedField && inQuotes
+                    ? "field \(rawFields.count + 1)\(name(rawFields.count)) opens a quote on line \(quoteLine) that is "
+                        + "not closed within \(limits.maxFieldBytes) bytes; close the quote (a quote inside a value is "
+                        + "written twice: \"\")"
+                    : "field \(rawFields.count + 1)\(name(rawFields.count)) is longer than \(limits.maxFieldBytes) bytes"
+                return
+            }
+            recordBytes += 1
+            if recordBytes > limits.maxRecordBytes {
+                overflow = "the record is longer than \(limits.maxRecordBytes) bytes"
+                return
+            }
+            field.append(byte)
+        }
+        func endField() {
+            if overflow == nil, rawFields.count >= limits.maxFields {
+                overflow = "the record has more than \(limits.maxFields) fields"
+            }
+            if overflow == nil { rawFields.append(field) }
+            field = []
+            quotedField = false
+        }
         loop: while true {
             guard let byte = next() else {
                 if inQuotes {
-                    throw .invalidInput(
-                        "\(path):\(startLine): a quoted field is never closed; add the closing '\"' (doubled quotes \"\" stand for one quote)")
+                    if let overflow { return CSVRecord(line: startLine, fields: nil, error: overflow) }
+                    return CSVRecord(
+                        line: startLine, fields: nil,
+                        error: "field \(rawFields.count + 1)\(name(rawFields.count)) opens a quote on line "
+                            + "\(quoteLine) that is never closed, so the rest of the file was read as its value; add "
+                            + "the closing '\"' (a quote inside a value is written twice: \"\")")
                 }
-                rawFields.append(field)
+                endField()
                 break loop
             }
             if inQuotes {
                 if byte == UInt8(ascii: "\"") {
                     if peek() == UInt8(ascii: "\"") {
                         _ = next()
-                        field.append(byte)
+                        append(byte)
                     } else {
                         inQuotes = false
                     }
@@ -106,41 +164,64 @@ public final class CSVReader {
                     // A line break inside quotes is data, but still a physical line: LF, CRLF (counted at its LF)
                     // and a lone CR, as outside quotes.
                     if byte == 0x0A || (byte == 0x0D && peek() != 0x0A) { line += 1 }
-                    field.append(byte)
+                    append(byte)
                 }
                 continue
             }
             switch byte {
-            case UInt8(ascii: ","):
-                rawFields.append(field)
-                field = []
-                quotedField = false
+            case separator:
+                endField()
             case UInt8(ascii: "\"") where field.isEmpty && !quotedField:
                 inQuotes = true
                 quotedField = true
+                quoteLine = line
             case 0x0D:
                 if peek() == 0x0A { _ = next() }
                 line += 1
-                rawFields.append(field)
+                endField()
                 break loop
             case 0x0A:
                 line += 1
-                rawFields.append(field)
+                endField()
                 break loop
             default:
-                field.append(byte)
+                append(byte)
             }
         }
+        if let overflow { return CSVRecord(line: startLine, fields: nil, error: overflow) }
         var fields: [String] = []
         fields.reserveCapacity(rawFields.count)
         for (index, raw) in rawFields.enumerated() {
-            guard let text = String(validating: raw, as: UTF8.self) else {
-                return CSVRecord(
-                    line: startLine, fields: nil,
-                    error: "field \(index + 1) is not valid UTF-8; save the CSV as UTF-8")
+            if let problem = problem(in: raw, field: index) {
+                return CSVRecord(line: startLine, fields: nil, error: problem)
             }
-            fields.append(text)
+            fields.append(String(decoding: raw, as: UTF8.self))
         }
+        if header == nil { header = fields }
         return CSVRecord(line: startLine, fields: fields, error: nil)
+    }
+
+    /// " ('memberName')" for a field whose header name is known.
+    private func name(_ index: Int) -> String {
+        guard let header, index < header.count else { return "" }
+        return " ('\(header[index])')"
+    }
+
+    /// Why a field's bytes cannot be a value: invalid UTF-8 (naming the byte and the encodings to try) or a
+    /// control character other than tab and line breaks.
+    private func problem(in raw: [UInt8], field index: Int) -> String? {
+        for (offset, byte) in raw.enumerated() where byte < 0x20 || byte == 0x7F {
+            if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+            return "field \(index + 1)\(name(index)) holds the control character 0x\(Self.hex(byte)) at byte "
+                + "\(offset + 1); remove it (values may hold tabs and line breaks, no other control characters)"
+        }
+        guard let bad = CSVByteSource.firstInvalidUTF8(raw) else { return nil }
+        return "field \(index + 1)\(name(index)) is not valid UTF-8 (byte 0x\(Self.hex(bad.byte)) at byte "
+            + "\(bad.offset + 1)); save the CSV as UTF-8, or read it as windows-1252 or latin1 if a spreadsheet "
+            + "saved it in a Western European encoding"
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
     }
 }

@@ -12,10 +12,19 @@ struct Columns: Sendable {
 
 extension BatchRunner {
     /// Unknown headers are warned about once; a required field with no default and no column stops the batch.
-    func checkHeader(_ header: [String]) throws(PassMintError) -> Columns {
+    func checkHeader(_ header: [String], delimiter: CSVDelimiter = .comma) throws(PassMintError) -> Columns {
         let fields = issuer.template.fields
         // Reserved keys (serialNumber, barcode.message, relevantDate.start, image.SLOT, …) are columns too.
         let known = Set(issuer.template.recordKeys).union(header.filter(Template.isReservedKey))
+        // A header that names no field at all is a file read wrongly (another separator, another file), not a
+        // batch of members who all want the defaults.
+        if !fields.isEmpty, !header.contains(where: { known.contains($0) }) {
+            let shown = header.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (header.count > 5 ? ", …" : "")
+            throw .invalidInput(
+                "\(options.csvPath):1: no column of the header names a field of template \(issuer.template.directory) "
+                    + "(read with the separator \(delimiter.shown): \(header.count) column(s) \(shown)); fields: "
+                    + fields.map(\.name).joined(separator: ", ") + ". Check the separator and the header — no pass was made")
+        }
         var seen = Set<String>()
         for name in header {
             guard seen.insert(name).inserted else {

@@ -1,4 +1,5 @@
 import Foundation
+import PassArchive
 import PassModel
 
 /// Writes the JSON Lines report to a temporary file, renamed into place when the batch ends.
@@ -6,6 +7,7 @@ final class ReportWriter {
     private let path: String
     private let temporary: String
     private let handle: FileHandle
+    private var finished = false
 
     init(path: String) throws(PassMintError) {
         self.path = path
@@ -13,9 +15,18 @@ final class ReportWriter {
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
             let handle = FileHandle(forWritingAtPath: temporary)
         else {
-            throw .environment("--report \(path): cannot create the file; check that its folder exists and is writable")
+            throw .environment("\(path): cannot create the report file; check that its folder exists and is writable")
         }
         self.handle = handle
+        TemporaryFiles.register(temporary)
+    }
+
+    /// A report never finished (the batch stopped before it could end) leaves no temporary file behind.
+    deinit {
+        guard !finished else { return }
+        try? handle.close()
+        unlink(temporary)
+        TemporaryFiles.unregister(temporary)
     }
 
     func append(_ results: [BatchRecordResult]) throws(PassMintError) {
@@ -33,14 +44,17 @@ final class ReportWriter {
             out.append(0x0A)
         }
         do { try handle.write(contentsOf: out) } catch {
-            throw .environment("--report \(path): write failed: \(error.localizedDescription)")
+            throw .environment("\(path): writing the report failed: \(error.localizedDescription)")
         }
     }
 
     func finish() throws(PassMintError) {
         try? handle.close()
+        finished = true
+        defer { TemporaryFiles.unregister(temporary) }
         guard rename(temporary, path) == 0 else {
-            throw .environment("--report \(path): cannot move the finished report into place")
+            unlink(temporary)
+            throw .environment("\(path): cannot move the finished report into place; check the folder's permissions")
         }
     }
 }

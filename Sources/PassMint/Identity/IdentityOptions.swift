@@ -71,6 +71,21 @@ public struct IdentityOptions: Sendable {
         }
     }
 
+    /// What is worth saying about a loaded identity: a private key file (or .p12) readable by group or others,
+    /// and a signing certificate that expires within 30 days.
+    public func warnings(for identity: SigningIdentity, now: Date = Date()) -> [String] {
+        var out: [String] = []
+        let secretFile = pkcs12Path ?? keyPath ?? (certificatePath == nil ? "\(defaultDirectory)/pass-key.pem" : nil)
+        if let secretFile, let mode = (try? FileManager.default.attributesOfItem(atPath: secretFile))?[.posixPermissions]
+            as? Int, mode & 0o077 != 0
+        {
+            out.append("\(secretFile) holds a private key and is readable by " + (mode & 0o007 != 0 ? "others" : "its group")
+                + " (mode \(String(mode & 0o777, radix: 8))); restrict it with chmod 600 \(secretFile)")
+        }
+        if let expiry = identity.expiryWarning(now: now) { out.append(expiry) }
+        return out
+    }
+
     private func passwordFromEnvironment(_ environment: [String: String]) throws(PassMintError) -> String? {
         guard let variable = passwordEnvironmentVariable else { return nil }
         guard let value = environment[variable] else {

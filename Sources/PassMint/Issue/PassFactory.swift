@@ -8,7 +8,8 @@ public enum PassFactory {
     /// Loads the template and the signing identity.
     public static func issuer(templateDirectory: String, identity: IdentityOptions) throws(PassMintError) -> PassIssuer {
         let template = try loadTemplate(templateDirectory)
-        return PassIssuer(template: template, identity: try identity.load())
+        let loaded = try identity.load()
+        return PassIssuer(template: template, identity: loaded, identityWarnings: identity.warnings(for: loaded))
     }
 
     /// Loads a template: a folder (a `.pass`-style folder or a Pass Designer `.pkpasstemplate`), or a zipped

@@ -16,9 +16,13 @@ public final class PassIssuer: Sendable {
     /// on first use; key: the variant, "" for the base files.
     private let variants = Mutex<[String: VariantAssets]>([:])
 
-    public init(template: Template, identity: SigningIdentity) {
+    /// What loading the identity found worth saying (a key readable by others, a certificate about to expire).
+    public let identityWarnings: [String]
+
+    public init(template: Template, identity: SigningIdentity, identityWarnings: [String] = []) {
         self.template = template
         self.identity = identity
+        self.identityWarnings = identityWarnings
         self.signer = PassSigner(identity: identity)
     }
 

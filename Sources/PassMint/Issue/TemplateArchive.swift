@@ -1,3 +1,4 @@
+import Foundation
 import PassArchive
 import PassTemplates
 
@@ -5,28 +6,26 @@ import PassTemplates
 /// possibly inside one top-level folder) into a `TemplateSource`. PassTemplates never opens zips; this is the
 /// one place that does it for templates.
 ///
-/// A template travels from people and tools PassMint does not control, so the archive is held to limits before
-/// anything is used: at most `maxEntries` entries, `maxInflatedBytes` uncompressed bytes together, and entry
-/// names that stay inside the template (no `..`, no absolute paths, no backslashes).
+/// A template travels from people and tools PassMint does not control, so the archive is read within the limits
+/// of a pass (`ArchiveLimits.pass`: entry count checked before inflating, bytes per entry and in all), since every
+/// file of the template may end up in one; and every entry name must stay inside the template (no `..`, no
+/// absolute paths, no backslashes).
 enum TemplateArchive {
-    /// Far more than a template has (about 30 images × 3 scales, a few localizations).
-    static let maxEntries = 2_000
-    /// Far more than a template's images need, far less than a zip bomb inflates to.
-    static let maxInflatedBytes = 64 * 1024 * 1024
+    /// The limits a zipped template is read within.
+    static let limits = ArchiveLimits.pass
 
     /// The template files in the zip at `path`.
     /// - Throws: `PassMintError.invalidInput` naming the file and what to do.
     static func source(path: String) throws(PassMintError) -> TemplateSource {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .invalidInput("template \(path): cannot read the file; check that it exists and is readable")
+        }
         let reader: ArchiveReader
         do {
-            reader = try ArchiveReader(contentsOf: path, sizeLimit: maxInflatedBytes)
+            reader = try ArchiveReader(bytes: [UInt8](data), name: path, limits: limits)
         } catch {
             throw .invalidInput("template \(path): \(error); a zipped template must be a zip of the template "
                 + "folder (pass.json, images, tooling.json)")
-        }
-        guard reader.entryNames.count <= maxEntries else {
-            throw .invalidInput("template \(path): the zip holds \(reader.entryNames.count) entries, more than the "
-                + "\(maxEntries) a template may have; zip only the template folder")
         }
         for name in reader.entryNames where !isSafe(name) {
             throw .invalidInput("template \(path): entry '\(name)' points outside the template (absolute path, "

@@ -96,6 +96,7 @@ enum ArchiveChecks {
 
     static func badPathReason(_ name: String) -> String? {
         if name.isEmpty { return "is empty" }
+        if name.contains(ArchiveReader.nulMark) { return "contains a NUL byte (shown as \(ArchiveReader.nulMark))" }
         if name.contains("\\") { return "contains '\\' (a Windows path separator)" }
         if name.hasPrefix("/") { return "is absolute (starts with '/')" }
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
@@ -106,7 +107,8 @@ enum ArchiveChecks {
 
     private static func entryName(of error: ArchiveError) -> String {
         switch error {
-        case .entryUnreadable(_, let entry, _), .entryTooLarge(_, let entry, _), .entryNotFound(_, let entry, _):
+        case .entryUnreadable(_, let entry, _), .entryTooLarge(_, let entry, _), .entryNotFound(_, let entry, _),
+            .entryRefused(_, let entry, _):
             return entry
         default:
             return ""

@@ -13,6 +13,13 @@ extension PassVerifier {
         }
         for entry in reader.files {
             let inner = "\(name):\(entry.name)"
+            if entry.name.lowercased().hasSuffix(".pkpasses") {
+                // Bundles do not nest: Wallet opens one level, and reading deeper would multiply the limits.
+                findings.error(VerifyCode.bundleUnexpectedEntry,
+                    "'\(entry.name)' is a bundle inside the bundle; Wallet does not open nested bundles — put its "
+                        + "passes in the outer bundle", path: entry.name)
+                continue
+            }
             guard entry.name.lowercased().hasSuffix(".pkpass") else {
                 findings.warning(VerifyCode.bundleUnexpectedEntry,
                     "'\(entry.name)' is not a .pkpass; a bundle holds only .pkpass files", path: entry.name)

@@ -143,7 +143,5 @@ enum CertificateChecks {
 
 /// Date formatting for messages: ISO 8601 in UTC.
 enum Dates {
-    static func text(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(secondsFromGMT: 0)!))
-    }
+    static func text(_ date: Date) -> String { DateText.utc(date) }
 }

@@ -1,7 +1,8 @@
 import PassModel
 
 /// Images: an icon exists, every .png is a real PNG, sizes fit their slot for the style and scale, and no
-/// image sits in a slot the style never shows.
+/// image sits in a slot the style never shows. On a poster generic pass an image counts as shown when
+/// posterGeneric or its fallback shows it (older systems draw the fallback's strip or thumbnail).
 enum ImageChecks {
     static func check(_ pass: PassFiles, facts: PassFacts, into findings: inout Findings) {
         let names = pass.contentNames
@@ -26,14 +27,13 @@ enum ImageChecks {
                         + "export a real PNG", path: path)
                 continue
             }
-            guard let rule = ImageSlot.rule(for: image.base, style: facts.style, isPoster: facts.isPoster) else {
-                continue
-            }
-            if let style = facts.style, let styles = rule.styles, !styles.contains(style) {
+            guard let slot = ImageSlotChoice(image.base, facts: facts) else { continue }
+            guard let rule = slot.shownRule else {
                 if reportedNotShown.insert(image.base).inserted {
                     findings.warning(VerifyCode.imageNotShown,
-                        "\(image.base).png is not shown on \(style) passes (only on "
-                            + styles.sorted().joined(separator: ", ") + "); remove it to keep the pass small",
+                        "\(image.base).png is not shown on \(slot.stylePhrase) (only on "
+                            + slot.showingStyles.sorted().joined(separator: ", ")
+                            + "); remove it to keep the pass small",
                         path: path)
                 }
                 continue
@@ -42,13 +42,15 @@ enum ImageChecks {
                 findings.warning(VerifyCode.imageWrongSize, "'\(path)' \(problem)", path: path)
             }
         }
-        if facts.style == "eventTicket", images.contains(where: { $0.base == "strip" }) {
+        let showsEventTicket = facts.style == "eventTicket" || facts.fallbackStyle == "eventTicket"
+        if showsEventTicket, images.contains(where: { $0.base == "strip" }) {
             for base in ["background", "thumbnail"] where images.contains(where: { $0.base == base }) {
                 findings.warning(VerifyCode.imageNotShown,
                     "\(base).png is not shown on an event ticket that has a strip image; remove one of them",
                     path: "\(base).png")
             }
         }
+        if facts.style == PassStyle.posterGeneric.rawValue { PosterImageChecks.check(images, into: &findings) }
     }
 
     private static func isOtherImageFormat(_ name: String) -> Bool {

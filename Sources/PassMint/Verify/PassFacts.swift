@@ -1,6 +1,9 @@
-/// What the certificate checks need to know from pass.json and the archive.
+/// What the certificate and image checks need to know from pass.json and the archive.
 struct PassFacts {
+    /// The style the newest Wallet shows (`posterGeneric` when present), nil when the style keys are ambiguous.
     var style: String?
+    /// The legacy style older systems show beside `posterGeneric`, nil on an ordinary pass.
+    var fallbackStyle: String?
     var passTypeIdentifier: String?
     var teamIdentifier: String?
     var serialNumber: String?

@@ -27,8 +27,12 @@ enum PassJSONChecks {
         findings.problems += PassValidator.validate(document.value)
 
         let root = document.value.objectValue ?? [:]
-        let styles = PassStyle.allCases.map(\.rawValue).filter { root[$0] != nil }
-        facts.style = styles.count == 1 ? styles[0] : nil
+        let present = PassStyle.allCases.filter { root[$0.rawValue] != nil }
+        // One legacy style, with or without posterGeneric beside it; two legacy styles name no style.
+        if present.filter(\.isLegacy).count <= 1 {
+            facts.style = PassStyle.displayOrder(present).first?.rawValue
+            facts.fallbackStyle = PassStyle.fallback(among: present)?.rawValue
+        }
         facts.passTypeIdentifier = root["passTypeIdentifier"]?.stringValue
         facts.teamIdentifier = root["teamIdentifier"]?.stringValue
         facts.serialNumber = root["serialNumber"]?.stringValue

@@ -12,27 +12,36 @@ public enum PassVerifier {
     ///   - path: the file to read; also the name used in reports.
     ///   - now: the moment certificate expiry is judged against.
     public static func verify(file path: String, now: Date = Date()) -> [VerificationReport] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Never read more of a file than any archive may hold.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+            size > ArchiveLimits.bundle.maxTotalBytes
+        {
+            return [unreadable(path, "\(path) is \(size) bytes, more than the \(ArchiveLimits.bundle.maxTotalBytes) "
+                + "bytes a pass or bundle may be (Apple allows 150 MB per bundle); this is not a pass archive")]
+        }
+        // The Data is dropped as soon as its bytes are copied out, so a large bundle is not held twice.
+        guard let bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }) else {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             let reason = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied"
             return [unreadable(path, "cannot read \(path): \(reason); check the path")]
         }
-        return verify(bytes: [UInt8](data), name: path, now: now)
+        return verify(bytes: bytes, name: path, now: now)
     }
 
     /// Verifies archive bytes, telling a pass from a bundle by the name (`.pkpasses`) or, failing that, by
     /// content (no pass.json, but .pkpass entries).
     public static func verify(bytes: [UInt8], name: String, now: Date = Date()) -> [VerificationReport] {
         let reader: ArchiveReader
+        let namedBundle = name.lowercased().hasSuffix(".pkpasses")
         do {
-            reader = try ArchiveReader(bytes: bytes, name: name)
+            reader = try ArchiveReader(bytes: bytes, name: name, limits: namedBundle ? .bundle : .pass)
         } catch {
             return [unreadable(name, error.description)]
         }
         let looksLikeBundle = !reader.contains("pass.json")
             && reader.entryNames.contains { $0.lowercased().hasSuffix(".pkpass") }
-        if name.lowercased().hasSuffix(".pkpasses") || looksLikeBundle {
+        if namedBundle || looksLikeBundle {
             return verifyBundle(reader, name: name, now: now)
         }
         return [verify(reader, name: name, now: now)]
@@ -45,7 +54,7 @@ public enum PassVerifier {
     ///   - now: the moment certificate expiry is judged against.
     public static func verify(archive: [UInt8], name: String, now: Date = Date()) -> VerificationReport {
         do {
-            return verify(try ArchiveReader(bytes: archive, name: name), name: name, now: now)
+            return verify(try ArchiveReader(bytes: archive, name: name, limits: .pass), name: name, now: now)
         } catch {
             return unreadable(name, error.description)
         }
@@ -60,7 +69,8 @@ public enum PassVerifier {
         ImageChecks.check(pass, facts: facts, into: &findings)
         LocalizationChecks.check(pass, into: &findings)
         return VerificationReport(
-            file: name, style: facts.style, passTypeIdentifier: facts.passTypeIdentifier,
+            file: name, style: facts.style, fallbackStyle: facts.fallbackStyle,
+            passTypeIdentifier: facts.passTypeIdentifier,
             serialNumber: facts.serialNumber, problems: findings.problems, isDevelopmentPass: isDevelopment,
             notes: findings.notes)
     }

@@ -4,8 +4,12 @@ import PassModel
 public struct VerificationReport: Sendable {
     /// The file as named to the user; a pass inside a bundle is "bundle.pkpasses:inner.pkpass".
     public var file: String
-    /// The pass style key found in pass.json (`storeCard`, …), when exactly one is present.
+    /// The pass style key found in pass.json (`storeCard`, …), when exactly one is present; `posterGeneric` when
+    /// that stands beside one legacy style (the one iOS 27 shows).
     public var style: String?
+    /// The legacy style iOS 26 and earlier show beside `posterGeneric`; nil on an ordinary pass. Not part of the
+    /// `--json` object, whose keys are a contract.
+    public var fallbackStyle: String?
     /// `passTypeIdentifier` from pass.json.
     public var passTypeIdentifier: String?
     /// `serialNumber` from pass.json.
@@ -20,11 +24,12 @@ public struct VerificationReport: Sendable {
 
     /// Creates a report; `problems` are sorted errors first (stable).
     public init(
-        file: String, style: String? = nil, passTypeIdentifier: String? = nil, serialNumber: String? = nil,
-        problems: [Problem] = [], isDevelopmentPass: Bool = false, notes: [String] = []
+        file: String, style: String? = nil, fallbackStyle: String? = nil, passTypeIdentifier: String? = nil,
+        serialNumber: String? = nil, problems: [Problem] = [], isDevelopmentPass: Bool = false, notes: [String] = []
     ) {
         self.file = file
         self.style = style
+        self.fallbackStyle = fallbackStyle
         self.passTypeIdentifier = passTypeIdentifier
         self.serialNumber = serialNumber
         self.problems = problems.filter(\.isError) + problems.filter { !$0.isError }

@@ -68,6 +68,10 @@ public enum VerifyCode {
     public static let imageWrongSize = "image.wrong-size"
     /// An image the pass's style never shows (e.g. strip.png on a generic pass).
     public static let imageNotShown = "image.not-shown"
+    /// An image whose use on this layout Apple has not confirmed (background.png on a poster generic pass).
+    public static let imageUnconfirmedSlot = "image.unconfirmed-slot"
+    /// A poster generic image (artwork, primaryLogo) without its @2x or @3x version, which Apple asks for.
+    public static let imageMissingScale = "image.missing-scale"
 
     // Localization
     public static let localizationInconsistent = "localization.inconsistent"

@@ -22,7 +22,7 @@ extension Pass {
             ("requestWheelchairURL", \.requestWheelchairURL), ("trackBagsURL", \.trackBagsURL),
             ("transitProviderEmail", \.transitProviderEmail),
             ("transitProviderPhoneNumber", \.transitProviderPhoneNumber),
-            ("transitProviderWebsiteURL", \.transitProviderWebsiteURL),
+            ("transitProviderWebsiteURL", \.transitProviderWebsiteURL), ("logoSymbolName", \.logoSymbolName),
         ]
     }()
 
@@ -54,6 +54,7 @@ extension Pass {
         [
             "formatVersion", "maxDistance", "barcodes", "barcode", "locations", "beacons", "relevantDates", "userInfo",
             "nfc", "semantics", "preferredStyleSchemes", "upcomingPassInformation",
+            "featuredActions",
         ] + PassStyle.allCases.map(\.rawValue)
 
     /// Every top-level key PassMint knows.
@@ -106,6 +107,7 @@ extension Pass {
             return StyleScheme(rawValue: s)
         }
         p.upcomingPassInformation = r.raw("upcomingPassInformation")
+        p.featuredActions = try r.objects("featuredActions", PassFeaturedAction.init)
         p.unknownKeys = r.unknownMembers(known: knownKeys)
         return (p, log.normalizedPaths.sorted())
     }
@@ -131,6 +133,7 @@ extension Pass {
         w.set("semantics", semantics?.jsonValue)
         w.set("preferredStyleSchemes", preferredStyleSchemes) { .string($0.rawValue) }
         w.set("upcomingPassInformation", upcomingPassInformation)
+        w.set("featuredActions", featuredActions) { $0.jsonValue }
         return w.value
     }
 

@@ -13,7 +13,7 @@ public struct Pass: Sendable, Equatable {
     public var organizationName: String?
     public var description: String?
 
-    // MARK: Style dictionaries: exactly one should be set
+    // MARK: Style dictionaries: exactly one legacy style; iOS 27 `posterGeneric` may stand beside it
     public var boardingPass: PassStructure?
     public var coupon: PassStructure?
     public var eventTicket: PassStructure?
@@ -106,6 +106,13 @@ public struct Pass: Sendable, Equatable {
     public var transitProviderPhoneNumber: String?
     public var transitProviderWebsiteURL: String?
 
+    // MARK: iOS 27
+    /// At most two calls to action drawn below the pass, in priority order.
+    public var featuredActions: [PassFeaturedAction]?
+    /// An SF Symbol name shown as the logo. In Apple's pass builder but not in the pass.json reference, so
+    /// Wallet may ignore it: keep `logo.png` as well.
+    public var logoSymbolName: String?
+
     /// Top-level keys PassMint does not know, kept verbatim.
     public var unknownKeys: [String: JSONValue] = [:]
 
@@ -115,78 +122,7 @@ public struct Pass: Sendable, Equatable {
     }
 }
 
-/// A field together with where it sits in the pass.
-public struct LocatedField: Sendable, Equatable {
-    public var style: PassStyle
-    public var group: PassFieldGroup
-    public var index: Int
-    public var field: PassField
-    /// JSON path such as `storeCard.primaryFields[0]`.
-    public var path: String
-}
-
 extension Pass {
-    /// The style dictionary for `style`.
-    public subscript(style: PassStyle) -> PassStructure? {
-        get {
-            switch style {
-            case .boardingPass: return boardingPass
-            case .coupon: return coupon
-            case .eventTicket: return eventTicket
-            case .generic: return generic
-            case .storeCard: return storeCard
-            case .posterGeneric: return posterGeneric
-            }
-        }
-        set {
-            switch style {
-            case .boardingPass: boardingPass = newValue
-            case .coupon: coupon = newValue
-            case .eventTicket: eventTicket = newValue
-            case .generic: generic = newValue
-            case .storeCard: storeCard = newValue
-            case .posterGeneric: posterGeneric = newValue
-            }
-        }
-    }
-
-    /// Every style key that is present (a valid pass has exactly one).
-    public var styles: [PassStyle] { PassStyle.allCases.filter { self[$0] != nil } }
-
-    /// The pass's style: the first style key present, nil when there is none.
-    public var style: PassStyle? { styles.first }
-
-    /// The dictionary of `style`; setting it when there is no style does nothing.
-    public var structure: PassStructure? {
-        get { style.flatMap { self[$0] } }
-        set { if let style { self[style] = newValue } }
-    }
-
-    /// Every field of every style and group, in display order, with its JSON path.
-    public var fields: [LocatedField] {
-        var out: [LocatedField] = []
-        for style in styles {
-            guard let s = self[style] else { continue }
-            for group in PassFieldGroup.allCases {
-                for (i, f) in (s[group] ?? []).enumerated() {
-                    let path = JSONPath.index(JSONPath.member(style.rawValue, group.rawValue), i)
-                    out.append(LocatedField(style: style, group: group, index: i, field: f, path: path))
-                }
-            }
-        }
-        return out
-    }
-
-    /// The first field with this key, in any group.
-    public func field(forKey key: String) -> PassField? {
-        fields.first { $0.field.key == key }?.field
-    }
-
-    /// True when `preferredStyleSchemes` asks for the iOS 18 poster layout.
-    public var prefersPosterEventTicket: Bool {
-        preferredStyleSchemes?.contains(.posterEventTicket) ?? false
-    }
-
     /// JSON paths of every key PassMint does not know, at every level, sorted.
     public var unknownKeyPaths: [String] {
         var out: [String] = []
@@ -202,6 +138,9 @@ extension Pass {
         for (i, b) in (beacons ?? []).enumerated() { add(JSONPath.index("beacons", i), b.unknownKeys) }
         for (i, r) in (relevantDates ?? []).enumerated() { add(JSONPath.index("relevantDates", i), r.unknownKeys) }
         if let nfc { add("nfc", nfc.unknownKeys) }
+        for (i, a) in (featuredActions ?? []).enumerated() {
+            add(JSONPath.index("featuredActions", i), a.unknownKeys)
+        }
         return out.sorted()
     }
 }

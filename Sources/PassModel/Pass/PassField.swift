@@ -1,6 +1,7 @@
 /// One field dictionary (Apple's `PassFieldContent`) inside a field group.
 public struct PassField: Sendable, Equatable {
-    /// Unique across the whole pass. Optional only so a broken pass can still be read and reported on.
+    /// Unique across the whole pass, or within each style dictionary on a poster generic pass (whose fallback
+    /// shares its keys). Optional only so a broken pass can still be read and reported on.
     public var key: String?
     public var value: PassFieldValue?
     public var label: String?

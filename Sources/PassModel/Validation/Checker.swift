@@ -59,8 +59,11 @@ struct Checker {
         return d
     }
 
+    /// An enumeration member; a value Apple does not document is reported with a did-you-mean (an error unless
+    /// `severity` says otherwise, for lists too new to be sure of).
     mutating func enumValue<E: PassEnumValue>(
-        _ obj: [String: JSONValue], _ key: String, in base: String, as type: E.Type
+        _ obj: [String: JSONValue], _ key: String, in base: String, as type: E.Type,
+        severity: Problem.Severity = .error
     ) -> E? {
         guard let s = string(obj, key, in: base) else { return nil }
         let e = E(rawValue: s)
@@ -69,7 +72,8 @@ struct Checker {
             if let near = Self.nearest(s, in: E.allKnown.map(\.rawValue)) { hint = " (did you mean \"\(near)\"?)" }
             invalid(
                 JSONPath.member(base, key),
-                "\(key) \"\(s)\" is not a value Wallet knows\(hint); write one of \(E.knownList)")
+                "\(key) \"\(s)\" is not a value Wallet knows\(hint); write one of \(E.knownList)",
+                severity: severity)
             return nil
         }
         return e

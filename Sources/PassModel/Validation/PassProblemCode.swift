@@ -6,7 +6,7 @@ public enum PassProblemCode {
     public static let missingKey = "pass.missing-key"
     /// A value has the wrong type or a value Wallet does not accept.
     public static let invalidValue = "pass.invalid-value"
-    /// Two fields share a key (keys are unique across the whole pass).
+    /// Two fields share a key (unique across the whole pass; within each style dictionary beside posterGeneric).
     public static let duplicateFieldKey = "pass.duplicate-field-key"
     /// More fields in a group than Wallet displays (warning).
     public static let tooManyFields = "pass.too-many-fields"
@@ -14,4 +14,27 @@ public enum PassProblemCode {
     public static let unknownKey = "pass.unknown-key"
     /// A poster event ticket lacks what the poster layout needs, so Wallet silently shows the classic layout.
     public static let posterFallback = "pass.poster-fallback"
+
+    // iOS 27. Warnings unless the JSON cannot be what it must be: Wallet is not known to refuse any of these.
+
+    /// `posterGeneric` without a legacy style dictionary: iOS 26 and earlier cannot add the pass (warning).
+    public static let posterNoFallback = "pass.poster-no-fallback"
+    /// `posterGeneric` beside a legacy style Apple does not name as its fallback (`boardingPass`) (warning).
+    public static let posterFallbackStyle = "pass.poster-fallback-style"
+    /// A field group the style does not show: secondary or auxiliary fields in `posterGeneric`, `footerFields`
+    /// in a legacy style (warning; the pass installs, the fields are not drawn).
+    public static let groupNotShown = "pass.group-not-shown"
+    /// A key Apple's reference pages do not confirm (it comes from Apple's builder, a talk or a third-party
+    /// library), or one whose effect on this style is unconfirmed (warning; the key is kept).
+    public static let unconfirmedKey = "pass.unconfirmed-key"
+    /// More than two `featuredActions` (warning; Apple documents at most two).
+    public static let tooManyActions = "pass.too-many-actions"
+    /// Two `featuredActions` with the same `identifier` (warning; Apple's builder and talk say unique).
+    public static let duplicateActionIdentifier = "pass.duplicate-action-identifier"
+    /// `featuredActions` on a layout reported not to show them (poster event ticket, semantic boarding pass)
+    /// (warning; a third-party finding, not Apple's).
+    public static let actionsNotShown = "pass.featured-actions-not-shown"
+    /// A barcode message the symbology cannot encode (EAN-13 check digit, Code 39 or Codabar characters,
+    /// I2of5 digit count) (warning; the rules come from the symbologies, not from Apple).
+    public static let barcodeMessage = "pass.barcode-message"
 }

@@ -53,8 +53,14 @@ extension Checker {
                 error(PassProblemCode.missingKey, p, "barcode at \(path) has no \"\(key)\"; add \(hint)")
                 continue
             }
-            if let s = string(b, key, in: path), s.isEmpty {
+            guard let s = string(b, key, in: path) else { continue }
+            if s.isEmpty {
                 invalid(p, "barcode \(key) is empty; write \(hint)")
+            } else if key == "message", let problem = format?.messageProblem(s) {
+                // The symbology's rule, not Apple's [U]: a scanner may still read what Wallet draws.
+                warning(
+                    PassProblemCode.barcodeMessage, p,
+                    "\(problem) (a rule of the symbology; Apple documents none for \(format!.rawValue))")
             }
         }
         _ = string(b, "altText", in: path)

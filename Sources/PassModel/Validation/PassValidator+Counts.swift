@@ -36,6 +36,15 @@ extension Checker {
             }
         case .posterGeneric:
             report(.primaryFields, count(.primaryFields), 4, "primary fields")
+            // Apple's article allows two footer fields, the WWDC26 talk says only the first is shown: warn from
+            // the second on and name both readings.
+            if count(.footerFields) > 1 {
+                warning(
+                    PassProblemCode.tooManyFields,
+                    JSONPath.member(style.rawValue, PassFieldGroup.footerFields.rawValue),
+                    "posterGeneric has \(count(.footerFields)) footer fields; Apple's poster generic article allows two, but the WWDC26 talk says only the first is shown — put the one that matters most first, or move the others to backFields"
+                )
+            }
         case .eventTicket:
             report(.primaryFields, count(.primaryFields), 1, "primary field")
             report(.secondaryFields, count(.secondaryFields), 4, "secondary fields")

@@ -1,24 +1,36 @@
 extension Checker {
     mutating func checkStyles(_ root: [String: JSONValue]) {
         let present = PassStyle.allCases.filter { root[$0.rawValue] != nil }
-        let names = PassStyle.allCases.map(\.rawValue).joined(separator: ", ")
+        let legacy = present.filter(\.isLegacy)
+        let hasPoster = present.contains(.posterGeneric)
         if present.isEmpty {
+            let names = PassStyle.legacy.map(\.rawValue).joined(separator: ", ")
             error(
                 PassProblemCode.noStyle, "",
-                "pass.json has no style key; add exactly one of \(names) holding the pass's field groups")
+                "pass.json has no style key; add exactly one of \(names) holding the pass's field groups (iOS 27's posterGeneric may stand beside it)")
         }
-        for extra in present.dropFirst() {
+        // Two legacy styles are refused whether or not posterGeneric stands beside them.
+        for extra in legacy.dropFirst() {
+            let beside = hasPoster ? " besides posterGeneric" : ""
             error(
                 PassProblemCode.noStyle, extra.rawValue,
-                "pass.json has \(present.count) style keys (\(present.map(\.rawValue).joined(separator: ", "))); a pass has exactly one — keep \(present[0].rawValue) or \(extra.rawValue), remove the other"
+                "pass.json has \(legacy.count) style keys\(beside) (\(legacy.map(\.rawValue).joined(separator: ", "))); a pass has exactly one — keep \(legacy[0].rawValue) or \(extra.rawValue), remove the other"
             )
         }
+        checkPosterFallback(present)
+        // Apple's builder fills "every field with that key in every style dictionary": a poster generic pass and
+        // its fallback share keys by design, so keys are unique per dictionary there, per pass otherwise.
         var seen: [String: String] = [:]
-        for style in present {
+        for style in PassStyle.displayOrder(present) {
             let base = style.rawValue
             guard let dict = object(root[base]!, at: base, what: "a dictionary { … } holding the field groups") else {
                 continue
             }
+            if hasPoster { seen = [:] }
+            let scope =
+                hasPoster
+                ? "within \(base) (posterGeneric and its fallback may share keys)"
+                : "across the whole pass (all styles and groups)"
             checkTransitType(dict, style)
             for group in PassFieldGroup.allCases {
                 guard let items = array(dict, group.rawValue, in: base, of: "field dictionaries") else { continue }
@@ -26,9 +38,10 @@ extension Checker {
                     checkField(
                         item, style: style, group: group,
                         path: JSONPath.index(JSONPath.member(base, group.rawValue), i),
-                        seen: &seen)
+                        seen: &seen, unique: scope)
                 }
             }
+            checkGroupsShown(dict, style)
             checkFieldCounts(dict, style, root: root)
             unknownKeys(dict, known: PassStructure.knownKeys, in: base)
         }
@@ -49,7 +62,7 @@ extension Checker {
 
     mutating func checkField(
         _ item: JSONValue, style: PassStyle, group: PassFieldGroup, path: String,
-        seen: inout [String: String]
+        seen: inout [String: String], unique scope: String
     ) {
         guard let f = object(item, at: path, what: "a field dictionary {\"key\": …, \"value\": …}") else { return }
         let keyPath = JSONPath.member(path, "key")
@@ -65,7 +78,7 @@ extension Checker {
             } else if let first = seen[key] {
                 error(
                     PassProblemCode.duplicateFieldKey, keyPath,
-                    "field key \"\(key)\" is already used at \(first); keys must be unique across the whole pass (all styles and groups) — rename one of them"
+                    "field key \"\(key)\" is already used at \(first); keys must be unique \(scope) — rename one of them"
                 )
             } else {
                 seen[key] = path

@@ -8,6 +8,14 @@ extension Checker {
         guard let schemes = array(root, "preferredStyleSchemes", in: "", of: "style scheme names") else { return }
         var names: [StyleScheme] = []
         for (i, item) in schemes.enumerated() {
+            if item == .string(PassStyle.posterGeneric.rawValue) {
+                // A likely slip: posterGeneric is a style key, and iOS 27 uses it without being asked [A].
+                invalid(
+                    JSONPath.index("preferredStyleSchemes", i),
+                    "posterGeneric is a style key, not a scheme: iOS 27 shows a posterGeneric dictionary whenever the pass has one — remove this entry",
+                    severity: .warning)
+                continue
+            }
             guard case .string(let s) = item, StyleScheme(rawValue: s).isKnown else {
                 invalid(
                     JSONPath.index("preferredStyleSchemes", i),

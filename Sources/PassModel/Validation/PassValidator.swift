@@ -4,7 +4,8 @@
 /// comments) need the bytes: use `validate(passJSON:)` for those.
 public enum PassValidator {
     /// Every finding, each with its JSON path, grouped by section: required keys, styles and fields, top-level
-    /// types and colours, barcodes, relevance, web service and apps, semantics and poster, unknown top-level keys.
+    /// types and colours, barcodes, relevance, web service and apps, semantics and poster, featured actions, keys
+    /// Apple has not confirmed, unknown top-level keys.
     public static func validate(_ json: JSONValue) -> [Problem] {
         var c = Checker()
         guard case .object(let root) = json else {
@@ -18,6 +19,8 @@ public enum PassValidator {
         c.checkRelevance(root)
         c.checkService(root)
         c.checkSemanticsAndPoster(root)
+        c.checkFeaturedActions(root)
+        c.checkUnconfirmedKeys(root)
         c.unknownKeys(root, known: Pass.knownKeys, in: "")
         return c.problems
     }

@@ -121,3 +121,32 @@ public struct EventType: PassEnumValue {
         .generic, .movie, .conference, .convention, .workshop, .socialGathering, .sports, .livePerformance,
     ]
 }
+
+/// iOS 27 `featuredActions[].type`, Apple's list (WalletPasses article "Defining the metadata of your Wallet
+/// pass"). Apple groups them by the kind of pass they suit; Wallet is not known to refuse a mismatch.
+public struct FeaturedActionType: PassEnumValue {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    // Events
+    public static let viewSchedule = Self(rawValue: "viewSchedule")
+    public static let watchTrailer = Self(rawValue: "watchTrailer")
+    public static let listenToMusic = Self(rawValue: "listenToMusic")
+    // Generic
+    public static let call = Self(rawValue: "call")
+    public static let place = Self(rawValue: "place")
+    // Membership
+    public static let addToBalance = Self(rawValue: "addToBalance")
+    public static let order = Self(rawValue: "order")
+    public static let shop = Self(rawValue: "shop")
+    public static let membershipBenefits = Self(rawValue: "membershipBenefits")
+    public static let bookAppointment = Self(rawValue: "bookAppointment")
+    public static let bookCar = Self(rawValue: "bookCar")
+    public static let bookFlight = Self(rawValue: "bookFlight")
+    public static let bookStay = Self(rawValue: "bookStay")
+    // Membership, generic and events
+    public static let viewOffersRewards = Self(rawValue: "viewOffersRewards")
+    public static let allKnown: [Self] = [
+        .viewSchedule, .watchTrailer, .listenToMusic, .call, .place, .addToBalance, .order, .shop,
+        .membershipBenefits, .bookAppointment, .bookCar, .bookFlight, .bookStay, .viewOffersRewards,
+    ]
+}

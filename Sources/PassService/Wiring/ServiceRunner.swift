@@ -27,10 +27,13 @@ public final class ServiceRunner: Sendable {
     public let service: WalletService
     public let pusher: Pusher
     public let store: SQLiteStore
+    /// Things to log at start: a private key readable by others, a certificate close to expiry.
+    public let warnings: [String]
 
     /// Opens the store, loads the identity and builds the service and the pusher (nothing listens yet).
     public init(options: Options) throws(PassMintError) {
         let identity = try options.identity.load()
+        warnings = options.identity.warnings(for: identity)
         store = try StoreAccess.sqlite(path: options.databasePath, serving: true)
         let renderer = TemplateRenderer(identity: identity)
         let signer = PassSigner(identity: identity)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A Pass Type ID certificate, its private key and the WWDR intermediate, parsed once.
 ///
 /// Load it once per run and share it: `PassSigner` signs with it from any number of threads.
@@ -28,6 +30,26 @@ public struct SigningIdentity: Sendable {
         self.wwdr = wwdr
     }
 
+    /// Refuses a signing certificate Wallet would refuse for every pass: not a Pass Type ID certificate, expired,
+    /// or not valid yet.
+    static func checkUsable(_ certificate: Certificate, name: String, now: Date = Date()) throws(SigningError) {
+        let looksLikePassType = certificate.hasPassTypeExtension || certificate.hasPassEKU
+            || (certificate.commonName?.hasPrefix("Pass Type ID") ?? false)
+        guard looksLikePassType else { throw .notPassTypeCertificate(path: name, subject: certificate.subject) }
+        guard now <= certificate.notAfter else { throw .certificateExpired(path: name, notAfter: certificate.notAfter) }
+        guard now >= certificate.notBefore else {
+            throw .certificateNotYetValid(path: name, notBefore: certificate.notBefore)
+        }
+    }
+
+    /// A warning when the signing certificate expires within `days` days of `now` (renew before it does), else nil.
+    public func expiryWarning(now: Date = Date(), days: Int = 30) -> String? {
+        let left = certificate.notAfter.timeIntervalSince(now)
+        guard left >= 0, left < Double(days) * 86_400 else { return nil }
+        return "the signing certificate (\(certificate.subject)) expires on \(DateText.utc(certificate.notAfter)), in "
+            + "\(Int(left / 86_400)) day(s); passes signed after that will not install — renew it now"
+    }
+
     /// The private key as unencrypted PKCS#8 PEM, for handing to a TLS client (APNs client certificate).
     /// Keep it in memory; never log or write it without mode 0600.
     public func privateKeyPEM() -> [UInt8] { key.pkcs8PEM() }
@@ -40,6 +62,7 @@ public struct SigningIdentity: Sendable {
         certificatePath: String, keyPath: String, wwdrPath: String, keyPassword: String?
     ) throws(SigningError) -> SigningIdentity {
         let certificate = try Certificate.load(path: certificatePath)
+        try checkUsable(certificate, name: certificatePath)
         let key = try PrivateKey.load(path: keyPath, password: keyPassword)
         let wwdr = try Certificate.load(path: wwdrPath)
         return try SigningIdentity(
@@ -58,6 +81,7 @@ public struct SigningIdentity: Sendable {
         -> SigningIdentity
     {
         let contents = try PKCS12Bundle.load(path: pkcs12Path, password: password)
+        try checkUsable(contents.certificate, name: pkcs12Path)
         let wwdr: Certificate
         var wwdrName = wwdrPath ?? pkcs12Path
         if let wwdrPath {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PassArchive
 import Synchronization
 
 /// Ctrl-C (SIGINT) or SIGTERM for a long-running command: the first asks it to stop at its next safe point
@@ -24,6 +25,7 @@ final class InterruptRequest: @unchecked Sendable {
                 if count == 1 {
                     state.first.signal()
                 } else if secondStopsAtOnce {
+                    TemporaryFiles.removeAll()
                     signal(sig, SIG_DFL)
                     raise(sig)
                 }

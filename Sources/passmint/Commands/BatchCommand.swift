@@ -23,7 +23,7 @@ struct BatchCommand: Command {
             """,
         options: [
             .value("template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip"),
-            .value("csv", "FILE", "records, RFC 4180 CSV (UTF-8, header on line 1)"),
+            .value("csv", "FILE", "records, RFC 4180 CSV (header on line 1; separator and UTF-16 detected)"),
             .value("out", "DIR", "output folder for <serial>.pkpass files"),
             .value("jobs", "N", "parallel signers (default: number of cores)"),
             .value("report", "FILE", "write a JSON Lines report, one object per record"),
@@ -33,6 +33,8 @@ struct BatchCommand: Command {
             .value("web-service-url", "URL", "update service base URL written into each pass (needs --db)"),
             .value("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV"),
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
+            .value("delimiter", "SEP", "field separator: , ; tab or | (default: detected from the header)"),
+            .value("encoding", "ENC", "CSV encoding: utf-8, utf-16le, utf-16be, windows-1252 or latin1 (default: UTF-8, or UTF-16 by its BOM)"),
         ] + IdentityArguments.options,
         examples: [
             "passmint batch --template Templates/loyalty --csv members.csv --out passes/ --report report.jsonl",
@@ -52,6 +54,28 @@ struct BatchCommand: Command {
             }
             shard = (parts[0], parts[1])
         }
+        var format = CSVFormat()
+        if let text = args.value("delimiter") {
+            guard let delimiter = CSVDelimiter(name: text) else {
+                throw .usage("--delimiter takes , ; tab or |; got '\(text)'")
+            }
+            format.delimiter = delimiter
+        }
+        if let text = args.value("encoding") {
+            guard let encoding = CSVEncoding(name: text) else {
+                throw .usage("--encoding takes one of \(CSVEncoding.names); got '\(text)'")
+            }
+            format.encoding = encoding
+        }
+        for (variable, keyPath) in [
+            ("PASSMINT_CSV_MAX_FIELD_BYTES", \CSVLimits.maxFieldBytes), ("PASSMINT_CSV_MAX_RECORD_BYTES", \.maxRecordBytes),
+        ] {
+            guard let text = ProcessInfo.processInfo.environment[variable] else { continue }
+            guard let value = Int(text), value > 0 else {
+                throw .usage("\(variable) must be a positive number of bytes; got '\(text)'")
+            }
+            format.limits[keyPath: keyPath] = value
+        }
         dbPath = args.value("db")
         if args.value("web-service-url") != nil, dbPath == nil {
             throw .usage("--web-service-url needs --db FILE so `passmint serve` can find the passes")
@@ -63,7 +87,7 @@ struct BatchCommand: Command {
             jobs: try args.integer("jobs", of: Self.spec) ?? ProcessInfo.processInfo.activeProcessorCount,
             reportPath: args.value("report"), bundle: args.flag("bundle"), resume: args.flag("resume"),
             webServiceURL: args.value("web-service-url"), shard: shard, identity: IdentityArguments.make(args),
-            compatiblePass: args.flag("compatible"))
+            csvFormat: format, compatiblePass: args.flag("compatible"))
     }
 
     func run() throws(CLIError) -> Int32 {
@@ -85,6 +109,12 @@ struct BatchCommand: Command {
                 line += options.reportPath.map { "; see \($0) for the failures" } ?? "; rerun with --report FILE to see why"
             }
             Console.error(line)
+            for failure in summary.firstFailures {
+                Console.error("  line \(failure.line): \(failure.error)")
+            }
+            if summary.failed > summary.firstFailures.count {
+                Console.error("  … and \(summary.failed - summary.firstFailures.count) more")
+            }
             if summary.interrupted {
                 Console.error(
                     "batch: interrupted after line \(summary.lastLine); the passes and report so far are complete — "

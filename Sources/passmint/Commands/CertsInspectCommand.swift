@@ -1,5 +1,6 @@
 import Foundation
 import PassMint
+import PassSigning
 import PassModel
 
 /// `passmint certs inspect`: what a certificate / .p12 file is and whether a key matches it.
@@ -104,7 +105,5 @@ struct CertsInspectCommand: Command {
         return out
     }
 
-    private static func text(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(secondsFromGMT: 0)!))
-    }
+    private static func text(_ date: Date) -> String { DateText.utc(date) }
 }

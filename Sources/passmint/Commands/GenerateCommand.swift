@@ -70,7 +70,7 @@ struct GenerateCommand: Command {
                 IssueRequest(
                     record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token,
                     compatiblePass: compatible, rejectsUnknownKeys: true))
-            for warning in issuer.templateWarnings + pass.warnings { Console.error("warning: \(warning)") }
+            for warning in issuer.identityWarnings + issuer.templateWarnings + pass.warnings { Console.error("warning: \(warning)") }
             try PassSelfCheck.require(pass, name: out)
             try PassOutput.write(pass.archiveParts, to: out)
             // Stored only once the file exists, so the service never knows a pass its holder was not given.

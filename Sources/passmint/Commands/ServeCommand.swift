@@ -60,6 +60,7 @@ struct ServeCommand: Command {
         let runner: ServiceRunner
         do {
             runner = try ServiceRunner(options: options)
+            for warning in runner.warnings { Console.error("warning: \(warning)") }
             try runner.start()
         } catch {
             throw error.cli

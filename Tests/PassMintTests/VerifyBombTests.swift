@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import PassMint
+
+/// `verify` on hostile archives (`Tests/Tools/make-bombs.py`): every limit holds on the bytes actually inflated,
+/// whatever a header claims; each bomb is a report, never a crash. Speed and memory are measured by
+/// `Benchmarks/verify-bombs`, not here.
+@Suite("verify: decompression bombs and hostile entries")
+struct VerifyBombTests {
+    /// The bombs, made once per test run.
+    static let folder: String = {
+        let directory = NSTemporaryDirectory() + "passmint-bombs-" + UUID().uuidString
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tools/make-bombs.py").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, directory]
+        try! process.run()
+        process.waitUntilExit()
+        precondition(process.terminationStatus == 0, "make-bombs.py failed")
+        return directory
+    }()
+
+    static func problems(_ name: String) -> [(report: String, code: String, message: String)] {
+        PassVerifier.verify(file: "\(folder)/\(name)").flatMap { report in
+            report.problems.map { (report.file, $0.code, $0.message) }
+        }
+    }
+
+    @Test("a pass.json that inflates to 2 GiB (its header claims 1 KB) is refused at the 1 MiB text limit")
+    func inflateBomb() {
+        let found = Self.problems("inflate-bomb.pkpass")
+        #expect(found.contains { $0.code == VerifyCode.archiveUnreadable && $0.message.contains("'pass.json'")
+            && $0.message.contains("larger than the 1048576-byte limit") })
+    }
+
+    @Test("a bundle of ten inflate bombs: ten reports, each refusing its pass.json")
+    func bombBundle() {
+        let reports = PassVerifier.verify(file: "\(Self.folder)/bomb-bundle.pkpasses")
+        #expect(reports.count == 10)
+        for report in reports {
+            #expect(!report.valid)
+            #expect(report.problems.contains { $0.message.contains("'pass.json'") && $0.message.contains("limit") })
+        }
+    }
+
+    @Test("a manifest of a million keys is refused at the text limit, not parsed")
+    func manifestBomb() {
+        #expect(Self.problems("manifest-bomb.pkpass").contains {
+            $0.code == VerifyCode.archiveUnreadable && $0.message.contains("'manifest.json'") && $0.message.contains("limit")
+        })
+    }
+
+    @Test("5,000 entries are refused before any is inflated")
+    func manyEntries() {
+        let found = Self.problems("many-entries.pkpass")
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("has 5000 entries, more than the 1000") == true)
+    }
+
+    @Test("an entry named pass.json<NUL>.png is not read as pass.json; a symbolic link entry is refused")
+    func hostileNames() {
+        let nul = Self.problems("nul-name.pkpass")
+        #expect(nul.contains { $0.code == VerifyCode.archiveBadPath && $0.message.contains("NUL byte") })
+        #expect(nul.contains { $0.code == VerifyCode.archiveUnreadable && $0.message.contains("pass.json\u{2400}.png") })
+        let link = Self.problems("symlink.pkpass")
+        #expect(link.contains { $0.code == VerifyCode.archiveUnreadable && $0.message.contains("symbolic link")
+            && $0.message.contains("'icon.png'") })
+    }
+
+    @Test("a bundle inside a bundle is not opened")
+    func nestedBundle() throws {
+        try VerifyTestSupport.withTemporaryDirectory { dir in
+            let inner = try Data(contentsOf: URL(fileURLWithPath: "\(Self.folder)/nul-name.pkpass"))
+            try inner.write(to: URL(fileURLWithPath: "\(dir)/inner.pkpasses"))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/zip")
+            process.arguments = ["-q", "-0", "-j", "\(dir)/outer.pkpasses", "\(dir)/inner.pkpasses"]
+            try process.run()
+            process.waitUntilExit()
+            let reports = PassVerifier.verify(file: "\(dir)/outer.pkpasses")
+            #expect(reports.flatMap(\.problems).contains { $0.message.contains("a bundle inside the bundle") })
+        }
+    }
+}
