@@ -210,3 +210,34 @@ struct DesignerTemplateTests {
         try Self.check(tmp.path("out/" + file), ["MEMBER_NAME": "Grace"], tmp: tmp)
     }
 }
+
+/// The stored template path of a zipped template, and `--compatible`, survive into the passes `serve` re-renders.
+@Suite("Pass Designer templates: serve re-renders (end to end)", .serialized)
+struct DesignerTemplateServeTests {
+    @Test("a pass issued from a zipped template with --compatible keeps both dictionaries after an update")
+    func serveKeepsFallback() throws {
+        let f = try ServeFixture(python: nil)
+        defer { f.stop() }
+        // A poster-only copy whose tooling.json does not ask for the fallback, zipped.
+        let copy = f.tmp.path("poster.pkpasstemplate")
+        try FileManager.default.copyItem(atPath: DesignerTemplateTests.club, toPath: copy)
+        try #"{"automaticallyGenerateCompatiblePass": false}"#
+            .write(toFile: copy + "/tooling.json", atomically: true, encoding: .utf8)
+        let zipped = f.tmp.path("poster.zip")
+        #expect(try CLI.run("zip", ["-q", "-r", zipped, "."], cwd: URL(fileURLWithPath: copy)).status == 0)
+        let out = f.tmp.path("issued.pkpass")
+        let issued = try CLI.passmint(
+            ["generate", "--template", zipped, "--compatible", "--serial", "SRV-1", "--db", f.db, "--web-service-url",
+             f.base + "/", "--set", "MEMBER_NAME=Ada", "--out", out] + DevIdentity.signingArgs)
+        #expect(issued.status == 0, "\(issued.stderr)")
+        let token = try #require(try DesignerTemplateTests.passJSON(out)["authenticationToken"] as? String)
+        let update = try f.update("SRV-1", ["MEMBER_NAME=Grace", "TIER=Platinum"])
+        #expect(update.status == 0, "\(update.stderr)")
+        let reply = try f.http(
+            "GET", "/v1/passes/\(ServeTools.passType)/SRV-1", headers: ["Authorization": "ApplePass \(token)"])
+        #expect(reply.status == 200, "\(reply.text)")
+        let served = f.tmp.path("served.pkpass")
+        try reply.body.write(to: URL(fileURLWithPath: served))
+        try DesignerTemplateTests.check(served, ["MEMBER_NAME": "Grace", "TIER": "Platinum"], tmp: f.tmp)
+    }
+}
