@@ -4,7 +4,7 @@ import PassModel
 /// images and `xx.lproj` folders; or a Pass Designer `.pkpasstemplate` (folder or zipped), personalized by
 /// pass field key, with a `tooling.json` that is read but never packed.
 ///
-/// Every file is read once by `load(directory:)` and kept in memory, so rendering many passes never touches the
+/// Every file is read once by `load(directory:)` (or handed over in a `TemplateSource`) and kept in memory, so rendering many passes never touches the
 /// disk again and a template value can be shared freely between tasks.
 ///
 /// Use: `let t = try Template.load(directory:)` once, then per record
