@@ -251,7 +251,9 @@ public final class BatchRunner: Sendable {
         let token = options.webServiceURL == nil ? nil : AuthenticationToken.generate()
         do {
             let pass = try issuer.issue(
-                IssueRequest(record: record, serialNumber: serial, webServiceURL: options.webServiceURL, authenticationToken: token))
+                IssueRequest(
+                    record: record, serialNumber: serial, webServiceURL: options.webServiceURL, authenticationToken: token,
+                    compatiblePass: options.compatiblePass))
             try PassOutput.write(pass.archiveParts, to: path, durable: false)
             let stored = token.map {
                 IssuedPassRecord(
@@ -279,8 +281,9 @@ public final class BatchRunner: Sendable {
             let json = try? JSONReader.parse(bytes, file: path).value,
             json["webServiceURL"]?.stringValue == url,
             let token = json["authenticationToken"]?.stringValue, !token.isEmpty,
-            let values = try? issuer.template.resolve(record).values
+            var values = try? issuer.template.resolve(record).values
         else { return nil }
+        if options.compatiblePass { values[IssueRequest.compatiblePassKey] = "true" }
         return IssuedPassRecord(
             serialNumber: serial, passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "",
             templateDirectory: templateAbsolutePath, record: values, authenticationToken: token, webServiceURL: url)
