@@ -16,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Libraries, layered bottom-up.
         .target(name: "PassModel"),
@@ -23,7 +24,7 @@ let package = Package(
         .target(name: "PassSigning", dependencies: ["COpenSSL", "PassModel"]),
         .target(name: "PassArchive", dependencies: ["CZip", "CDeflate", "PassModel"]),
         .target(name: "PassMint", dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassArchive"]),
-        .target(name: "PassService", dependencies: ["PassMint", "CSQLite", "CMicroHTTPD", "CCurl", "COpenSSL"]),
+        .target(name: "PassService", dependencies: ["PassMint", "CSQLite", "CPostgreSQL", "CMicroHTTPD", "CCurl", "COpenSSL"]),
         .executableTarget(name: "passmint", dependencies: ["PassMint", "PassService"]),
 
         // Tests mirror targets.

@@ -2,6 +2,13 @@
 public enum ServiceError: Error, CustomStringConvertible, Equatable {
     /// SQLite refused an operation.
     case database(path: String, operation: String, message: String)
+    /// PostgreSQL refused a statement (`sqlState` is its SQLSTATE code).
+    case postgres(server: String, operation: String, message: String, sqlState: String)
+    /// The PostgreSQL server cannot be reached, refused the login, or the connection to it was lost. Requests
+    /// get 503 while it lasts; the pool reconnects once the server is back.
+    case databaseUnavailable(server: String, message: String)
+    /// The store was migrated by a newer PassMint than this one.
+    case schemaTooNew(server: String, found: Int, known: Int)
     /// A stored record column is not a JSON object of strings.
     case corruptRecord(serial: String, message: String)
     case passNotFound(serial: String)
@@ -18,6 +25,15 @@ public enum ServiceError: Error, CustomStringConvertible, Equatable {
         case .database(let path, let operation, let message):
             return "database \(path): \(operation) failed: \(message); check that the file is a PassMint store "
                 + "and is writable"
+        case .postgres(let server, let operation, let message, let sqlState):
+            return "PostgreSQL \(server): \(operation) failed: \(message) (SQLSTATE \(sqlState)); check that the "
+                + "database belongs to PassMint and that its user may write to it"
+        case .databaseUnavailable(let server, let message):
+            return "PostgreSQL \(server) cannot be reached: \(message); check that the server runs and accepts "
+                + "this user (password from the URL's environment variable or PGPASSFILE)"
+        case .schemaTooNew(let server, let found, let known):
+            return "PostgreSQL \(server) holds schema version \(found), but this PassMint knows versions up to "
+                + "\(known); upgrade PassMint on this machine"
         case .corruptRecord(let serial, let message):
             return "stored record of pass \(serial) is not a JSON object of strings (\(message)); "
                 + "re-issue the pass with --db"

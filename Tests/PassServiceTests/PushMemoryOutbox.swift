@@ -4,7 +4,7 @@ import Synchronization
 @testable import PassService
 
 /// An in-memory `PushOutbox` double with the same lease semantics as the store, recording every call.
-final class PushMemoryOutbox: PushOutboxAbandoning {
+final class PushMemoryOutbox: PushOutbox {
     struct Retry: Equatable {
         let id: Int64
         let at: Date

@@ -22,6 +22,8 @@ struct AdminHandlers: Sendable {
         var tag: String
         var lastModified: String
         var voided: Bool
+        var webServiceURL: String?
+        var compatiblePass: Bool
         var registrations: [Registration]?
         var pushes: [Push]?
         var pendingPushes: Int?
@@ -40,7 +42,7 @@ struct AdminHandlers: Sendable {
             .init(deviceLibraryIdentifier: $0.deviceLibraryIdentifier, registeredAt: $0.registeredAt)
         }
         view.pushes = details.pushHistory.map {
-            .init(result: $0.result, tag: String($0.tag), at: $0.at, detail: $0.detail)
+            .init(result: $0.result.rawValue, tag: String($0.tag), at: $0.at, detail: $0.detail)
         }
         view.pendingPushes = details.pendingPushes
         return .json(200, encoding: view)
@@ -84,6 +86,7 @@ struct AdminHandlers: Sendable {
         PassView(
             serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier,
             template: pass.templatePath, record: pass.record, tag: String(pass.tag),
-            lastModified: HTTPDate.format(Int64(pass.modifiedAt.timeIntervalSince1970)), voided: pass.voided)
+            lastModified: HTTPDate.format(Int64(pass.modifiedAt.timeIntervalSince1970)), voided: pass.voided,
+            webServiceURL: pass.webServiceURL, compatiblePass: pass.compatiblePass)
     }
 }

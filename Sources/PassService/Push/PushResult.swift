@@ -11,15 +11,22 @@ public enum PushOutcome: Sendable, Equatable {
     /// 403 and other 4xx: a request or credential problem; retried slowly, then given up.
     case failed(reason: String)
 
-    /// Metrics label: `delivered`, `unregistered`, `retry` or `failed`.
-    public var label: String {
+    /// The outcome without its reason; `Kind.rawValue` is the metrics label.
+    public enum Kind: String, Sendable, CaseIterable {
+        case delivered, unregistered, retry, failed
+    }
+
+    public var kind: Kind {
         switch self {
-        case .delivered: return "delivered"
-        case .unregistered: return "unregistered"
-        case .retry: return "retry"
-        case .failed: return "failed"
+        case .delivered: return .delivered
+        case .unregistered: return .unregistered
+        case .retry: return .retry
+        case .failed: return .failed
         }
     }
+
+    /// Metrics label: `delivered`, `unregistered`, `retry` or `failed`.
+    public var label: String { kind.rawValue }
 
     /// Maps an APNs HTTP answer to an outcome (Apple's "Handling notification responses" table).
     /// - Parameters:

@@ -2,13 +2,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// An outbox that can give up on a row without deleting its registrations (history records the reason).
-/// Outboxes without it get `completePush` for a given-up row, and the pusher logs the reason.
-public protocol PushOutboxAbandoning: PushOutbox {
-    /// Deletes the row, keeps the registrations, records `reason`.
-    func abandonPush(id: Int64, reason: String) throws
-}
-
 /// Drains a `PushOutbox` to APNs on its own thread: claim due rows, send them over one HTTP/2 connection,
 /// then complete, drop or reschedule each row. A row is only removed after APNs answered, so nothing is lost
 /// if the process dies (an unanswered row becomes due again when its lease ends).

@@ -41,7 +41,7 @@ struct PusherWorker: Sendable {
                 }
             }
             do { try outbox.completePushes(ids: delivered) } catch { log("recording \(delivered.count) delivered pushes failed: \(error)") }
-            let retried = results.filter { $0.outcome.label == "retry" }
+            let retried = results.filter { $0.outcome.kind == .retry }
             if let first = retried.first, case .retry(let reason) = first.outcome {
                 log("\(retried.count) of \(results.count) pushes rescheduled (first reason: \(reason))")
             }
@@ -68,11 +68,7 @@ struct PusherWorker: Sendable {
                 try outbox.retryPush(id: job.id, at: Date().addingTimeInterval(delay), reason: reason)
             case .giveUp(let reason):
                 log("push \(job.id) to \(token) given up: \(reason)")
-                if let abandoning = outbox as? any PushOutboxAbandoning {
-                    try abandoning.abandonPush(id: job.id, reason: reason)
-                } else {
-                    try outbox.completePush(id: job.id)
-                }
+                try outbox.abandonPush(id: job.id, reason: reason)
             }
         } catch {
             log("recording push \(job.id) to \(token) failed: \(error); the row is retried after its lease")

@@ -15,12 +15,18 @@ public struct StoredPass: Sendable, Equatable {
     /// When this version was written, in whole seconds; every version gets a strictly later second.
     public var modifiedAt: Date
     public var voided: Bool
+    /// The `webServiceURL` the pass was issued with (nil: a pass the service does not update).
+    public var webServiceURL: String?
+    /// Issued with the legacy `generic` fallback derived from `posterGeneric`; re-renders keep it.
+    public var compatiblePass: Bool
 
     public init(
         serialNumber: String, passTypeIdentifier: String, templatePath: String, record: [String: String],
         authenticationToken: String, tag: Int64 = 0, modifiedAt: Date = Date(timeIntervalSince1970: 0),
-        voided: Bool = false
+        voided: Bool = false, webServiceURL: String? = nil, compatiblePass: Bool = false
     ) {
+        self.webServiceURL = webServiceURL
+        self.compatiblePass = compatiblePass
         self.serialNumber = serialNumber
         self.passTypeIdentifier = passTypeIdentifier
         self.templatePath = templatePath
@@ -64,18 +70,29 @@ public struct RegistrationInfo: Sendable, Equatable {
 
 /// One past push attempt of a pass, as shown by the admin API.
 public struct PushHistoryEntry: Sendable, Equatable {
-    /// `sent`, `retry`, `dropped` or `failed`.
-    public var result: String
+    public var result: PushHistoryResult
     public var tag: Int64
     public var at: Date
     public var detail: String
 
-    public init(result: String, tag: Int64, at: Date, detail: String) {
+    public init(result: PushHistoryResult, tag: Int64, at: Date, detail: String) {
         self.result = result
         self.tag = tag
         self.at = at
         self.detail = detail
     }
+}
+
+/// What became of one push attempt; `rawValue` is what the store and the admin view hold.
+public enum PushHistoryResult: String, Sendable, Equatable {
+    /// APNs accepted it.
+    case sent
+    /// Rescheduled after a transient refusal.
+    case retry
+    /// The token is dead; its registrations were deleted.
+    case dropped
+    /// Given up on (e.g. BadTopic); the registrations were kept.
+    case failed
 }
 
 /// Everything the admin `GET /admin/v1/passes/{serial}` shows.
@@ -97,7 +114,8 @@ public struct PassDetails: Sendable, Equatable {
     }
 }
 
-/// Storage of passes, registrations, logs and the push outbox. SQLite today, PostgreSQL later.
+/// Storage of passes, registrations, logs and the push outbox: `SQLiteStore` (one file, the default) or
+/// `PostgresStore` (one database shared by several `serve` instances).
 public protocol PassStore: Sendable {
     /// Stores new passes (or replaces passes with the same serial) in one transaction, assigning each a fresh tag
     /// and `modifiedAt`; the `tag` and `modifiedAt` of the arguments are ignored.

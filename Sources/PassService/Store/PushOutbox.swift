@@ -28,9 +28,16 @@ public protocol PushOutbox: Sendable {
     func retryPush(id: Int64, at: Date, reason: String) throws
     /// Deletes the row and every registration that uses `pushToken` (APNs 410 / BadDeviceToken).
     func dropPush(id: Int64, deletingRegistrationsFor pushToken: String, reason: String) throws
+    /// Gives up on a row APNs will never accept (e.g. BadTopic): deletes it, keeps the registrations, records
+    /// `reason` in the history where the store keeps one. Default: `completePush`.
+    func abandonPush(id: Int64, reason: String) throws
 }
 
 extension PushOutbox {
+    public func abandonPush(id: Int64, reason: String) throws {
+        try completePush(id: id)
+    }
+
     public func completePushes(ids: [Int64]) throws {
         for id in ids { try completePush(id: id) }
     }

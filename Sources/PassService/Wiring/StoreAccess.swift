@@ -31,19 +31,6 @@ public enum StoreAccess {
     }
 }
 
-/// Record keys PassMint keeps next to the template fields; never template fields themselves.
-enum StoredRecordKeys {
-    /// The `webServiceURL` the pass was issued with.
-    static let webServiceURL = "@webServiceURL"
-
-    /// Splits a stored record into template fields and the web service URL.
-    static func split(_ record: [String: String]) -> (fields: [String: String], webServiceURL: String?) {
-        var fields = record
-        let url = fields.removeValue(forKey: webServiceURL)
-        return (fields.filter { !$0.key.hasPrefix("@") }, url)
-    }
-}
-
 /// Adapts a `PassStore` to the pipeline's `IssuedPassSink`.
 struct StoreSink: IssuedPassSink {
     let store: any PassStore
@@ -51,12 +38,14 @@ struct StoreSink: IssuedPassSink {
     func store(_ passes: [IssuedPassRecord]) throws {
         try store.insertPasses(
             passes.map { issued in
+                // The pipeline marks the fallback with a reserved `@` key; the store keeps it as a field of its own.
                 var record = issued.record
-                if let url = issued.webServiceURL { record[StoredRecordKeys.webServiceURL] = url }
+                let compatible = record.removeValue(forKey: IssueRequest.compatiblePassKey) == "true"
                 return StoredPass(
                     serialNumber: issued.serialNumber, passTypeIdentifier: issued.passTypeIdentifier,
-                    templatePath: issued.templateDirectory, record: record,
-                    authenticationToken: issued.authenticationToken)
+                    templatePath: issued.templateDirectory, record: record.filter { !$0.key.hasPrefix("@") },
+                    authenticationToken: issued.authenticationToken, webServiceURL: issued.webServiceURL,
+                    compatiblePass: compatible)
             })
     }
 }

@@ -21,12 +21,11 @@ public final class TemplateRenderer: PassRenderer {
 
     /// Signs the pass from its stored record; serial, pass type and token never change across updates.
     public func render(_ pass: StoredPass) throws -> [UInt8] {
-        let (fields, url) = StoredRecordKeys.split(pass.record)
         let issued = try issuer(for: pass.templatePath).issue(
             IssueRequest(
-                record: fields, serialNumber: pass.serialNumber, webServiceURL: url,
-                authenticationToken: url == nil ? nil : pass.authenticationToken,
-                compatiblePass: pass.record[IssueRequest.compatiblePassKey] == "true"))
+                record: pass.record, serialNumber: pass.serialNumber, webServiceURL: pass.webServiceURL,
+                authenticationToken: pass.webServiceURL == nil ? nil : pass.authenticationToken,
+                compatiblePass: pass.compatiblePass))
         return issued.archive
     }
 
@@ -42,12 +41,9 @@ public final class TemplateRenderer: PassRenderer {
             throw PassMintError.invalidInput(
                 "'\(unknown)' is not a field of template \(pass.templatePath); fields: \(known.sorted().joined(separator: ", "))")
         }
-        let (fields, url) = StoredRecordKeys.split(pass.record)
-        let resolved = try template.resolve(fields.merging(changes) { _, new in new })
+        let resolved = try template.resolve(pass.record.merging(changes) { _, new in new })
         var record = resolved.values
         record.removeValue(forKey: "serialNumber")
-        if let url { record[StoredRecordKeys.webServiceURL] = url }
-        record[IssueRequest.compatiblePassKey] = pass.record[IssueRequest.compatiblePassKey]
         return record
     }
 }

@@ -1,77 +1,114 @@
-/// The SQLite schema of the update service. Idempotent: every process that opens the file runs it.
+/// The SQLite schema of the update service as versioned migrations, recorded in `PRAGMA user_version`.
+///
+/// Every process that opens the file runs `migrate`; `BEGIN IMMEDIATE` makes the steps run once even when two
+/// processes open a new file at the same moment (the second waits, then finds the version current).
 enum SQLiteSchema {
-    static let version = 1
+    static let migrations: [StoreMigration] = [
+        StoreMigration(
+            version: 1, purpose: "passes, devices, registrations, outbox, history, logs, personalizations",
+            sql: """
+                CREATE TABLE IF NOT EXISTS meta (
+                    key TEXT PRIMARY KEY,
+                    value INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                INSERT OR IGNORE INTO meta (key, value) VALUES ('tag', 0);
+                CREATE TABLE IF NOT EXISTS passes (
+                    serial TEXT PRIMARY KEY,
+                    pass_type TEXT NOT NULL,
+                    template TEXT NOT NULL,
+                    record TEXT NOT NULL,
+                    auth_token TEXT NOT NULL,
+                    tag INTEGER NOT NULL,
+                    modified_at INTEGER NOT NULL,
+                    voided INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX IF NOT EXISTS passes_tag ON passes (tag);
+                CREATE TABLE IF NOT EXISTS devices (
+                    device_library_id TEXT PRIMARY KEY,
+                    push_token TEXT NOT NULL,
+                    updated_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS devices_push_token ON devices (push_token);
+                CREATE TABLE IF NOT EXISTS registrations (
+                    device TEXT NOT NULL,
+                    pass_type TEXT NOT NULL,
+                    serial TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (device, pass_type, serial)
+                ) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS registrations_pass ON registrations (serial, pass_type);
+                CREATE TABLE IF NOT EXISTS push_outbox (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    push_token TEXT NOT NULL,
+                    pass_type TEXT NOT NULL,
+                    serial TEXT NOT NULL,
+                    tag INTEGER NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    due_at INTEGER NOT NULL,
+                    claimed_until INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT
+                );
+                CREATE INDEX IF NOT EXISTS push_outbox_due ON push_outbox (due_at);
+                CREATE INDEX IF NOT EXISTS push_outbox_token ON push_outbox (push_token, pass_type);
+                CREATE INDEX IF NOT EXISTS push_outbox_serial ON push_outbox (serial);
+                CREATE TABLE IF NOT EXISTS push_history (
+                    id INTEGER PRIMARY KEY,
+                    serial TEXT NOT NULL,
+                    pass_type TEXT NOT NULL,
+                    tag INTEGER NOT NULL,
+                    result TEXT NOT NULL,
+                    detail TEXT NOT NULL,
+                    at INTEGER NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS push_history_serial ON push_history (serial, id);
+                CREATE TABLE IF NOT EXISTS logs (
+                    id INTEGER PRIMARY KEY,
+                    at INTEGER NOT NULL,
+                    message TEXT NOT NULL
+                );
+                CREATE TABLE IF NOT EXISTS personalizations (
+                    id INTEGER PRIMARY KEY,
+                    serial TEXT NOT NULL,
+                    pass_type TEXT NOT NULL,
+                    token TEXT NOT NULL,
+                    info TEXT NOT NULL,
+                    at INTEGER NOT NULL
+                );
+                """),
+        StoreMigration(
+            version: 2, purpose: "the web service URL and the compatible flag leave the record for columns of their own",
+            sql: """
+                ALTER TABLE passes ADD COLUMN web_service_url TEXT;
+                ALTER TABLE passes ADD COLUMN compatible_pass INTEGER NOT NULL DEFAULT 0;
+                UPDATE passes SET
+                    web_service_url = json_extract(record, '$."@webServiceURL"'),
+                    compatible_pass = coalesce(json_extract(record, '$."@compatiblePass"') = 'true', 0),
+                    record = json_remove(record, '$."@webServiceURL"', '$."@compatiblePass"')
+                WHERE json_type(record, '$."@webServiceURL"') IS NOT NULL
+                    OR json_type(record, '$."@compatiblePass"') IS NOT NULL;
+                """),
+    ]
 
-    static let script = """
-        BEGIN IMMEDIATE;
-        CREATE TABLE IF NOT EXISTS meta (
-            key TEXT PRIMARY KEY,
-            value INTEGER NOT NULL
-        ) WITHOUT ROWID;
-        INSERT OR IGNORE INTO meta (key, value) VALUES ('tag', 0);
-        CREATE TABLE IF NOT EXISTS passes (
-            serial TEXT PRIMARY KEY,
-            pass_type TEXT NOT NULL,
-            template TEXT NOT NULL,
-            record TEXT NOT NULL,
-            auth_token TEXT NOT NULL,
-            tag INTEGER NOT NULL,
-            modified_at INTEGER NOT NULL,
-            voided INTEGER NOT NULL DEFAULT 0
-        );
-        CREATE INDEX IF NOT EXISTS passes_tag ON passes (tag);
-        CREATE TABLE IF NOT EXISTS devices (
-            device_library_id TEXT PRIMARY KEY,
-            push_token TEXT NOT NULL,
-            updated_at INTEGER NOT NULL
-        ) WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS devices_push_token ON devices (push_token);
-        CREATE TABLE IF NOT EXISTS registrations (
-            device TEXT NOT NULL,
-            pass_type TEXT NOT NULL,
-            serial TEXT NOT NULL,
-            created_at INTEGER NOT NULL,
-            PRIMARY KEY (device, pass_type, serial)
-        ) WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS registrations_pass ON registrations (serial, pass_type);
-        CREATE TABLE IF NOT EXISTS push_outbox (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            push_token TEXT NOT NULL,
-            pass_type TEXT NOT NULL,
-            serial TEXT NOT NULL,
-            tag INTEGER NOT NULL,
-            attempts INTEGER NOT NULL DEFAULT 0,
-            due_at INTEGER NOT NULL,
-            claimed_until INTEGER NOT NULL DEFAULT 0,
-            last_error TEXT
-        );
-        CREATE INDEX IF NOT EXISTS push_outbox_due ON push_outbox (due_at);
-        CREATE INDEX IF NOT EXISTS push_outbox_token ON push_outbox (push_token, pass_type);
-        CREATE INDEX IF NOT EXISTS push_outbox_serial ON push_outbox (serial);
-        CREATE TABLE IF NOT EXISTS push_history (
-            id INTEGER PRIMARY KEY,
-            serial TEXT NOT NULL,
-            pass_type TEXT NOT NULL,
-            tag INTEGER NOT NULL,
-            result TEXT NOT NULL,
-            detail TEXT NOT NULL,
-            at INTEGER NOT NULL
-        );
-        CREATE INDEX IF NOT EXISTS push_history_serial ON push_history (serial, id);
-        CREATE TABLE IF NOT EXISTS logs (
-            id INTEGER PRIMARY KEY,
-            at INTEGER NOT NULL,
-            message TEXT NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS personalizations (
-            id INTEGER PRIMARY KEY,
-            serial TEXT NOT NULL,
-            pass_type TEXT NOT NULL,
-            token TEXT NOT NULL,
-            info TEXT NOT NULL,
-            at INTEGER NOT NULL
-        );
-        PRAGMA user_version = \(version);
-        COMMIT;
-        """
+    static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Applies the missing migrations in one immediate transaction; returns the versions applied.
+    /// - Throws: `ServiceError.schemaTooNew` for a file migrated by a newer PassMint.
+    @discardableResult
+    static func migrate(_ db: SQLiteConnection) throws -> [Int] {
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            let current = try db.withStatement("PRAGMA user_version") { s in try s.step() ? s.int(0) : 0 }
+            guard current <= latestVersion else {
+                throw ServiceError.schemaTooNew(server: db.path, found: current, known: latestVersion)
+            }
+            let missing = migrations.filter { $0.version > current }
+            for migration in missing { try db.execute(migration.sql) }
+            if !missing.isEmpty { try db.execute("PRAGMA user_version = \(latestVersion)") }
+            try db.execute("COMMIT")
+            return missing.map(\.version)
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
 }

@@ -37,6 +37,12 @@ final class SQLiteStatement {
         try check(rc, "bind")
     }
 
+    /// Binds text, or NULL for nil.
+    func bind(_ index: Int32, _ value: String?) throws(ServiceError) {
+        guard let value else { return try check(sqlite3_bind_null(handle, index), "bind") }
+        try bind(index, value)
+    }
+
     func bind(_ index: Int32, _ value: Int64) throws(ServiceError) {
         try check(sqlite3_bind_int64(handle, index, value), "bind")
     }
@@ -61,6 +67,11 @@ final class SQLiteStatement {
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+
+    /// The column's text, nil for NULL.
+    func optionalString(_ column: Int32) -> String? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : string(column)
+    }
 
     func string(_ column: Int32) -> String {
         guard let text = sqlite3_column_text(handle, column) else { return "" }

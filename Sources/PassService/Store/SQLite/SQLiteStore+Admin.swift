@@ -98,7 +98,7 @@ extension SQLiteStore {
                 while try s.step() {
                     rows.append(
                         PushHistoryEntry(
-                            result: s.string(0), tag: s.int64(1),
+                            result: PushHistoryResult(rawValue: s.string(0)) ?? .failed, tag: s.int64(1),
                             at: Date(timeIntervalSince1970: TimeInterval(s.int64(2))), detail: s.string(3)))
                 }
                 return rows

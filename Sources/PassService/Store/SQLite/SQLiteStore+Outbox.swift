@@ -29,14 +29,14 @@ extension SQLiteStore {
     }
 
     public func completePush(id: Int64) throws {
-        try finish(id: id, result: "sent", detail: "")
+        try finish(id: id, result: .sent, detail: "")
     }
 
     public func completePushes(ids: [Int64]) throws {
         let nowSeconds = Self.seconds(now())
         try pool.write { db in
             for id in ids {
-                try Self.recordHistory(db, id: id, result: "sent", detail: "", at: nowSeconds)
+                try Self.recordHistory(db, id: id, result: .sent, detail: "", at: nowSeconds)
                 try db.withStatement("DELETE FROM push_outbox WHERE id = ?1") { s in
                     try s.bind(1, id)
                     try s.run()
@@ -48,7 +48,7 @@ extension SQLiteStore {
     public func retryPush(id: Int64, at: Date, reason: String) throws {
         let nowSeconds = Self.seconds(now())
         try pool.write { db in
-            try Self.recordHistory(db, id: id, result: "retry", detail: reason, at: nowSeconds)
+            try Self.recordHistory(db, id: id, result: .retry, detail: reason, at: nowSeconds)
             try db.withStatement(
                 """
                 UPDATE push_outbox SET attempts = attempts + 1, due_at = ?2, claimed_until = 0, last_error = ?3
@@ -66,7 +66,7 @@ extension SQLiteStore {
     public func dropPush(id: Int64, deletingRegistrationsFor pushToken: String, reason: String) throws {
         let nowSeconds = Self.seconds(now())
         try pool.write { db in
-            try Self.recordHistory(db, id: id, result: "dropped", detail: reason, at: nowSeconds)
+            try Self.recordHistory(db, id: id, result: .dropped, detail: reason, at: nowSeconds)
             try db.withStatement("DELETE FROM push_outbox WHERE id = ?1 OR push_token = ?2") { s in
                 try s.bind(1, id)
                 try s.bind(2, pushToken)
@@ -87,13 +87,11 @@ extension SQLiteStore {
         }
     }
 
-    /// Gives up on a row (a push APNs will never accept, e.g. BadTopic): deletes it, keeps the registrations,
-    /// records `reason` in the history.
     public func abandonPush(id: Int64, reason: String) throws {
-        try finish(id: id, result: "failed", detail: reason)
+        try finish(id: id, result: .failed, detail: reason)
     }
 
-    private func finish(id: Int64, result: String, detail: String) throws {
+    private func finish(id: Int64, result: PushHistoryResult, detail: String) throws {
         let nowSeconds = Self.seconds(now())
         try pool.write { db in
             try Self.recordHistory(db, id: id, result: result, detail: detail, at: nowSeconds)
@@ -105,7 +103,7 @@ extension SQLiteStore {
     }
 
     private static func recordHistory(
-        _ db: SQLiteConnection, id: Int64, result: String, detail: String, at: Int64
+        _ db: SQLiteConnection, id: Int64, result: PushHistoryResult, detail: String, at: Int64
     ) throws {
         try db.withStatement(
             """
@@ -114,12 +112,10 @@ extension SQLiteStore {
             """
         ) { s in
             try s.bind(1, id)
-            try s.bind(2, result)
+            try s.bind(2, result.rawValue)
             try s.bind(3, detail)
             try s.bind(4, at)
             try s.run()
         }
     }
 }
-
-extension SQLiteStore: PushOutboxAbandoning {}

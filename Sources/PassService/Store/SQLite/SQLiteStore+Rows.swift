@@ -9,7 +9,8 @@ extension SQLiteStore {
             return StoredPass(
                 serialNumber: s.string(0), passTypeIdentifier: s.string(1), templatePath: s.string(2),
                 record: try decode(s.string(3), serial: serial), authenticationToken: s.string(4), tag: s.int64(5),
-                modifiedAt: Date(timeIntervalSince1970: TimeInterval(s.int64(6))), voided: s.int64(7) != 0)
+                modifiedAt: Date(timeIntervalSince1970: TimeInterval(s.int64(6))), voided: s.int64(7) != 0,
+                webServiceURL: s.optionalString(8), compatiblePass: s.int64(9) != 0)
         }
     }
 
@@ -25,24 +26,13 @@ extension SQLiteStore {
         }
     }
 
-    static func encode(_ record: [String: String]) throws -> String {
-        let data = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func encode(_ record: [String: String]) throws -> String { try RecordCoding.encode(record) }
 
     static func decode(_ text: String, serial: String) throws -> [String: String] {
-        do {
-            return try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
-        } catch {
-            throw ServiceError.corruptRecord(serial: serial, message: "\(error)")
-        }
+        try RecordCoding.decode(text, serial: serial)
     }
 
-    static func seconds(_ date: Date) -> Int64 {
-        Int64(date.timeIntervalSince1970.rounded(.down))
-    }
+    static func seconds(_ date: Date) -> Int64 { RecordCoding.seconds(date) }
 
-    static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-    }
+    static func milliseconds(_ date: Date) -> Int64 { RecordCoding.milliseconds(date) }
 }

@@ -25,13 +25,14 @@ public final class SQLiteStore: PassStore, PushOutbox {
         self.pool = SQLiteConnectionPool(
             path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, backgroundCheckpoints: backgroundCheckpoints)
         self.now = now
-        try pool.withWriter { try $0.execute(SQLiteSchema.script) }
+        try pool.withWriter { try SQLiteSchema.migrate($0) }
     }
 
     /// The database file.
     public var path: String { pool.path }
 
-    static let passColumns = "serial, pass_type, template, record, auth_token, tag, modified_at, voided"
+    static let passColumns =
+        "serial, pass_type, template, record, auth_token, tag, modified_at, voided, web_service_url, compatible_pass"
 
     public func insertPasses(_ passes: [StoredPass]) throws {
         guard !passes.isEmpty else { return }
@@ -42,11 +43,12 @@ public final class SQLiteStore: PassStore, PushOutbox {
                 let record = try Self.encode(pass.record)
                 try db.withStatement(
                     """
-                    INSERT INTO passes (\(Self.passColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                    INSERT INTO passes (\(Self.passColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
                     ON CONFLICT (serial) DO UPDATE SET pass_type = excluded.pass_type,
                         template = excluded.template, record = excluded.record, auth_token = excluded.auth_token,
                         tag = excluded.tag, modified_at = max(excluded.modified_at, passes.modified_at + 1),
-                        voided = excluded.voided
+                        voided = excluded.voided, web_service_url = excluded.web_service_url,
+                        compatible_pass = excluded.compatible_pass
                     """
                 ) { s in
                     try s.bind(1, pass.serialNumber)
@@ -57,6 +59,8 @@ public final class SQLiteStore: PassStore, PushOutbox {
                     try s.bind(6, tag)
                     try s.bind(7, nowSeconds)
                     try s.bind(8, pass.voided ? 1 : 0)
+                    try s.bind(9, pass.webServiceURL)
+                    try s.bind(10, pass.compatiblePass ? 1 : 0)
                     try s.run()
                 }
             }

@@ -1,0 +1,114 @@
+import Foundation
+internal import CPostgreSQL
+
+/// A value bound to a `$n` parameter, sent in PostgreSQL's text format (nil is SQL NULL).
+typealias PGParameter = String?
+
+/// Owner of one `PGconn*` (finished in deinit) and the names of the statements prepared on it.
+///
+/// Never used by two threads at once: `PostgresPool` hands each connection to one caller at a time. A
+/// connection that broke (the server restarted) is dropped by the pool, and its replacement prepares its
+/// statements again, so a restart of the database needs no restart of PassMint.
+final class PGConnection: @unchecked Sendable {  // handed out exclusively by PostgresPool, one user at a time
+    private let handle: OpaquePointer
+    /// The server as it may be shown (no password).
+    let server: String
+    private var prepared: [String: String] = [:]
+
+    /// Connects to `url` (a libpq connection URI or keyword string).
+    /// - Throws: `ServiceError.databaseUnavailable` with libpq's reason when the server cannot be reached or
+    ///   refuses the login.
+    init(url: String, server: String) throws(ServiceError) {
+        guard let handle = PQconnectdb(url) else {
+            throw .databaseUnavailable(server: server, message: "out of memory")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(handle))
+            PQfinish(handle)
+            throw .databaseUnavailable(server: server, message: Self.oneLine(message))
+        }
+        self.handle = handle
+        self.server = server
+        // Notices (e.g. "relation already exists, skipping") would otherwise be printed on stderr by libpq.
+        _ = try execute("SET client_min_messages = warning")
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// False once the connection to the server is lost.
+    var isUsable: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Runs SQL text (one or more statements, no parameters) and returns the last statement's result.
+    @discardableResult
+    func execute(_ sql: String) throws(ServiceError) -> PGResult {
+        try checked(PQexec(handle, sql), operation: sql)
+    }
+
+    /// Runs one statement with parameters, prepared on this connection the first time it is used.
+    @discardableResult
+    func query(_ sql: String, _ parameters: [PGParameter] = []) throws(ServiceError) -> PGResult {
+        let name: String
+        if let known = prepared[sql] {
+            name = known
+        } else {
+            name = "pm\(prepared.count + 1)"
+            try checked(PQprepare(handle, name, sql, Int32(parameters.count), nil), operation: sql)
+            prepared[sql] = name
+        }
+        let result = Self.withCStrings(parameters) { values in
+            PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+        }
+        return try checked(result, operation: sql)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            if isUsable { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private func checked(_ result: OpaquePointer?, operation: String) throws(ServiceError) -> PGResult {
+        guard let result else {
+            throw failure(operation: operation, message: String(cString: PQerrorMessage(handle)), sqlState: "")
+        }
+        let owned = PGResult(takingOwnershipOf: result)
+        if let (message, state) = owned.failure {
+            throw failure(operation: operation, message: message, sqlState: state)
+        }
+        return owned
+    }
+
+    private func failure(operation: String, message: String, sqlState: String) -> ServiceError {
+        // Class 08 is "connection exception", 57P0x the server shutting down: the database is away, not the query wrong.
+        if !isUsable || sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") {
+            return .databaseUnavailable(server: server, message: Self.oneLine(message))
+        }
+        let statement = operation.split(whereSeparator: \.isNewline).first.map(String.init) ?? operation
+        return .postgres(
+            server: server, operation: String(statement.trimmingCharacters(in: .whitespaces).prefix(60)),
+            message: Self.oneLine(message), sqlState: sqlState)
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+    }
+
+    /// `PQexecPrepared` takes `const char * const *`: strdup'ed copies, freed after the call.
+    private static func withCStrings<T>(
+        _ values: [PGParameter], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T
+    ) -> T {
+        let copies: [UnsafeMutablePointer<CChar>?] = values.map { $0.flatMap { strdup($0) } }
+        defer { for copy in copies { free(copy) } }
+        let constant = copies.map { UnsafePointer($0) }
+        return constant.withUnsafeBufferPointer { buffer in
+            body(buffer.baseAddress)
+        }
+    }
+}

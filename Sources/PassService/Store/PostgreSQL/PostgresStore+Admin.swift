@@ -1,0 +1,82 @@
+import Foundation
+
+/// Logs, personalizations, counters and the admin view.
+extension PostgresStore {
+    public func appendLogs(_ lines: [String]) throws {
+        guard !lines.isEmpty else { return }
+        let nowSeconds = String(RecordCoding.seconds(now()))
+        try pool.transaction { db in
+            for line in lines {
+                try db.query("INSERT INTO logs (at, message) VALUES ($1, $2)", [nowSeconds, line])
+            }
+        }
+    }
+
+    /// The newest stored Wallet log lines, oldest first.
+    public func recentLogs(limit: Int) throws -> [String] {
+        try pool.withConnection { db in
+            let result = try db.query("SELECT message FROM logs ORDER BY id DESC LIMIT $1", [String(limit)])
+            return (0..<result.rowCount).map { result.string($0, 0) }.reversed()
+        }
+    }
+
+    public func storePersonalization(passType: String, serial: String, token: String, info: [String: String])
+        throws
+    {
+        let encoded = try RecordCoding.encode(info)
+        let nowSeconds = String(RecordCoding.seconds(now()))
+        try pool.withConnection { db in
+            try db.query(
+                "INSERT INTO personalizations (serial, pass_type, token, info, at) VALUES ($1, $2, $3, $4, $5)",
+                [serial, passType, token, encoded, nowSeconds])
+        }
+    }
+
+    /// The personalization info stored for a serial, newest first.
+    public func personalizations(serial: String) throws -> [[String: String]] {
+        try pool.withConnection { db in
+            let result = try db.query("SELECT info FROM personalizations WHERE serial = $1 ORDER BY id DESC", [serial])
+            return try (0..<result.rowCount).map { try RecordCoding.decode(result.string($0, 0), serial: serial) }
+        }
+    }
+
+    public func registrationsCount() throws -> Int {
+        try pool.withConnection { db in try db.query("SELECT count(*) FROM registrations").int(0, 0) }
+    }
+
+    public func outboxDepth() throws -> Int {
+        try pool.withConnection { db in try db.query("SELECT count(*) FROM push_outbox").int(0, 0) }
+    }
+
+    public func details(serial: String) throws -> PassDetails? {
+        try pool.withConnection { db in
+            let passes = try db.query("SELECT \(Self.passColumns) FROM passes WHERE serial = $1", [serial])
+            guard passes.rowCount > 0 else { return nil }
+            let pass = try Self.storedPass(passes, row: 0)
+            let registrations = try db.query(
+                """
+                SELECT device, created_at FROM registrations WHERE serial = $1 AND pass_type = $2
+                ORDER BY created_at, device
+                """, [serial, pass.passTypeIdentifier])
+            let history = try db.query(
+                "SELECT result, tag, at, detail FROM push_history WHERE serial = $1 ORDER BY id DESC LIMIT 100",
+                [serial])
+            let pending = try db.query("SELECT count(*) FROM push_outbox WHERE serial = $1", [serial]).int(0, 0)
+            return PassDetails(
+                pass: pass,
+                registrations: (0..<registrations.rowCount).map { row in
+                    RegistrationInfo(
+                        deviceLibraryIdentifier: registrations.string(row, 0),
+                        registeredAt: Date(timeIntervalSince1970: TimeInterval(registrations.int64(row, 1))))
+                },
+                pushHistory: (0..<history.rowCount).map { row in
+                    PushHistoryEntry(
+                        result: PushHistoryResult(rawValue: history.string(row, 0)) ?? .failed,
+                        tag: history.int64(row, 1),
+                        at: Date(timeIntervalSince1970: TimeInterval(history.int64(row, 2))),
+                        detail: history.string(row, 3))
+                },
+                pendingPushes: pending)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The push outbox shared by the pushers of every instance.
+///
+/// A claim is `SELECT … FOR UPDATE SKIP LOCKED` plus a lease written into the row: concurrent claims skip the
+/// rows another instance is claiming this instant, and the lease keeps them away afterwards, while that
+/// instance waits for APNs. Rows are deleted only once APNs answered; if the claiming instance dies first,
+/// its lease ends and another instance's next claim takes the rows (at least once, never lost).
+extension PostgresStore {
+    public func claimDuePushes(limit: Int, now: Date, lease: TimeInterval) throws -> [PushJob] {
+        let nowMilliseconds = RecordCoding.milliseconds(now)
+        let leaseUntil = nowMilliseconds + Int64((lease * 1000).rounded(.up))
+        return try pool.withConnection { db in
+            let result = try db.query(
+                """
+                UPDATE push_outbox SET claimed_until = $2 WHERE id IN (
+                    SELECT id FROM push_outbox WHERE due_at <= $1 AND claimed_until <= $1
+                    ORDER BY due_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+                RETURNING id, push_token, pass_type, attempts
+                """, [String(nowMilliseconds), String(leaseUntil), String(limit)])
+            return (0..<result.rowCount).map { row in
+                PushJob(
+                    id: result.int64(row, 0), pushToken: result.string(row, 1),
+                    passTypeIdentifier: result.string(row, 2), attempts: result.int(row, 3))
+            }.sorted { $0.id < $1.id }
+        }
+    }
+
+    public func completePush(id: Int64) throws {
+        try completePushes(ids: [id])
+    }
+
+    public func completePushes(ids: [Int64]) throws {
+        guard !ids.isEmpty else { return }
+        let list = "{" + ids.map(String.init).joined(separator: ",") + "}"
+        try finish(ids: list, result: .sent, detail: "")
+    }
+
+    public func retryPush(id: Int64, at: Date, reason: String) throws {
+        let nowSeconds = String(RecordCoding.seconds(now()))
+        try pool.withConnection { db in
+            try db.query(
+                """
+                WITH row AS (
+                    UPDATE push_outbox SET attempts = attempts + 1, due_at = $2, claimed_until = 0, last_error = $3
+                    WHERE id = $1 RETURNING serial, pass_type, tag
+                )
+                INSERT INTO push_history (serial, pass_type, tag, result, detail, at)
+                SELECT serial, pass_type, tag, 'retry', $3, $4 FROM row
+                """, [String(id), String(RecordCoding.milliseconds(at)), reason, nowSeconds])
+        }
+    }
+
+    public func dropPush(id: Int64, deletingRegistrationsFor pushToken: String, reason: String) throws {
+        let nowSeconds = String(RecordCoding.seconds(now()))
+        try pool.transaction { db in
+            try Self.recordHistory(db, ids: "{\(id)}", result: .dropped, detail: reason, at: nowSeconds)
+            try db.query("DELETE FROM push_outbox WHERE id = $1 OR push_token = $2", [String(id), pushToken])
+            try db.query(
+                """
+                DELETE FROM registrations WHERE device IN
+                    (SELECT device_library_id FROM devices WHERE push_token = $1)
+                """, [pushToken])
+            try db.query("DELETE FROM devices WHERE push_token = $1", [pushToken])
+        }
+    }
+
+    public func abandonPush(id: Int64, reason: String) throws {
+        try finish(ids: "{\(id)}", result: .failed, detail: reason)
+    }
+
+    /// Records the rows (a PostgreSQL array literal of ids) in the history and deletes them, in one statement.
+    private func finish(ids: String, result: PushHistoryResult, detail: String) throws {
+        let nowSeconds = String(RecordCoding.seconds(now()))
+        try pool.withConnection { db in
+            try db.query(
+                """
+                WITH done AS (
+                    DELETE FROM push_outbox WHERE id = ANY($1::bigint[]) RETURNING serial, pass_type, tag
+                )
+                INSERT INTO push_history (serial, pass_type, tag, result, detail, at)
+                SELECT serial, pass_type, tag, $2, $3, $4 FROM done
+                """, [ids, result.rawValue, detail, nowSeconds])
+        }
+    }
+
+    private static func recordHistory(
+        _ db: PGConnection, ids: String, result: PushHistoryResult, detail: String, at: String
+    ) throws {
+        try db.query(
+            """
+            INSERT INTO push_history (serial, pass_type, tag, result, detail, at)
+            SELECT serial, pass_type, tag, $2, $3, $4 FROM push_outbox WHERE id = ANY($1::bigint[])
+            """, [ids, result.rawValue, detail, at])
+    }
+}

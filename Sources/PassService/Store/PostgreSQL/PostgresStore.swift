@@ -1,0 +1,197 @@
+import Foundation
+
+/// The `PassStore` that several `passmint serve` instances share: one PostgreSQL database.
+///
+/// Every write is one statement or one transaction on the server, so instances need no coordination of their
+/// own: update tags come from the `pass_tag` sequence (monotonic across instances), `Last-Modified` seconds are
+/// raised under the row lock of the UPDATE, and pushers claim outbox rows with `FOR UPDATE SKIP LOCKED` and a
+/// lease (see `PostgresStore+Outbox.swift`).
+public final class PostgresStore: PassStore, PushOutbox {
+    let pool: PostgresPool
+    let now: @Sendable () -> Date
+
+    /// Connects (opening one connection at once, so an unreachable server is reported now) and brings the schema
+    /// up to date under an advisory lock.
+    /// - Parameters:
+    ///   - url: the server and database; a password comes from it or from `PGPASSFILE` (libpq reads both).
+    ///   - poolSize: connections this process opens at most (each instance of a deployment has its own pool).
+    ///   - now: the clock; tests pass a fixed one.
+    /// - Throws: `ServiceError.databaseUnavailable` when the server cannot be reached, `.postgres` when a
+    ///   migration fails, `.schemaTooNew` for a database migrated by a newer PassMint.
+    public init(url: PostgresURL, poolSize: Int = 8, now: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.pool = PostgresPool(url: url, size: poolSize)
+        self.now = now
+        try pool.withConnection { try PostgresSchema.migrate($0) }
+    }
+
+    /// The server, without password.
+    public var server: String { pool.url.description }
+
+    /// The connections this store opens at most.
+    public var poolSize: Int { pool.size }
+
+    static let passColumns =
+        "serial, pass_type, template, record, auth_token, tag, modified_at, voided, web_service_url, compatible_pass"
+
+    public func insertPasses(_ passes: [StoredPass]) throws {
+        guard !passes.isEmpty else { return }
+        let nowSeconds = String(RecordCoding.seconds(now()))
+        let rows = try passes.map { pass in
+            [
+                pass.serialNumber, pass.passTypeIdentifier, pass.templatePath, try RecordCoding.encode(pass.record),
+                pass.authenticationToken, nowSeconds, pass.voided ? "true" : "false", pass.webServiceURL,
+                pass.compatiblePass ? "true" : "false",
+            ] as [PGParameter]
+        }
+        try pool.transaction { db in
+            for row in rows {
+                try db.query(
+                    """
+                    INSERT INTO passes (\(Self.passColumns))
+                    VALUES ($1, $2, $3, $4, $5, nextval('pass_tag'), $6, $7, $8, $9)
+                    ON CONFLICT (serial) DO UPDATE SET pass_type = excluded.pass_type,
+                        template = excluded.template, record = excluded.record, auth_token = excluded.auth_token,
+                        tag = excluded.tag, modified_at = greatest(excluded.modified_at, passes.modified_at + 1),
+                        voided = excluded.voided, web_service_url = excluded.web_service_url,
+                        compatible_pass = excluded.compatible_pass
+                    """, row)
+            }
+        }
+    }
+
+    public func pass(passType: String, serial: String) throws -> StoredPass? {
+        guard let pass = try pass(serial: serial), pass.passTypeIdentifier == passType else { return nil }
+        return pass
+    }
+
+    public func pass(serial: String) throws -> StoredPass? {
+        try pool.withConnection { db in
+            let result = try db.query("SELECT \(Self.passColumns) FROM passes WHERE serial = $1", [serial])
+            return result.rowCount == 0 ? nil : try Self.storedPass(result, row: 0)
+        }
+    }
+
+    public func passVersion(passType: String, serial: String) throws -> PassVersion? {
+        try pool.withConnection { db in
+            let result = try db.query(
+                "SELECT auth_token, tag, modified_at FROM passes WHERE serial = $1 AND pass_type = $2",
+                [serial, passType])
+            guard result.rowCount > 0 else { return nil }
+            return PassVersion(
+                authenticationToken: result.string(0, 0), tag: result.int64(0, 1),
+                modifiedAtSeconds: result.int64(0, 2))
+        }
+    }
+
+    /// One statement, so one round trip and one commit: the device row is written only when its token changed,
+    /// pending pushes follow the device to a new token, and the registration is inserted unless known.
+    public func register(device: String, passType: String, serial: String, pushToken: String) throws
+        -> RegistrationOutcome
+    {
+        let nowSeconds = String(RecordCoding.seconds(now()))
+        let created = try pool.withConnection { db in
+            try db.query(
+                """
+                WITH old AS (
+                    SELECT push_token FROM devices WHERE device_library_id = $1
+                ), device AS (
+                    INSERT INTO devices (device_library_id, push_token, updated_at) VALUES ($1, $4, $5)
+                    ON CONFLICT (device_library_id) DO UPDATE SET push_token = excluded.push_token,
+                        updated_at = excluded.updated_at
+                    WHERE devices.push_token <> excluded.push_token
+                ), moved AS (
+                    UPDATE push_outbox SET push_token = $4
+                    WHERE push_token IN (SELECT push_token FROM old WHERE push_token <> $4)
+                ), registration AS (
+                    INSERT INTO registrations (device, pass_type, serial, created_at) VALUES ($1, $2, $3, $5)
+                    ON CONFLICT DO NOTHING RETURNING 1
+                )
+                SELECT count(*) FROM registration
+                """, [device, passType, serial, pushToken, nowSeconds]
+            ).int(0, 0)
+        }
+        return created == 1 ? .created : .alreadyRegistered
+    }
+
+    public func unregister(device: String, passType: String, serial: String) throws -> Bool {
+        try pool.withConnection { db in
+            // The CTEs see one snapshot: the device is deleted when no registration but this one is left.
+            try db.query(
+                """
+                WITH removed AS (
+                    DELETE FROM registrations WHERE device = $1 AND pass_type = $2 AND serial = $3 RETURNING 1
+                ), device AS (
+                    DELETE FROM devices WHERE device_library_id = $1 AND EXISTS (SELECT 1 FROM removed)
+                    AND NOT EXISTS (
+                        SELECT 1 FROM registrations
+                        WHERE device = $1 AND NOT (pass_type = $2 AND serial = $3))
+                )
+                SELECT count(*) FROM removed
+                """, [device, passType, serial]
+            ).int(0, 0) > 0
+        }
+    }
+
+    public func updatedSerials(device: String, passType: String, since: Int64?) throws -> (
+        serials: [String], lastUpdated: Int64
+    )? {
+        try pool.withConnection { db in
+            let result = try db.query(
+                """
+                SELECT p.serial, p.tag FROM registrations r JOIN passes p ON p.serial = r.serial
+                WHERE r.device = $1 AND r.pass_type = $2 AND p.pass_type = $2 AND p.tag > $3
+                ORDER BY p.tag, p.serial
+                """, [device, passType, String(since ?? Int64.min)])
+            guard result.rowCount > 0 else { return nil }
+            var serials: [String] = []
+            var newest = Int64.min
+            for row in 0..<result.rowCount {
+                serials.append(result.string(row, 0))
+                newest = max(newest, result.int64(row, 1))
+            }
+            return (serials, newest)
+        }
+    }
+
+    /// One statement: the new record, tag and second, and one outbox row per registered device (except devices
+    /// with a fresh unclaimed push of this pass type waiting: one push makes the phone fetch every change).
+    public func updateRecord(serial: String, record: [String: String]) throws -> (
+        pass: StoredPass, pushesQueued: Int
+    ) {
+        let nowDate = now()
+        let encoded = try RecordCoding.encode(record)
+        return try pool.withConnection { db in
+            let result = try db.query(
+                """
+                WITH pass AS (
+                    UPDATE passes SET record = $2, tag = nextval('pass_tag'),
+                        modified_at = greatest($3, modified_at + 1)
+                    WHERE serial = $1 RETURNING \(Self.passColumns)
+                ), queued AS (
+                    INSERT INTO push_outbox (push_token, pass_type, serial, tag, attempts, due_at, claimed_until)
+                    SELECT d.push_token, r.pass_type, r.serial, pass.tag, 0, $4, 0
+                    FROM pass JOIN registrations r ON r.serial = pass.serial AND r.pass_type = pass.pass_type
+                    JOIN devices d ON d.device_library_id = r.device
+                    WHERE NOT EXISTS (
+                        SELECT 1 FROM push_outbox o WHERE o.push_token = d.push_token AND o.pass_type = r.pass_type
+                        AND o.attempts = 0 AND o.claimed_until <= $4)
+                    RETURNING 1
+                )
+                SELECT pass.*, (SELECT count(*) FROM queued) FROM pass
+                """,
+                [serial, encoded, String(RecordCoding.seconds(nowDate)), String(RecordCoding.milliseconds(nowDate))])
+            guard result.rowCount > 0 else { throw ServiceError.passNotFound(serial: serial) }
+            return (try Self.storedPass(result, row: 0), result.int(0, 10))
+        }
+    }
+
+    static func storedPass(_ result: PGResult, row: Int) throws -> StoredPass {
+        let serial = result.string(row, 0)
+        return StoredPass(
+            serialNumber: serial, passTypeIdentifier: result.string(row, 1), templatePath: result.string(row, 2),
+            record: try RecordCoding.decode(result.string(row, 3), serial: serial),
+            authenticationToken: result.string(row, 4), tag: result.int64(row, 5),
+            modifiedAt: Date(timeIntervalSince1970: TimeInterval(result.int64(row, 6))), voided: result.bool(row, 7),
+            webServiceURL: result.optionalString(row, 8), compatiblePass: result.bool(row, 9))
+    }
+}
