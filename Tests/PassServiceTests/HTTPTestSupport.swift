@@ -53,7 +53,7 @@ final class LiveService {
 
     deinit { service.stop() }
 
-    var store: SQLiteStore { fixture.store }
+    var store: SQLiteStore { fixture.sqlite }
 
     /// Runs curl; `body` is sent as the request body. `extraHeaders` are sent as given, in order (duplicates
     /// too); `pathAsIs` keeps curl from touching the path.

@@ -33,6 +33,10 @@ final class RecordingStore: PassStore {
         note("updateRecord"); return try base.updateRecord(serial: serial, record: record)
     }
     func appendLogs(_ lines: [String]) throws { note("appendLogs"); try base.appendLogs(lines) }
+    func recentLogs(limit: Int) throws -> [String] { note("recentLogs"); return try base.recentLogs(limit: limit) }
+    func personalizations(serial: String) throws -> [[String: String]] {
+        note("personalizations"); return try base.personalizations(serial: serial)
+    }
     func storePersonalization(passType: String, serial: String, token: String, info: [String: String]) throws {
         note("storePersonalization")
         try base.storePersonalization(passType: passType, serial: serial, token: token, info: info)
@@ -54,7 +58,7 @@ struct HygieneRoutesTests {
         fixture = try StoreFixture()
         try fixture.store.insertPasses([samplePass("S1")])
         pass = try #require(try fixture.store.pass(serial: "S1"))
-        store = RecordingStore(fixture.store)
+        store = RecordingStore(fixture.sqlite)
         service = try WalletService(configuration: .init(port: 0), store: store, renderer: TestRenderer(),
                                     environment: [:])
     }

@@ -3,12 +3,12 @@ import Testing
 
 @testable import PassService
 
-@Suite("SQLiteStore as PushOutbox")
+@Suite("PassStore as PushOutbox (SQLite and PostgreSQL)")
 struct OutboxStoreTests {
     let type = "pass.com.example.loyalty"
 
-    func fixture(devices: Int) throws -> StoreFixture {
-        let f = try StoreFixture()
+    func fixture(_ backend: StoreBackend, devices: Int) throws -> StoreFixture {
+        let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
         for i in 0..<devices {
             _ = try f.store.register(device: "d\(i)", passType: type, serial: "A", pushToken: "a\(i)")
@@ -16,9 +16,9 @@ struct OutboxStoreTests {
         return f
     }
 
-    @Test("updateRecord queues one outbox row per registered device")
-    func oneRowPerDevice() throws {
-        let f = try fixture(devices: 5)
+    @Test("updateRecord queues one outbox row per registered device", arguments: StoreBackend.all)
+    func oneRowPerDevice(backend: StoreBackend) throws {
+        let f = try fixture(backend, devices: 5)
         let (pass, queued) = try f.store.updateRecord(serial: "A", record: ["tier": "Gold"])
         #expect(queued == 5)
         #expect(try f.store.outboxDepth() == 5)
@@ -29,9 +29,9 @@ struct OutboxStoreTests {
         }
     }
 
-    @Test("a second change while pushes are still unclaimed does not queue duplicates")
-    func coalesces() throws {
-        let f = try fixture(devices: 3)
+    @Test("a second change while pushes are still unclaimed does not queue duplicates", arguments: StoreBackend.all)
+    func coalesces(backend: StoreBackend) throws {
+        let f = try fixture(backend, devices: 3)
         _ = try f.store.updateRecord(serial: "A", record: ["tier": "Gold"])
         let (_, queued) = try f.store.updateRecord(serial: "A", record: ["tier": "Platinum"])
         #expect(queued == 0)
@@ -40,9 +40,9 @@ struct OutboxStoreTests {
         #expect(afterClaim == 3)
     }
 
-    @Test("claims lease rows; unacknowledged rows come back after the lease")
-    func leases() throws {
-        let f = try fixture(devices: 3)
+    @Test("claims lease rows; unacknowledged rows come back after the lease", arguments: StoreBackend.all)
+    func leases(backend: StoreBackend) throws {
+        let f = try fixture(backend, devices: 3)
         _ = try f.store.updateRecord(serial: "A", record: ["tier": "Gold"])
         let first = try f.store.claimDuePushes(limit: 2, now: f.clock.now, lease: 30)
         #expect(first.count == 2)
@@ -58,9 +58,9 @@ struct OutboxStoreTests {
         #expect(try f.store.outboxDepth() == 2)
     }
 
-    @Test("retry reschedules with one more attempt; complete records history")
-    func retryAndComplete() throws {
-        let f = try fixture(devices: 1)
+    @Test("retry reschedules with one more attempt; complete records history", arguments: StoreBackend.all)
+    func retryAndComplete(backend: StoreBackend) throws {
+        let f = try fixture(backend, devices: 1)
         _ = try f.store.updateRecord(serial: "A", record: ["tier": "Gold"])
         let job = try #require(try f.store.claimDuePushes(limit: 1, now: f.clock.now, lease: 30).first)
         try f.store.retryPush(id: job.id, at: f.clock.now.addingTimeInterval(10), reason: "HTTP 503")
@@ -72,14 +72,14 @@ struct OutboxStoreTests {
         try f.store.completePush(id: retried.id)
         #expect(try f.store.outboxDepth() == 0)
         let details = try #require(try f.store.details(serial: "A"))
-        #expect(details.pushHistory.map(\.result) == ["sent", "retry"])
+        #expect(details.pushHistory.map(\.result.rawValue) == ["sent", "retry"])
         #expect(details.pushHistory.last?.detail == "HTTP 503")
         #expect(details.registrations.map(\.deviceLibraryIdentifier) == ["d0"])
     }
 
-    @Test("drop deletes the row, the registrations of that token and its other pending rows")
-    func drop() throws {
-        let f = try fixture(devices: 2)
+    @Test("drop deletes the row, the registrations of that token and its other pending rows", arguments: StoreBackend.all)
+    func drop(backend: StoreBackend) throws {
+        let f = try fixture(backend, devices: 2)
         try f.store.insertPasses([samplePass("B")])
         _ = try f.store.register(device: "d0", passType: type, serial: "B", pushToken: "a0")
         _ = try f.store.updateRecord(serial: "A", record: ["tier": "Gold"])
@@ -89,12 +89,12 @@ struct OutboxStoreTests {
         #expect(try f.store.registrationsCount() == 1)
         #expect(try f.store.updatedSerials(device: "d0", passType: type, since: nil) == nil)
         #expect(try f.store.outboxDepth() == 1)
-        #expect(try f.store.details(serial: "A")?.pushHistory.first?.result == "dropped")
+        #expect(try f.store.details(serial: "A")?.pushHistory.first?.result == .dropped)
     }
 
-    @Test("abandon deletes the row but keeps the registrations")
-    func abandon() throws {
-        let f = try fixture(devices: 1)
+    @Test("abandon deletes the row but keeps the registrations", arguments: StoreBackend.all)
+    func abandon(backend: StoreBackend) throws {
+        let f = try fixture(backend, devices: 1)
         _ = try f.store.updateRecord(serial: "A", record: ["tier": "Gold"])
         let job = try #require(try f.store.claimDuePushes(limit: 1, now: f.clock.now, lease: 30).first)
         try f.store.abandonPush(id: job.id, reason: "400 BadTopic")
@@ -103,17 +103,17 @@ struct OutboxStoreTests {
         #expect(try f.store.details(serial: "A")?.pushHistory.first?.detail == "400 BadTopic")
     }
 
-    @Test("a second store on the same file (another process) sees writes")
-    func secondConnection() throws {
-        let f = try StoreFixture()
-        let other = try SQLiteStore(path: f.store.path)
+    @Test("a second store on the same file (another process) sees writes", arguments: StoreBackend.all)
+    func secondConnection(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
+        let other = try f.secondStore()
         try other.insertPasses([samplePass("X")])
         #expect(try f.store.pass(serial: "X") != nil)
     }
 
-    @Test("logs and personalizations are stored")
-    func logsAndPersonalization() throws {
-        let f = try StoreFixture()
+    @Test("logs and personalizations are stored", arguments: StoreBackend.all)
+    func logsAndPersonalization(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
         try f.store.appendLogs(["one", "two"])
         #expect(try f.store.recentLogs(limit: 10) == ["one", "two"])
         try f.store.storePersonalization(passType: type, serial: "A", token: "t", info: ["fullName": "Ada"])

@@ -42,7 +42,7 @@ struct PushStoreIntegrationTests {
         let requests = try server.requests()
         #expect(Set(requests.compactMap(\.path)) == Set(tokens.map { "/3/device/\($0)" }))
         #expect(requests.allSatisfy { $0.plainHeaders.contains { $0 == ("apns-topic", passType) } && $0.body == "{}" })
-        let history = try #require(try store.details(serial: "S1")).pushHistory.map(\.result).sorted()
+        let history = try #require(try store.details(serial: "S1")).pushHistory.map(\.result.rawValue).sorted()
         #expect(history == ["dropped", "sent", "sent"])
     }
 }

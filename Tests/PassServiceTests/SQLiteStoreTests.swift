@@ -4,11 +4,11 @@ import Testing
 
 @testable import PassService
 
-@Suite("SQLiteStore")
+@Suite("PassStore (SQLite and PostgreSQL)")
 struct SQLiteStoreTests {
-    @Test("inserted passes round-trip with increasing tags")
-    func insertAndRead() throws {
-        let f = try StoreFixture()
+    @Test("inserted passes round-trip with increasing tags", arguments: StoreBackend.all)
+    func insertAndRead(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("S1"), samplePass("S2")])
         let one = try #require(try f.store.pass(serial: "S1"))
         let two = try #require(try f.store.pass(passType: "pass.com.example.loyalty", serial: "S2"))
@@ -23,9 +23,9 @@ struct SQLiteStoreTests {
         #expect(version.modifiedAtSeconds == Int64(f.clock.now.timeIntervalSince1970))
     }
 
-    @Test("tags are monotonic across inserts and updates, never wall clock")
-    func tagsMonotonic() throws {
-        let f = try StoreFixture()
+    @Test("tags are monotonic across inserts and updates, never wall clock", arguments: StoreBackend.all)
+    func tagsMonotonic(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
         var last = try #require(try f.store.pass(serial: "A")).tag
         for points in 0..<5 {
@@ -36,9 +36,9 @@ struct SQLiteStoreTests {
         #expect(last < 100)
     }
 
-    @Test("modified_at is strictly later for each version, even within one second")
-    func modifiedAtStrictlyIncreasing() throws {
-        let f = try StoreFixture()
+    @Test("modified_at is strictly later for each version, even within one second", arguments: StoreBackend.all)
+    func modifiedAtStrictlyIncreasing(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
         var previous = try #require(try f.store.pass(serial: "A")).modifiedAt
         for i in 0..<3 {
@@ -53,9 +53,9 @@ struct SQLiteStoreTests {
         #expect(late.modifiedAt == f.clock.now)
     }
 
-    @Test("re-inserting a serial replaces it with a later version")
-    func reinsertReplaces() throws {
-        let f = try StoreFixture()
+    @Test("re-inserting a serial replaces it with a later version", arguments: StoreBackend.all)
+    func reinsertReplaces(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
         let first = try #require(try f.store.pass(serial: "A"))
         try f.store.insertPasses([samplePass("A", token: "new-token-0123456789abcdef0123456789")])
@@ -65,9 +65,9 @@ struct SQLiteStoreTests {
         #expect(second.authenticationToken == "new-token-0123456789abcdef0123456789")
     }
 
-    @Test("register reports created then alreadyRegistered; re-register replaces the push token")
-    func registerAndReplaceToken() throws {
-        let f = try StoreFixture()
+    @Test("register reports created then alreadyRegistered; re-register replaces the push token", arguments: StoreBackend.all)
+    func registerAndReplaceToken(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
         let type = "pass.com.example.loyalty"
         #expect(try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "aa") == .created)
@@ -79,9 +79,9 @@ struct SQLiteStoreTests {
         #expect(jobs.map(\.pushToken) == ["bb"])
     }
 
-    @Test("concurrent registrations of one device and pass from many threads create exactly one row")
-    func concurrentRegistration() throws {
-        let f = try StoreFixture()
+    @Test("concurrent registrations of one device and pass from many threads create exactly one row", arguments: StoreBackend.all)
+    func concurrentRegistration(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
         let store = f.store
         let outcomes = Mutex<[RegistrationOutcome?]>([])
@@ -103,14 +103,14 @@ struct SQLiteStoreTests {
         #expect(try f.store.registrationsCount() == 1)
     }
 
-    @Test("a second store instance on the same file writing concurrently (another process) does not fail")
-    func concurrentWritersAcrossInstances() throws {
-        let f = try StoreFixture()
-        let other = try SQLiteStore(path: f.store.path)
+    @Test("a second store instance on the same file writing concurrently (another process) does not fail", arguments: StoreBackend.all)
+    func concurrentWritersAcrossInstances(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
+        let other = try f.secondStore()
         try f.store.insertPasses((0..<20).map { samplePass("P\($0)") })
         let group = DispatchGroup()
         let failures = Mutex(0)
-        for (index, store) in [f.store, other].enumerated() {
+        for (index, store) in Array([f.store, other].enumerated()) {
             group.enter()
             Thread {
                 for i in 0..<20 {
@@ -130,9 +130,9 @@ struct SQLiteStoreTests {
         #expect(try f.store.registrationsCount() == 40)
     }
 
-    @Test("unregister removes the registration and reports whether there was one")
-    func unregister() throws {
-        let f = try StoreFixture()
+    @Test("unregister removes the registration and reports whether there was one", arguments: StoreBackend.all)
+    func unregister(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
         let type = "pass.com.example.loyalty"
         _ = try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "aa")

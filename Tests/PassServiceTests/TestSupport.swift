@@ -33,14 +33,29 @@ func samplePass(_ serial: String, passType: String = "pass.com.example.loyalty",
         authenticationToken: token ?? "token-\(serial)-0123456789abcdef0123456789abcdef")
 }
 
+/// A fresh store of one backend with a clock tests move by hand.
 struct StoreFixture {
     let directory: TemporaryDirectory
     let clock: TestClock
-    let store: SQLiteStore
+    let store: any PassStore & PushOutbox
+    /// Opens another store on the same file or database (another process, another `serve` instance).
+    let secondStore: @Sendable () throws -> any PassStore & PushOutbox
 
-    init(clock: TestClock = TestClock()) throws {
+    init(_ backend: StoreBackend = .sqlite, clock: TestClock = TestClock()) throws {
         directory = try TemporaryDirectory()
         self.clock = clock
-        store = try SQLiteStore(path: directory.path("passes.sqlite"), now: clock.closure)
+        switch backend {
+        case .sqlite:
+            let path = directory.path("passes.sqlite")
+            store = try SQLiteStore(path: path, now: clock.closure)
+            secondStore = { try SQLiteStore(path: path, now: clock.closure) }
+        case .postgres:
+            let url = try PostgresTestServer.freshSchema()
+            store = try PostgresStore(url: url, poolSize: 8, now: clock.closure)
+            secondStore = { try PostgresStore(url: url, poolSize: 8, now: clock.closure) }
+        }
     }
+
+    /// The store as SQLite, for the tests of what only the embedded store has (its file).
+    var sqlite: SQLiteStore { store as! SQLiteStore }
 }

@@ -3,13 +3,13 @@ import Testing
 
 @testable import PassService
 
-@Suite("SQLiteStore.updatedSerials")
+@Suite("PassStore.updatedSerials (SQLite and PostgreSQL)")
 struct UpdatedSerialsTests {
     let type = "pass.com.example.loyalty"
 
-    @Test("lists every serial changed after the tag, only this device's, with the newest tag")
-    func listsChangedSince() throws {
-        let f = try StoreFixture()
+    @Test("lists every serial changed after the tag, only this device's, with the newest tag", arguments: StoreBackend.all)
+    func listsChangedSince(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
         try f.store.insertPasses(["A", "B", "C", "D"].map { samplePass($0) })
         for serial in ["A", "B", "C"] {
             _ = try f.store.register(device: "d1", passType: type, serial: serial, pushToken: "aa")
@@ -33,9 +33,9 @@ struct UpdatedSerialsTests {
         #expect(afterA.serials == ["B"])
     }
 
-    @Test("204 cases: nothing changed, no registrations, other pass type")
-    func emptyCases() throws {
-        let f = try StoreFixture()
+    @Test("204 cases: nothing changed, no registrations, other pass type", arguments: StoreBackend.all)
+    func emptyCases(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
         _ = try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "aa")
         let all = try #require(try f.store.updatedSerials(device: "d1", passType: type, since: nil))
@@ -47,7 +47,7 @@ struct UpdatedSerialsTests {
     @Test("list and register stay indexed (query plans use indexes, no full scans)")
     func queryPlansUseIndexes() throws {
         let f = try StoreFixture()
-        let plans = try f.store.pool.withConnection { db in
+        let plans = try f.sqlite.pool.withConnection { db in
             try [
                 "SELECT p.serial, p.tag FROM registrations r JOIN passes p ON p.serial = r.serial "
                     + "WHERE r.device = 'x' AND r.pass_type = 't' AND p.pass_type = 't' AND p.tag > 0",

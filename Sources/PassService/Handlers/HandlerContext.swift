@@ -21,10 +21,20 @@ struct HandlerContext: Sendable {
     let adminTokenVariable: String
     let onRecordUpdated: @Sendable (StoredPass, Int) -> Void
 
-    /// Runs a store call; a storage failure is the server's fault (500) and is logged without arguments.
+    /// What a 503 asks clients to wait: about how long a PostgreSQL restart or failover takes.
+    static let retryAfterSeconds = 5
+
+    /// Runs a store call; a storage failure is the server's fault (500) and is logged without arguments. A
+    /// database that cannot be reached (PostgreSQL restarting) is a 503 with `Retry-After`: Wallet and load
+    /// balancers try again, and the pool reconnects once it is back.
     func storeCall<T>(_ body: () throws -> T) throws(HTTPError) -> T {
         do {
             return try body()
+        } catch ServiceError.databaseUnavailable(let server, let message) {
+            ServiceLog.error("store: database \(server) unavailable: \(message)")
+            throw HTTPError(
+                503, "the database is unavailable; try again shortly",
+                headers: [(name: "Retry-After", value: String(Self.retryAfterSeconds))])
         } catch {
             ServiceLog.error("store: \(error)")
             throw .internalError("storage error; see the server log")

@@ -138,8 +138,12 @@ public protocol PassStore: Sendable {
     /// - Throws: `ServiceError.passNotFound` when no pass has this serial.
     func updateRecord(serial: String, record: [String: String]) throws -> (pass: StoredPass, pushesQueued: Int)
     func appendLogs(_ lines: [String]) throws
+    /// The newest stored Wallet log lines, oldest first.
+    func recentLogs(limit: Int) throws -> [String]
     /// Stores a rewards-enrollment sign-up (the personalization token and the user's info).
     func storePersonalization(passType: String, serial: String, token: String, info: [String: String]) throws
+    /// The personalization info stored for a serial, newest first.
+    func personalizations(serial: String) throws -> [[String: String]]
     func registrationsCount() throws -> Int
     func outboxDepth() throws -> Int
     func details(serial: String) throws -> PassDetails?

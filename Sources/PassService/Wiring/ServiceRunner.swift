@@ -6,7 +6,8 @@ import PassSigning
 public final class ServiceRunner: Sendable {
     /// What `serve` was asked for.
     public struct Options: Sendable {
-        public var databasePath: String
+        /// The SQLite file or the PostgreSQL database.
+        public var store: StoreLocation
         public var configuration: ServiceConfiguration
         public var apnsURL: String
         public var apnsCAFile: String?
@@ -15,11 +16,11 @@ public final class ServiceRunner: Sendable {
         public var trustRoots: TrustRoots
 
         public init(
-            databasePath: String, configuration: ServiceConfiguration, apnsURL: String, apnsCAFile: String?,
+            store: StoreLocation, configuration: ServiceConfiguration, apnsURL: String, apnsCAFile: String?,
             identity: IdentityOptions, trustRoots: TrustRoots = .none
         ) {
             self.trustRoots = trustRoots
-            self.databasePath = databasePath
+            self.store = store
             self.configuration = configuration
             self.apnsURL = apnsURL
             self.apnsCAFile = apnsCAFile
@@ -29,7 +30,7 @@ public final class ServiceRunner: Sendable {
 
     public let service: WalletService
     public let pusher: Pusher
-    public let store: SQLiteStore
+    public let store: any PassStore & PushOutbox
     /// Things to log at start: a private key readable by others, a certificate close to expiry.
     public let warnings: [String]
 
@@ -49,7 +50,7 @@ public final class ServiceRunner: Sendable {
         }
         let identity = try options.identity.load()
         warnings = options.identity.warnings(for: identity, trust: options.trustRoots)
-        store = try StoreAccess.sqlite(path: options.databasePath, serving: true)
+        store = try StoreAccess.open(options.store, serving: true)
         let renderer = TemplateRenderer(identity: identity)
         let signer = PassSigner(identity: identity)
         let metrics = Metrics()

@@ -20,6 +20,25 @@ public enum StoreAccess {
         return store
     }
 
+    /// The store at `location`: a SQLite file (see `sqlite(path:serving:warn:)`) or a PostgreSQL database,
+    /// migrated to the current schema either way.
+    /// - Throws: `PassMintError.environment` naming the file or the server (never a password) when the store
+    ///   cannot be opened or reached; the CLI exits 3.
+    public static func open(
+        _ location: StoreLocation, serving: Bool = false, warn: (String) -> Void = StoreAccess.warnOnStandardError
+    ) throws(PassMintError) -> any PassStore & PushOutbox {
+        switch location {
+        case .sqlite(let path):
+            return try sqlite(path: path, serving: serving, warn: warn)
+        case .postgres(let url, let poolSize):
+            do {
+                return try PostgresStore(url: url, poolSize: poolSize)
+            } catch {
+                throw .environment("cannot open the PostgreSQL store \(url): \(error)")
+            }
+        }
+    }
+
     /// Writes `line` to stderr.
     public static func warnOnStandardError(_ line: String) {
         FileHandle.standardError.write(Data("passmint: \(line)\n".utf8))
@@ -28,6 +47,11 @@ public enum StoreAccess {
     /// A sink that stores issued passes in the SQLite store at `path`.
     public static func issuedPassSink(path: String) throws(PassMintError) -> any IssuedPassSink {
         StoreSink(store: try sqlite(path: path))
+    }
+
+    /// A sink that stores issued passes in the store at `location`.
+    public static func issuedPassSink(_ location: StoreLocation) throws(PassMintError) -> any IssuedPassSink {
+        StoreSink(store: try open(location))
     }
 }
 

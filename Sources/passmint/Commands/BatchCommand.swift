@@ -7,7 +7,7 @@ struct BatchCommand: Command {
     static let spec = CommandSpec(
         name: "batch",
         abstract: "issue one signed pass per CSV record, in parallel, with a per-record report",
-        usage: "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--bundle] [--resume] [--db FILE --web-service-url URL] [--shard i/N] [--compatible]",
+        usage: "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--shard i/N] [--compatible]",
         discussion: """
             The CSV header names template fields (plus an optional serialNumber column and the other reserved
             keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, image.SLOT; for a Pass
@@ -29,22 +29,23 @@ struct BatchCommand: Command {
             .value("report", "FILE", "write a JSON Lines report, one object per record"),
             .flag("bundle", "also write .pkpasses bundles of at most 10 passes"),
             .flag("resume", "skip records whose pass already exists and is valid"),
-            .value("db", "FILE", "store issued passes in this SQLite database for `passmint serve`"),
             .value("web-service-url", "URL", "update service base URL written into each pass (needs --db)"),
             .value("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV"),
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
             .value("delimiter", "SEP", "field separator: , ; tab or | (default: detected from the header)"),
             .value("encoding", "ENC", "CSV encoding: utf-8, utf-16le, utf-16be, windows-1252 or latin1 (default: UTF-8, or UTF-16 by its BOM)"),
             TrustArguments.option,
-        ] + IdentityArguments.options,
+        ] + StoreArguments.options(dbHelp: "store issued passes in this SQLite database for `passmint serve`")
+            + IdentityArguments.options,
         examples: [
             "passmint batch --template Templates/loyalty --csv members.csv --out passes/ --report report.jsonl",
             "passmint batch --template Templates/status --csv members.csv --out passes/ --db passmint.db --web-service-url https://passes.example.com",
+            "passmint batch --template Templates/status --csv members.csv --out passes/ --postgres postgresql://passmint@db.internal/passmint --web-service-url https://passes.example.com --shard 1/4",
         ]
     )
 
     var options: BatchOptions
-    let dbPath: String?
+    let store: StoreLocation?
 
     init(_ args: ParsedArguments) throws(CLIError) {
         var shard: (Int, Int)?
@@ -77,9 +78,12 @@ struct BatchCommand: Command {
             }
             format.limits[keyPath: keyPath] = value
         }
-        dbPath = args.value("db")
-        if args.value("web-service-url") != nil, dbPath == nil {
-            throw .usage("--web-service-url needs --db FILE so `passmint serve` can find the passes")
+        // PASSMINT_DATABASE_URL names the service's store: only passes bound to the service go there.
+        store = try StoreArguments.location(
+            args, of: Self.spec,
+            environment: args.value("web-service-url") == nil ? [:] : ProcessInfo.processInfo.environment)
+        if args.value("web-service-url") != nil, store == nil {
+            throw .usage("--web-service-url needs --db FILE or --postgres URL so `passmint serve` can find the passes")
         }
         options = BatchOptions(
             templateDirectory: try args.required("template", of: Self.spec),
@@ -95,7 +99,7 @@ struct BatchCommand: Command {
     func run() throws(CLIError) -> Int32 {
         do {
             var sink: (any IssuedPassSink)?
-            if let dbPath { sink = try StoreAccess.issuedPassSink(path: dbPath) }
+            if let store { sink = try StoreAccess.issuedPassSink(store) }
             let runner = try BatchRunner(options: options, sink: sink)
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
             let interrupt = InterruptRequest(secondStopsAtOnce: true)

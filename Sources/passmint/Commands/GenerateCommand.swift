@@ -24,10 +24,10 @@ struct GenerateCommand: Command {
             .value("serial", "S", "serial number (default: the record's serialNumber or a new UUID)"),
             .value("out", "FILE", "where to write the .pkpass"),
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
-            .value("db", "FILE", "store the pass in this SQLite database so `passmint serve` can update it"),
             .value("web-service-url", "URL", "update service base URL written into the pass (needs --db)"),
             TrustArguments.option,
-        ] + IdentityArguments.options,
+        ] + StoreArguments.options(dbHelp: "store the pass in this SQLite database so `passmint serve` can update it")
+            + IdentityArguments.options,
         examples: [
             "passmint generate --template Templates/loyalty --out loyalty.pkpass",
             "passmint generate --template Templates/status --set memberName='Ada Lovelace' --set tier=Gold --out ada.pkpass",
@@ -40,7 +40,7 @@ struct GenerateCommand: Command {
     let serial: String?
     let out: String
     let identity: IdentityOptions
-    let dbPath: String?
+    let store: StoreLocation?
     let webServiceURL: String?
     let trust: TrustRoots
     let compatible: Bool
@@ -50,12 +50,15 @@ struct GenerateCommand: Command {
         out = try args.required("out", of: Self.spec)
         serial = args.value("serial")
         identity = IdentityArguments.make(args)
-        dbPath = args.value("db")
+        // PASSMINT_DATABASE_URL names the service's store: only a pass bound to the service goes there.
+        store = try StoreArguments.location(
+            args, of: Self.spec,
+            environment: args.value("web-service-url") == nil ? [:] : ProcessInfo.processInfo.environment)
         webServiceURL = args.value("web-service-url")
         trust = try TrustArguments.load(args)
         compatible = args.flag("compatible")
-        if webServiceURL != nil, dbPath == nil {
-            throw .usage("--web-service-url needs --db FILE so `passmint serve` can find the pass")
+        if webServiceURL != nil, store == nil {
+            throw .usage("--web-service-url needs --db FILE or --postgres URL so `passmint serve` can find the pass")
         }
         var record: [String: String] = [:]
         if let data = args.value("data") {
@@ -77,8 +80,8 @@ struct GenerateCommand: Command {
             try PassSelfCheck.require(pass, name: out, trust: trust)
             try PassOutput.write(pass.archiveParts, to: out)
             // Stored only once the file exists, so the service never knows a pass its holder was not given.
-            if let dbPath {
-                try StoreAccess.issuedPassSink(path: dbPath).storeIssued(
+            if let store {
+                try StoreAccess.issuedPassSink(store).storeIssued(
                     pass, templateDirectory: templateDir, token: token, webServiceURL: webServiceURL)
             }
             print("wrote \(out): \(pass.passTypeIdentifier) serial \(pass.serialNumber), \(pass.archiveParts.count) bytes")

@@ -8,7 +8,7 @@ struct ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         abstract: "run the Wallet update web service and the APNs push sender",
-        usage: "serve [--db FILE] [--host 127.0.0.1] [--port 8080] [--apns URL] [--apns-ca FILE] [--admin-token-env VAR]",
+        usage: "serve [--db FILE | --postgres URL [--pool-size N]] [--host 127.0.0.1] [--port 8080] [--apns URL] [--apns-ca FILE] [--admin-token-env VAR]",
         discussion: """
             Serves Apple's PassKit web service under /v1 (registrations, updated passes, log, personalize), the
             admin API under /admin/v1 (bearer token from the environment variable named by --admin-token-env,
@@ -20,9 +20,13 @@ struct ServeCommand: Command {
             Limits on what is read from clients (each refused with a JSON error naming the option): request
             target 4096 bytes (414), 64 header fields and 16384 bytes of headers (431), body 65536 bytes (413).
             The admin token must be at least 32 characters; the store is created readable by its owner only.
+
+            With --postgres (or PASSMINT_DATABASE_URL) several instances share one PostgreSQL database behind a
+            load balancer: the schema is migrated by whichever starts first, every instance's pusher drains the
+            one outbox. While the database is unreachable requests get 503 with Retry-After; an unreachable
+            database at start exits 3.
             """,
         options: [
-            .value("db", "FILE", "SQLite store (default passmint.db)"),
             .value("host", "ADDR", "address to listen on (default 127.0.0.1)"),
             .value("port", "N", "port (default 8080; 0 picks a free one)"),
             .value("threads", "N", "network threads (default: number of cores, at least 2)"),
@@ -36,10 +40,11 @@ struct ServeCommand: Command {
             .value("max-header-bytes", "N", "most bytes of header names and values (default 16384; more: 431)"),
             .value("max-body-bytes", "N", "largest request body (default 65536; larger: 413)"),
             TrustArguments.option,
-        ] + IdentityArguments.options,
+        ] + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)") + IdentityArguments.options,
         examples: [
             "PASSMINT_ADMIN_TOKEN=$(openssl rand -hex 32) passmint serve --db passmint.db --port 8080",
             "passmint serve --db passmint.db --apns https://127.0.0.1:8443 --apns-ca test-ca.pem",
+            "PASSMINT_DATABASE_URL=postgresql://passmint@db.internal/passmint passmint serve --pool-size 16",
         ]
     )
 
@@ -67,7 +72,8 @@ struct ServeCommand: Command {
             adminTokenVariable: args.value("admin-token-env") ?? "PASSMINT_ADMIN_TOKEN",
             logRequests: args.flag("log-requests"))
         options = ServiceRunner.Options(
-            databasePath: args.value("db") ?? "passmint.db", configuration: configuration,
+            store: try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db"),
+            configuration: configuration,
             apnsURL: args.value("apns") ?? "https://api.push.apple.com", apnsCAFile: args.value("apns-ca"),
             identity: IdentityArguments.make(args), trustRoots: try TrustArguments.load(args))
     }
@@ -83,7 +89,7 @@ struct ServeCommand: Command {
         }
         let port = runner.service.boundPort ?? options.configuration.port
         // Written unbuffered: a parent reading this line through a pipe must see it now, not at exit.
-        let line = "passmint serve: listening on http://\(options.configuration.host):\(port) (store \(options.databasePath), APNs \(options.apnsURL))\n"
+        let line = "passmint serve: listening on http://\(options.configuration.host):\(port) (store \(options.store), APNs \(options.apnsURL))\n"
         FileHandle.standardOutput.write(Data(line.utf8))
         let interrupt = InterruptRequest(secondStopsAtOnce: false)
         interrupt.wait()

@@ -6,7 +6,7 @@ struct UpdateCommand: Command {
     static let spec = CommandSpec(
         name: "update",
         abstract: "change a stored pass (e.g. --set tier=Gold) and queue pushes to its devices",
-        usage: "update SERIAL --set key=value… [--db FILE]",
+        usage: "update SERIAL --set key=value… [--db FILE | --postgres URL]",
         discussion: """
             Validates the change against the pass's template, stores the new record with a new update tag and
             writes one push per registered device, all in one transaction. A running `passmint serve` on the same
@@ -15,20 +15,19 @@ struct UpdateCommand: Command {
             """,
         options: [
             .value("set", "KEY=VALUE", "new value of a template field", repeatable: true),
-            .value("db", "FILE", "SQLite store (default passmint.db)"),
-        ] + IdentityArguments.options,
+        ] + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)") + IdentityArguments.options,
         positionals: 1...1,
         examples: ["passmint update 3F2A9C… --set tier=Gold --set milesToNextTier=0 --db passmint.db"]
     )
 
     let serial: String
     let changes: [String: String]
-    let dbPath: String
+    let store: StoreLocation
     let identity: IdentityOptions
 
     init(_ args: ParsedArguments) throws(CLIError) {
         serial = args.positionals[0]
-        dbPath = args.value("db") ?? "passmint.db"
+        store = try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db")
         identity = IdentityArguments.make(args)
         let changes = try args.keyValues("set", of: Self.spec)
         guard !changes.isEmpty else { throw .usage("nothing to change; give at least one --set key=value") }
@@ -37,7 +36,7 @@ struct UpdateCommand: Command {
 
     func run() throws(CLIError) -> Int32 {
         do {
-            let store = try StoreAccess.sqlite(path: dbPath)
+            let store = try StoreAccess.open(store)
             let renderer = TemplateRenderer(identity: try identity.load())
             let outcome = try PassUpdater.update(serial: serial, changes: changes, store: store, renderer: renderer)
             for change in outcome.changed {

@@ -1,0 +1,46 @@
+import Foundation
+import PassService
+
+/// `--db FILE` / `--postgres URL` / `--pool-size N`, shared by serve, update, batch, generate and migrate.
+///
+/// The PostgreSQL URL comes from `--postgres` or from `PASSMINT_DATABASE_URL`. A password may only come from
+/// that variable (or libpq's `PGPASSFILE`): command lines are visible to every user of the machine.
+enum StoreArguments {
+    static let environmentVariable = "PASSMINT_DATABASE_URL"
+
+    static func options(dbHelp: String) -> [OptionSpec] {
+        [
+            .value("db", "FILE", dbHelp),
+            .value("postgres", "URL", "PostgreSQL store shared by several instances, postgresql://USER@HOST:PORT/DB (also \(environmentVariable); password only from that variable or PGPASSFILE)"),
+            .value("pool-size", "N", "PostgreSQL connections this process opens at most (default \(StoreLocation.defaultPoolSize))"),
+        ]
+    }
+
+    /// The store asked for; nil when neither `--db`, `--postgres` nor the variable names one.
+    static func location(
+        _ args: ParsedArguments, of spec: CommandSpec,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(CLIError) -> StoreLocation? {
+        let poolSize = try args.integer("pool-size", of: spec) ?? StoreLocation.defaultPoolSize
+        guard poolSize >= 1 else { throw .usage("--pool-size needs at least 1 connection") }
+        if let text = args.value("postgres") {
+            if args.value("db") != nil { throw .usage("give --db FILE or --postgres URL, not both") }
+            let url = try parse(text, from: "--postgres")
+            guard !url.hasPassword else {
+                throw .usage(
+                    "--postgres \(url): a password on the command line is visible to every user; put the URL in "
+                        + "\(environmentVariable) or the password in PGPASSFILE")
+            }
+            return .postgres(url, poolSize: poolSize)
+        }
+        if let path = args.value("db") { return .sqlite(path: path) }
+        if let text = environment[environmentVariable], !text.isEmpty {
+            return .postgres(try parse(text, from: environmentVariable), poolSize: poolSize)
+        }
+        return nil
+    }
+
+    private static func parse(_ text: String, from source: String) throws(CLIError) -> PostgresURL {
+        do { return try PostgresURL(text) } catch { throw .usage("\(source): \(error)") }
+    }
+}
