@@ -132,4 +132,16 @@ struct GenerateTests {
         }
         #expect(Set(colours.values).count == 3, "each tier should have its own background colour: \(colours)")
     }
+
+    @Test("a serial number outside the URL and file-name grammar is refused before anything is written",
+          arguments: ["../escape", "a/b", "ä", ".."])
+    func unsafeSerial(serial: String) throws {
+        let tmp = try TempDir()
+        let result = try CLI.passmint(
+            ["generate", "--template", CLI.root.appendingPathComponent("Templates/loyalty").path, "--serial", serial,
+             "--out", tmp.path("x.pkpass")] + DevIdentity.signingArgs)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("must be 1 to 128 ASCII letters, digits"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: tmp.path("x.pkpass")))
+    }
 }
