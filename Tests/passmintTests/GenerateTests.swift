@@ -52,12 +52,10 @@ struct GenerateTests {
         #expect(pass["formatVersion"] as? Int == 1)
     }
 
-    @Test("every fixture template folder signs as it is")
+    @Test("every fixture template folder signs as it is",
+          .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
     func fixtureTemplates() throws {
-        guard let fixtures = CLI.fixtures else {
-            print("skipped: ../shared/fixtures is absent")
-            return
-        }
+        let fixtures = try #require(CLI.fixtures)
         let folder = fixtures.appendingPathComponent("templates")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(names.count >= 4)
