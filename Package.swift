@@ -34,7 +34,7 @@ let package = Package(
         .testTarget(name: "PassArchiveTests", dependencies: ["PassArchive", "PassMintTestSupport"]),
         .testTarget(name: "PassMintTests", dependencies: ["PassMint", "PassMintTestSupport"]),
         .testTarget(name: "PassServiceTests", dependencies: ["PassService", "PassMintTestSupport"], exclude: ["PushTestServer.py"]),
-        .testTarget(name: "passmintTests", dependencies: ["passmint", "PassMintTestSupport"], exclude: ["WalletDeviceSimulator.py"]),
+        .testTarget(name: "passmintTests", dependencies: ["passmint", "PassMintTestSupport"], exclude: ["WalletDeviceSimulator.py", "HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )
