@@ -1,21 +1,8 @@
 import Foundation
+@_exported import PassMintTestSupport
 import Synchronization
 
 @testable import PassService
-
-/// A fresh directory removed when the value is deinitialized.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("passservice-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
@@ -35,14 +22,14 @@ func samplePass(_ serial: String, passType: String = "pass.com.example.loyalty",
 
 /// A fresh store of one backend with a clock tests move by hand.
 struct StoreFixture {
-    let directory: TemporaryDirectory
+    let directory: TempDir
     let clock: TestClock
     let store: any PassStore & PushOutbox
     /// Opens another store on the same file or database (another process, another `serve` instance).
     let secondStore: @Sendable () throws -> any PassStore & PushOutbox
 
     init(_ backend: StoreBackend = .sqlite, clock: TestClock = TestClock()) throws {
-        directory = try TemporaryDirectory()
+        directory = try TempDir()
         self.clock = clock
         switch backend {
         case .sqlite:

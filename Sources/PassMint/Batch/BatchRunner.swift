@@ -232,8 +232,8 @@ public final class BatchRunner: Sendable {
             record[name] = value
         }
         let serial = record.removeValue(forKey: "serialNumber") ?? stableSerial(line: input.line, fields: fields)
-        guard Self.isSafeFileName(serial) else {
-            return failed(serial, "serialNumber '\(serial)' is not usable as a file name; use letters, digits, '.', '_' or '-'")
+        guard IdentifierGrammar.serialNumber.accepts(serial) else {
+            return failed(serial, "serialNumber '\(serial)' \(IdentifierGrammar.serialNumber.rule) (it names the file and the pass's URL)")
         }
         let fileName = "\(serial).pkpass"
         let path = "\(options.outputDirectory)/\(fileName)"
@@ -295,20 +295,6 @@ public final class BatchRunner: Sendable {
         // The first 24 hex digits, upper-cased byte-wise (only a-f change).
         let digits = Manifest.sha1Hex(Array(material.utf8)).utf8.prefix(24).map { $0 >= 0x61 ? $0 - 0x20 : $0 }
         return String(decoding: digits, as: UTF8.self)
-    }
-
-    /// ASCII letters, digits, `.`, `_` and `-`, 1-128 characters, not `.` or `..`.
-    static func isSafeFileName(_ s: String) -> Bool {
-        let bytes = s.utf8
-        guard !bytes.isEmpty, bytes.count <= 128, s != ".", s != ".." else { return false }
-        return bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                true
-            default: false
-            }
-        }
     }
 
     private func prepareOutputDirectory() throws(PassMintError) {

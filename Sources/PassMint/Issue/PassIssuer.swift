@@ -67,6 +67,11 @@ public final class PassIssuer: Sendable {
         } catch {
             throw .invalidInput("\(passFile): \(error)")
         }
+        // A serial outside the grammar could never be fetched or registered by URL, nor be a file name.
+        if let issued = json["serialNumber"]?.stringValue, !IdentifierGrammar.serialNumber.accepts(issued) {
+            throw .invalidInput("\(passFile): serialNumber '\(issued)' \(IdentifierGrammar.serialNumber.rule); it names "
+                + "the pass's file and its web service URL")
+        }
         let problems = PassValidator.validate(json)
         let errors = problems.filter { $0.severity == .error }
         guard errors.isEmpty else { throw .invalidPass(file: passFile, problems: errors) }
