@@ -8,5 +8,6 @@ enum Commands {
         BatchCommand.self,
         ServeCommand.self,
         UpdateCommand.self,
+        MigrateCommand.self,
     ]
 }

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Copies an embedded SQLite store into an empty PostgreSQL store, every row as it is: passes with their
+/// tokens, tags and modification seconds (phones keep their `passesUpdatedSince` and `If-Modified-Since`),
+/// devices, registrations, pending pushes, push history, logs and personalizations. One PostgreSQL
+/// transaction: a failed copy leaves the database empty; the SQLite file is only read.
+public enum StoreTransfer {
+    /// What was copied, per table.
+    public struct Counts: Sendable, Equatable, CustomStringConvertible {
+        public var rows: [(table: String, count: Int)]
+
+        public static func == (a: Counts, b: Counts) -> Bool {
+            a.rows.map(\.table) == b.rows.map(\.table) && a.rows.map(\.count) == b.rows.map(\.count)
+        }
+
+        public var description: String { rows.map { "\($0.count) \($0.table)" }.joined(separator: ", ") }
+    }
+
+    /// The tables and the columns both stores have, in an order that keeps references intact.
+    static let tables: [(name: String, columns: [String], identity: Bool)] = [
+        ("passes", SQLiteStore.passColumns.components(separatedBy: ", "), false),
+        ("devices", ["device_library_id", "push_token", "updated_at"], false),
+        ("registrations", ["device", "pass_type", "serial", "created_at"], false),
+        (
+            "push_outbox",
+            ["id", "push_token", "pass_type", "serial", "tag", "attempts", "due_at", "claimed_until", "last_error"],
+            true
+        ),
+        ("push_history", ["id", "serial", "pass_type", "tag", "result", "detail", "at"], true),
+        ("logs", ["id", "at", "message"], true),
+        ("personalizations", ["id", "serial", "pass_type", "token", "info", "at"], true),
+    ]
+
+    /// Copies `source` into `target`.
+    /// - Throws: `ServiceError.invalidConfiguration` when `target` already holds passes (it must be empty, so
+    ///   nothing is merged by accident), or the store errors of either side.
+    public static func copy(from source: SQLiteStore, to target: PostgresStore) throws -> Counts {
+        try source.pool.withConnection { sqlite in
+            try target.pool.transaction { pg in
+                let existing = try pg.query("SELECT count(*) FROM passes").int(0, 0)
+                guard existing == 0 else {
+                    throw ServiceError.invalidConfiguration(
+                        "the PostgreSQL store \(target.server) already holds \(existing) passes; copy into an "
+                            + "empty database")
+                }
+                var counts = Counts(rows: [])
+                for table in tables {
+                    counts.rows.append((table.name, try copy(table.name, table.columns, from: sqlite, to: pg)))
+                    if table.identity {
+                        // Rows keep their ids; new rows continue after them.
+                        try pg.execute(
+                            """
+                            SELECT setval(pg_get_serial_sequence('\(table.name)', 'id'),
+                                coalesce((SELECT max(id) FROM \(table.name)), 0) + 1, false)
+                            """)
+                    }
+                }
+                let lastTag = try sqlite.withStatement(
+                    "SELECT max(coalesce((SELECT max(tag) FROM passes), 0), (SELECT value FROM meta WHERE key = 'tag'))"
+                ) { s in try s.step() ? s.int64(0) : 0 }
+                try pg.query("SELECT setval('pass_tag', $1, true)", [String(max(lastTag, 1))])
+                return counts
+            }
+        }
+    }
+
+    /// Streams one table row by row (the whole file is never in memory).
+    private static func copy(_ table: String, _ columns: [String], from sqlite: SQLiteConnection, to pg: PGConnection)
+        throws -> Int
+    {
+        let list = columns.joined(separator: ", ")
+        let placeholders = (1...columns.count).map { "$\($0)" }.joined(separator: ", ")
+        let insert = "INSERT INTO \(table) (\(list)) VALUES (\(placeholders))"
+        return try sqlite.withStatement("SELECT \(list) FROM \(table)") { s in
+            var count = 0
+            while try s.step() {
+                // Text form of every value; PostgreSQL converts to the column's type (0/1 → boolean).
+                try pg.query(insert, (0..<columns.count).map { s.optionalString(Int32($0)) })
+                count += 1
+            }
+            return count
+        }
+    }
+}
