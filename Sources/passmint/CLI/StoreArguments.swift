@@ -11,7 +11,7 @@ enum StoreArguments {
     static func options(dbHelp: String) -> [OptionSpec] {
         [
             .value("db", "FILE", dbHelp),
-            .value("postgres", "URL", "PostgreSQL store shared by several instances, postgresql://USER@HOST:PORT/DB (also \(environmentVariable); password only from that variable or PGPASSFILE)"),
+            .value("postgres", "URL", "shared PostgreSQL store, postgresql://USER@HOST:PORT/DB (or \(environmentVariable))"),
             .value("pool-size", "N", "PostgreSQL connections this process opens at most (default \(StoreLocation.defaultPoolSize))"),
         ]
     }

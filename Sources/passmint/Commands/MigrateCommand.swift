@@ -19,7 +19,7 @@ struct MigrateCommand: Command {
             """,
         options: [
             .value("from-sqlite", "FILE", "the SQLite store to copy (not changed)"),
-        ] + StoreArguments.options(dbHelp: "(not used by migrate)").filter { $0.long != "db" },
+        ] + StoreArguments.options(dbHelp: "(not used by migrate)").filter { $0.long == "postgres" },
         examples: [
             "passmint migrate --from-sqlite passmint.db --postgres postgresql://passmint@db.internal/passmint",
         ]
