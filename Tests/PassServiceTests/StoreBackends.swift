@@ -1,4 +1,5 @@
 import Foundation
+import PassMintTestSupport
 import Testing
 
 @testable import PassService
@@ -14,20 +15,11 @@ enum StoreBackend: String, Sendable, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-/// The PostgreSQL server of the tests, and fresh empty schemas on it (one per test, so tests run in parallel
-/// without seeing each other's rows).
+/// `TestPostgres` with the store's URL type.
 enum PostgresTestServer {
-    static let variable = "PASSMINT_TEST_POSTGRES_URL"
-    static let url = ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-    static let skipReason: Comment = "no PostgreSQL server: run `scripts/test-postgres start` and export PASSMINT_TEST_POSTGRES_URL"
+    static let url = TestPostgres.url
+    static let skipReason = Comment(rawValue: TestPostgres.skipReason)
 
-    /// The URL of a new, empty schema (libpq's `options` sets the search path for every connection).
-    static func freshSchema() throws -> PostgresURL {
-        guard let base = url else { throw ServiceError.invalidConfiguration("\(variable) is not set") }
-        let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let admin = try PGConnection(url: base, server: base)
-        try admin.execute("CREATE SCHEMA \(schema)")
-        let separator = base.contains("?") ? "&" : "?"
-        return try PostgresURL(base + separator + "options=-csearch_path%3D\(schema)")
-    }
+    /// A new, empty schema on the test server.
+    static func freshSchema() throws -> PostgresURL { try PostgresURL(try TestPostgres.freshSchema()) }
 }

@@ -22,6 +22,12 @@ struct HTTPReply {
 final class ServeFixture {
     let tmp: TempDir
     let db: String
+    /// The PostgreSQL store instead of `db`, when given.
+    let postgres: String?
+    /// `--db FILE` or `--postgres URL`, for serve, generate and update.
+    var storeArguments: [String] { postgres.map { ["--postgres", $0] } ?? ["--db", db] }
+    /// More `serve` instances on the same store (`startInstance()`), stopped with the fixture.
+    private(set) var instances: [(process: ManagedProcess, port: Int)] = []
     let apns: ManagedProcess?
     let apnsLog: String
     private(set) var serve: ManagedProcess
@@ -34,9 +40,11 @@ final class ServeFixture {
     /// - Parameters:
     ///   - python: a python3 with h2 to run the APNs stand-in, or nil for a service whose pushes go nowhere.
     ///   - environment: extra environment for `serve` (e.g. PASSMINT_ADMIN_TOKEN).
-    init(python: String?, environment: [String: String] = [:]) throws {
+    ///   - postgres: a PostgreSQL URL to serve from instead of a fresh SQLite file.
+    init(python: String?, environment: [String: String] = [:], postgres: String? = nil) throws {
         tmp = try TempDir()
         db = tmp.path("store.db")
+        self.postgres = postgres
         apnsLog = tmp.path("apns.jsonl")
         _ = FileManager.default.createFile(atPath: apnsLog, contents: nil)  // before the stand-in opens it
         var apnsURL = "https://127.0.0.1:9"  // discard port: nothing is pushed in tests without a stand-in
@@ -58,7 +66,7 @@ final class ServeFixture {
         } else {
             apns = nil
         }
-        serveArguments = ["serve", "--db", db, "--port", "0", "--threads", "2", "--apns", apnsURL, "--log-requests"]
+        serveArguments = ["serve"] + (postgres.map { ["--postgres", $0] } ?? ["--db", db]) + ["--port", "0", "--threads", "2", "--apns", apnsURL, "--log-requests"]
             + apnsCA + DevIdentity.signingArgs
         serveEnvironment = environment
         (serve, port) = try Self.startServe(serveArguments, environment: environment, stderrPath: tmp.path("serve.err"))
@@ -87,11 +95,20 @@ final class ServeFixture {
             serveArguments, environment: serveEnvironment, stderrPath: tmp.path("serve-\(UUID().uuidString).err"))
     }
 
+    /// Starts one more `serve` on the same store and APNs stand-in (another instance behind the balancer).
+    func startInstance() throws -> (process: ManagedProcess, port: Int) {
+        let instance = try Self.startServe(
+            serveArguments, environment: serveEnvironment, stderrPath: tmp.path("serve-\(UUID().uuidString).err"))
+        instances.append(instance)
+        return instance
+    }
+
     deinit { stop() }
 
     /// Stops `serve` (SIGTERM, then SIGKILL) and the stand-in; returns serve's exit status if it stopped cleanly.
     @discardableResult
     func stop() -> Int32? {
+        for instance in instances { instance.process.stop(grace: 0) }
         let status = serve.stop(grace: 5)
         apns?.stop(grace: 0)
         return status
@@ -101,7 +118,7 @@ final class ServeFixture {
     func generate(serial: String, set values: [String] = []) throws -> (path: String, token: String) {
         let out = tmp.path("\(serial).pkpass")
         let result = try CLI.passmint(
-            ["generate", "--template", ServeTools.status, "--db", db, "--web-service-url", base + "/", "--serial", serial,
+            ["generate", "--template", ServeTools.status] + storeArguments + ["--web-service-url", base + "/", "--serial", serial,
              "--out", out] + values.flatMap { ["--set", $0] } + DevIdentity.signingArgs)
         guard result.status == 0 else { throw ServeFailure("generate \(serial): \(result.stderr)") }
         guard let token = try ServeTools.passJSON(out)["authenticationToken"] as? String else {
@@ -112,7 +129,7 @@ final class ServeFixture {
 
     /// `passmint update SERIAL --set k=v… --db` against the running service's store.
     func update(_ serial: String, _ values: [String]) throws -> CLI.Result {
-        try CLI.passmint(["update", serial, "--db", db] + values.flatMap { ["--set", $0] } + DevIdentity.signingArgs)
+        try CLI.passmint(["update", serial] + storeArguments + values.flatMap { ["--set", $0] } + DevIdentity.signingArgs)
     }
 
     /// The requests PushTestServer.py logged (connection lines left out).
@@ -168,8 +185,10 @@ final class ServeFixture {
         return try http("GET", "/v1/passes/\(ServeTools.passType)/\(serial)", headers: headers)
     }
 
-    /// Number of rows in `table` matching `condition`, read with the sqlite3 CLI.
-    func count(_ table: String, where condition: String = "1") throws -> Int {
-        Int(try ServeTools.sqlite(db, "select count(*) from \(table) where \(condition)")) ?? -1
+    /// Number of rows in `table` matching `condition`, read with the sqlite3 CLI (psql for PostgreSQL).
+    func count(_ table: String, where condition: String = "1=1") throws -> Int {
+        let sql = "select count(*) from \(table) where \(condition)"
+        if let postgres { return Int(try TestPostgres.psql(postgres, sql)) ?? -1 }
+        return Int(try ServeTools.sqlite(db, sql)) ?? -1
     }
 }

@@ -140,6 +140,9 @@ final class ManagedProcess {
 
     var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
+    /// True until the process exited.
+    var isRunning: Bool { process.isRunning }
+
     /// The first line on stdout; kills the process and throws if none comes within `timeout`.
     func firstLine(timeout: TimeInterval = 30) throws -> String {
         let handle = stdoutPipe.fileHandleForReading

@@ -1,0 +1,140 @@
+import Foundation
+import PassMintTestSupport
+import Testing
+
+/// `serve` on PostgreSQL, end to end: several instances on one database, a database restart under a running
+/// instance, and a SQLite store migrated into PostgreSQL.
+@Suite(
+    "serve on PostgreSQL (end to end)", .serialized,
+    .enabled(if: TestPostgres.url != nil, Comment(rawValue: TestPostgres.skipReason)))
+struct ServePostgresTests {
+    static let devices = 2000
+
+    /// Registers devices pg00000… (push tokens `bd…`) for one serial, device i through `ports[i % ports.count]`,
+    /// 8 keep-alive connections per port; prints the status counts as JSON.
+    static let registrar = """
+        import http.client, json, sys, threading
+        ports = [int(p) for p in sys.argv[1].split(",")]
+        pass_type, serial, auth, count = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+        threads, counts, lock = 8, {}, threading.Lock()
+        def work(port, k):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            for i in range(k, count, threads * len(ports)):
+                token = "bd" + format(i, "x").rjust(62, "0")
+                connection.request("POST", f"/v1/devices/pg{i:05d}/registrations/{pass_type}/{serial}",
+                                   body=json.dumps({"pushToken": token}),
+                                   headers={"Authorization": "ApplePass " + auth, "Content-Type": "application/json"})
+                response = connection.getresponse()
+                response.read()
+                with lock:
+                    counts[response.status] = counts.get(response.status, 0) + 1
+        workers = [threading.Thread(target=work, args=(port, p + t * len(ports)))
+                   for p, port in enumerate(ports) for t in range(threads)]
+        for w in workers: w.start()
+        for w in workers: w.join()
+        print(json.dumps(counts))
+        """
+
+    private func pushedTokens(_ f: ServeFixture) throws -> Set<String> {
+        Set(try f.apnsRequests().compactMap { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) })
+    }
+
+    @Test(
+        "two instances on one database: 2,000 devices through both, one change, SIGKILL of one while pushing; every device pushed, no registration lost",
+        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)),
+        .timeLimit(.minutes(4)))
+    func twoInstancesSurviveKill() throws {
+        let python = try #require(ServeTools.pythonWithH2)
+        let f = try ServeFixture(python: python, postgres: try TestPostgres.freshSchema())
+        defer { f.stop() }
+        let second = try f.startInstance()
+        let (_, token) = try f.generate(serial: "PG-1")
+        let registered = try CLI.run(
+            python,
+            ["-c", Self.registrar, "\(f.port),\(second.port)", ServeTools.passType, "PG-1", token, String(Self.devices)])
+        #expect(registered.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"201": \#(Self.devices)}"#,
+                "\(registered.stdout) \(registered.stderr)")
+        #expect(try f.count("registrations") == Self.devices)
+
+        let updated = try f.update("PG-1", ["tier=Gold"])
+        try #require(updated.status == 0, "\(updated.stderr)")
+        let started = try ServeTools.waitUntil(timeout: 60) { !(try pushedTokens(f)).isEmpty }
+        try #require(started, "no push reached the stand-in: \(f.serve.stderr)")
+        f.serve.stop(grace: 0)  // SIGKILL the first instance mid fan-out; the second carries on alone
+        let beforeKill = try pushedTokens(f).count
+
+        // Rows the killed instance had claimed come back to the survivor when their lease ends (30 s).
+        let expected = Set((0..<Self.devices).map { ServeTools.token("bd", $0) })
+        var pushed = try pushedTokens(f)
+        let reached = try ServeTools.waitUntil(timeout: 120) {
+            pushed = try pushedTokens(f)
+            return expected.isSubset(of: pushed)
+        }
+        #expect(reached, "\(expected.subtracting(pushed).count) devices never got a push (\(beforeKill) before the kill)")
+        #expect(try f.count("registrations") == Self.devices)
+        let drained = try ServeTools.waitUntil(timeout: 30) { try f.count("push_outbox") == 0 }
+        #expect(drained, "outbox rows left: \((try? f.count("push_outbox")) ?? -1)")
+        // Sent by one instance in the normal case: duplicates only for rows the killed instance held.
+        let requests = try f.apnsRequests().count
+        #expect(requests - Self.devices <= Self.devices - beforeKill + 1000, "\(requests) pushes for \(Self.devices) devices")
+    }
+
+    @Test("PostgreSQL restarted under a running serve: 503 with Retry-After while it is down, 200 after, same process",
+          .timeLimit(.minutes(2)))
+    func databaseRestart() throws {
+        // A private server: stopping the shared one would fail the other PostgreSQL tests running meanwhile.
+        let state = try TempDir()
+        let port = 56000 + Int(getpid() % 900)
+        let environment = [
+            "PASSMINT_TEST_POSTGRES_PORT": String(port), "PASSMINT_TEST_POSTGRES_STATE": state.path("state"),
+        ]
+        let script = PackagePaths.root.appendingPathComponent("scripts/test-postgres").path
+        let started = try CLI.run(script, ["start", state.path("env")], environment: environment)
+        try #require(started.status == 0, "\(started.stderr)")
+        defer { _ = try? CLI.run(script, ["stop"], environment: environment) }
+        let url = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "PASSMINT_TEST_POSTGRES_URL=", with: "")
+
+        let f = try ServeFixture(python: nil, postgres: url + "?connect_timeout=2")
+        defer { f.stop() }
+        let (_, token) = try f.generate(serial: "RESTART-1")
+        #expect(try f.download(serial: "RESTART-1", token: token).status == 200)
+
+        try #require(try CLI.run(script, ["pause"], environment: environment).status == 0)
+        var down = try f.download(serial: "RESTART-1", token: token)
+        // The first request after the restart may find a pooled connection that only then reports the loss.
+        _ = try ServeTools.waitUntil(timeout: 20) {
+            down = try f.download(serial: "RESTART-1", token: token)
+            return down.status == 503
+        }
+        #expect(down.status == 503, "\(down.status) \(down.text)")
+        #expect(down.headers["retry-after"] == "5")
+        #expect(try f.register(device: "restart1", serial: "RESTART-1", token: token, pushToken: ServeTools.token("ae", 1)).status == 503)
+
+        try #require(try CLI.run(script, ["resume"], environment: environment).status == 0)
+        var up = down
+        let recovered = try ServeTools.waitUntil(timeout: 30) {
+            up = try f.download(serial: "RESTART-1", token: token)
+            return up.status == 200
+        }
+        #expect(recovered, "\(up.status) \(up.text): \(f.serve.stderr)")
+        #expect(try f.register(device: "restart1", serial: "RESTART-1", token: token, pushToken: ServeTools.token("ae", 1)).status == 201)
+        #expect(f.serve.isRunning)
+        #expect(!f.serve.stderr.contains("s3cret"))
+    }
+
+    @Test("serve exits 3 with a clear message when the database cannot be reached at start; the password is never shown")
+    func unreachableAtStart() throws {
+        let result = try CLI.passmint(
+            ["serve", "--port", "0"] + DevIdentity.signingArgs,
+            environment: ["PASSMINT_DATABASE_URL": "postgresql://passmint:s3cret@127.0.0.1:1/passmint?connect_timeout=2"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("cannot be reached"), "\(result.stderr)")
+        #expect(result.stderr.contains("postgresql://passmint:***@127.0.0.1:1/passmint"))
+        #expect(!result.stderr.contains("s3cret"))
+        let onCommandLine = try CLI.passmint(
+            ["serve", "--postgres", "postgresql://passmint:s3cret@127.0.0.1:1/passmint"] + DevIdentity.signingArgs)
+        #expect(onCommandLine.status == 2)
+        #expect(!onCommandLine.stderr.contains("s3cret"))
+    }
+}
