@@ -62,6 +62,7 @@ struct ServePostgresTests {
         try #require(started, "no push reached the stand-in: \(f.serve.stderr)")
         f.serve.stop(grace: 0)  // SIGKILL the first instance mid fan-out; the second carries on alone
         let beforeKill = try pushedTokens(f).count
+        #expect(beforeKill < Self.devices, "the fan-out ended before the kill; the test proved nothing")
 
         // Rows the killed instance had claimed come back to the survivor when their lease ends (30 s).
         let expected = Set((0..<Self.devices).map { ServeTools.token("bd", $0) })
@@ -76,7 +77,8 @@ struct ServePostgresTests {
         #expect(drained, "outbox rows left: \((try? f.count("push_outbox")) ?? -1)")
         // Sent by one instance in the normal case: duplicates only for rows the killed instance held.
         let requests = try f.apnsRequests().count
-        #expect(requests - Self.devices <= Self.devices - beforeKill + 1000, "\(requests) pushes for \(Self.devices) devices")
+        #expect(requests - Self.devices <= Self.devices - beforeKill, "\(requests) pushes for \(Self.devices) devices")
+        print("two instances: \(beforeKill) of \(Self.devices) devices pushed before the SIGKILL, \(requests) pushes in all")
     }
 
     @Test("PostgreSQL restarted under a running serve: 503 with Retry-After while it is down, 200 after, same process",
