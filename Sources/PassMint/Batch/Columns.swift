@@ -4,7 +4,7 @@ import PassTemplates
 struct Columns: Sendable {
     /// Header names in column order.
     let names: [String]
-    /// Columns that feed the template (field names and `serialNumber`).
+    /// Columns that feed the template (field names, `serialNumber` and `image.SLOT`).
     let used: Set<String>
     /// One warning per unknown column.
     let warnings: [String]
@@ -27,10 +27,13 @@ extension BatchRunner {
                 "--csv: the header (line 1) has no column for required field(s) \(missing.joined(separator: ", ")) of "
                     + "template \(issuer.template.directory); add the column(s) — no pass was made")
         }
-        let unknown = header.filter { !known.contains($0) }
+        // `image.SLOT` columns are per-record images; an unknown slot fails each record with a did-you-mean.
+        let images = header.filter { $0.hasPrefix(Template.imageKeyPrefix) }
+        let used = known.union(images)
+        let unknown = header.filter { !used.contains($0) }
         let warnings = unknown.map {
             "--csv: column '\($0)' is not a field of template \(issuer.template.directory); it is ignored"
         }
-        return Columns(names: header, used: known, warnings: warnings)
+        return Columns(names: header, used: used, warnings: warnings)
     }
 }

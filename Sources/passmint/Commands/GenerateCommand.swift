@@ -12,11 +12,15 @@ struct GenerateCommand: Command {
         discussion: """
             Values come from --data (a JSON object) and then --set (which wins). Template fields not given take
             their defaults from template.json. The pass is written to a temporary name and renamed into place.
+            A record can carry a photo for an image slot: --set image.thumbnail=photos/ada.jpg (or an image field
+            of template.json). PNG or JPEG, scaled to the slot's @1x/@2x/@3x sizes; relative paths start at the
+            current directory (--data values: at the data file's folder), or at --images DIR, and must stay inside it.
             """,
         options: [
             .value("template", "DIR", "template folder (pass.json, images, optional template.json)"),
             .value("set", "KEY=VALUE", "value of a template field", repeatable: true),
             .value("data", "FILE", "JSON object of field values"),
+            .value("images", "DIR", "folder that image paths start at and must stay inside"),
             .value("serial", "S", "serial number (default: the record's serialNumber or a new UUID)"),
             .value("out", "FILE", "where to write the .pkpass"),
             .value("db", "FILE", "store the pass in this SQLite database so `passmint serve` can update it"),
@@ -25,6 +29,7 @@ struct GenerateCommand: Command {
         examples: [
             "passmint generate --template Templates/loyalty --out loyalty.pkpass",
             "passmint generate --template Templates/status --set memberName='Ada Lovelace' --set tier=Gold --out ada.pkpass",
+            "passmint generate --template Templates/status --set image.thumbnail=photos/ada.jpg --out ada.pkpass",
         ]
     )
 
@@ -35,6 +40,9 @@ struct GenerateCommand: Command {
     let identity: IdentityOptions
     let dbPath: String?
     let webServiceURL: String?
+    let imageFolder: String?
+    /// Record keys whose values came from --data (their image paths start at the data file's folder).
+    let imageFolders: [String: String]
 
     init(_ args: ParsedArguments) throws(CLIError) {
         templateDir = try args.required("template", of: Self.spec)
@@ -46,12 +54,24 @@ struct GenerateCommand: Command {
         if webServiceURL != nil, dbPath == nil {
             throw .usage("--web-service-url needs --db FILE so `passmint serve` can find the pass")
         }
+        imageFolder = args.value("images")
         var record: [String: String] = [:]
+        var fromData: [String] = []
+        var dataFolder = "."
         if let data = args.value("data") {
             do { record = try RecordFile.load(path: data) } catch { throw error.cli }
+            fromData = Array(record.keys)
+            let folder = (data as NSString).deletingLastPathComponent
+            dataFolder = folder.isEmpty ? "." : folder
         }
-        record.merge(try args.keyValues("set", of: Self.spec)) { _, new in new }
+        let set = try args.keyValues("set", of: Self.spec)
+        record.merge(set) { _, new in new }
         self.record = record
+        var folders: [String: String] = [:]
+        if imageFolder == nil {
+            for key in fromData where set[key] == nil { folders[key] = dataFolder }
+        }
+        imageFolders = folders
     }
 
     func run() throws(CLIError) -> Int32 {
@@ -59,7 +79,9 @@ struct GenerateCommand: Command {
             let issuer = try PassFactory.issuer(templateDirectory: templateDir, identity: identity)
             let token = webServiceURL.map { _ in AuthenticationToken.generate() }
             let pass = try issuer.issue(
-                IssueRequest(record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token))
+                IssueRequest(
+                    record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token,
+                    imageFolder: imageFolder, imageFolders: imageFolders))
             for warning in issuer.templateWarnings + pass.warnings { Console.error("warning: \(warning)") }
             try PassSelfCheck.require(pass, name: out)
             try PassOutput.write(pass.archiveParts, to: out)
