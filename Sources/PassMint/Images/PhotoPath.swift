@@ -20,12 +20,12 @@ struct PhotoPath: Sendable {
         let joined = path.hasPrefix("/") ? path : base + "/" + path
         // Lexical check first, so that a missing `../x.jpg` is reported as outside rather than as missing.
         guard Self.isInside(Self.normalized(joined), base) else {
-            throw .outsideFolder(file: path, folder: folder)
+            throw .outsideFolder(file: path, folder: base)
         }
         guard let real = Self.realPath(joined) else {
             throw .missing(file: path)
         }
-        guard Self.isInside(real, base) else { throw .outsideFolder(file: path, folder: folder) }
+        guard Self.isInside(real, base) else { throw .outsideFolder(file: path, folder: base) }
         resolved = real
     }
 
