@@ -70,12 +70,18 @@ public final class PhotoScaler: Sendable {
         if let cached = cache.files(for: key) { return cached }
 
         let bytes = try read(source.resolved, given: path)
-        try checkHeader(bytes, file: path)
+        let header = try checkHeader(bytes, file: path)
         try VipsRuntime.start()
         var files: [PassFile] = []
         do throws(VipsFailure) {
-            // The largest scale comes from the file (JPEG shrink-on-load makes that cheap); the smaller ones from it.
-            let largest = try VipsImage.coverCrop(encoded: bytes, width: size.width * 3, height: size.height * 3)
+            // The largest scale comes from the file, the smaller ones from it. A JPEG is decoded at the smallest
+            // 1/n that still covers the largest target in either orientation (EXIF may turn it).
+            let side = max(size.width, size.height) * 3
+            var shrink = 1
+            while shrink < 8, min(header.width, header.height) / (shrink * 2) >= side { shrink *= 2 }
+            let largest = try VipsImage.coverCrop(
+                encoded: bytes, format: header.format, jpegShrink: shrink, width: size.width * 3,
+                height: size.height * 3)
             for scale in Self.scales {
                 let image = scale == 3 ? largest : try largest.coverCrop(width: size.width * scale, height: size.height * scale)
                 files.append(PassFile(
@@ -90,12 +96,20 @@ public final class PhotoScaler: Sendable {
     }
 
     /// Refuses what is not a PNG or JPEG, or declares more pixels than allowed, from the header alone.
-    func checkHeader(_ bytes: [UInt8], file: String) throws(PhotoError) {
-        guard let size = ImageInfo.pngSize(bytes) ?? ImageInfo.jpegSize(bytes) else {
+    func checkHeader(_ bytes: [UInt8], file: String) throws(PhotoError)
+        -> (format: VipsImage.Format, width: Int, height: Int)
+    {
+        let header: (VipsImage.Format, (width: Int, height: Int))
+        if let size = ImageInfo.pngSize(bytes) {
+            header = (.png, size)
+        } else if let size = ImageInfo.jpegSize(bytes) {
+            header = (.jpeg, size)
+        } else {
             let found = ImageInfo.formatName(bytes)
             throw .notAnImage(file: file, found: found == "JPEG" ? "a damaged JPEG (no frame header)" : found)
         }
-        try limits.check(width: size.width, height: size.height, fileBytes: bytes.count, file: file)
+        try limits.check(width: header.1.width, height: header.1.height, fileBytes: bytes.count, file: file)
+        return (header.0, header.1.width, header.1.height)
     }
 
     /// The file's bytes, refusing it once more than `limits.maxFileBytes` have been read (so a file that grows

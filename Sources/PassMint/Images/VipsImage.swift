@@ -16,18 +16,35 @@ final class VipsImage {
     var width: Int { Int(vips_image_get_width(handle)) }
     var height: Int { Int(vips_image_get_height(handle)) }
 
-    /// Decodes `bytes` (PNG or JPEG) and cover-crops it to exactly `width`×`height`, rendered into memory so that
-    /// smaller scales made from it do not decode the input again. `bytes` need not outlive the call.
-    static func coverCrop(encoded bytes: [UInt8], width: Int, height: Int) throws(VipsFailure) -> VipsImage {
-        var out: UnsafeMutablePointer<CVips.VipsImage>?
-        let rc = bytes.withUnsafeBytes {
-            pm_vips_thumbnail_cover($0.baseAddress, $0.count, Int32(width), Int32(height), &out)
+    /// The encodings PassMint reads.
+    enum Format { case png, jpeg }
+
+    /// Decodes `bytes` and cover-crops it to exactly `width`×`height`, rendered into memory so that smaller
+    /// scales made from it do not decode the input again. `bytes` need not outlive the call.
+    /// - Parameter jpegShrink: decode a JPEG at 1/n size (1, 2, 4 or 8), chosen so the result still covers the
+    ///   target.
+    static func coverCrop(encoded bytes: [UInt8], format: Format, jpegShrink: Int, width: Int, height: Int)
+        throws(VipsFailure) -> VipsImage
+    {
+        // The pipeline is lazy and reads the buffer while it renders: all of it happens inside the buffer's scope.
+        let result = bytes.withUnsafeBytes { buffer -> Result<VipsImage, VipsFailure> in
+            var loaded: UnsafeMutablePointer<CVips.VipsImage>?
+            let rc = switch format {
+            case .jpeg: pm_vips_load_jpeg(buffer.baseAddress, buffer.count, Int32(jpegShrink), &loaded)
+            case .png: pm_vips_load_png(buffer.baseAddress, buffer.count, &loaded)
+            }
+            guard rc == 0, let loaded else { return .failure(VipsFailure(VipsRuntime.lastError())) }
+            do throws(VipsFailure) {
+                let cropped = try VipsImage(taking: loaded).coverCrop(width: width, height: height)
+                guard let memory = vips_image_copy_memory(cropped.handle) else {
+                    return .failure(VipsFailure(VipsRuntime.lastError()))
+                }
+                return .success(VipsImage(taking: memory))
+            } catch {
+                return .failure(error)
+            }
         }
-        guard rc == 0, let out else { throw VipsFailure(VipsRuntime.lastError()) }
-        // The thumbnail is lazy and reads `bytes` while it renders: render it now, inside their lifetime.
-        let lazy = VipsImage(taking: out)
-        guard let memory = vips_image_copy_memory(lazy.handle) else { throw VipsFailure(VipsRuntime.lastError()) }
-        return VipsImage(taking: memory)
+        return try result.get()
     }
 
     /// This image cover-cropped to `width`×`height`.
