@@ -123,7 +123,8 @@ struct PhotoTests {
 
     @Test("generate --db with a photo: serve re-renders it after the original is deleted; update replaces it")
     func storedPhoto() throws {
-        let fixture = try ServeFixture(python: nil)
+        let admin = "photo-admin-token-0123456789abcdef"
+        let fixture = try ServeFixture(python: nil, environment: ["PASSMINT_ADMIN_TOKEN": admin])
         let tmp = fixture.tmp
         try FileManager.default.createDirectory(atPath: tmp.path("photos"), withIntermediateDirectories: true)
         try PhotoTools.run("convert", ["-size", "500x400", "plasma:", "-quality", "85", tmp.path("photos/ada.jpg")])
@@ -167,5 +168,12 @@ struct PhotoTests {
                 + DevIdentity.signingArgs)
         #expect(outside.status == 1)
         #expect(outside.stderr.contains("outside"))
+
+        // Over HTTP, a change may not make the service read a file of the caller's choosing.
+        let patched = try fixture.http(
+            "PATCH", "/admin/v1/passes/PH1", headers: ["Authorization": "Bearer \(admin)"],
+            body: #"{"image.thumbnail":"/etc/passwd"}"#)
+        #expect(patched.status == 400, "\(patched.text)")
+        #expect(patched.text.contains("image"))
     }
 }
