@@ -7,7 +7,7 @@ struct BatchCommand: Command {
     static let spec = CommandSpec(
         name: "batch",
         abstract: "issue one signed pass per CSV record, in parallel, with a per-record report",
-        usage: "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--bundle] [--resume] [--db FILE --web-service-url URL] [--shard i/N]",
+        usage: "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE --web-service-url URL] [--shard i/N]",
         discussion: """
             The CSV header names template fields (plus an optional serialNumber column). Values are typed by
             template.json; a bad record is reported with its line number and skipped, the others are issued.

@@ -8,7 +8,7 @@ struct GenerateCommand: Command {
     static let spec = CommandSpec(
         name: "generate",
         abstract: "make one signed .pkpass from a template",
-        usage: "generate --template DIR [--set key=value]… [--data FILE.json] [--serial S] --out FILE.pkpass",
+        usage: "generate --template DIR [--set key=value]… [--data FILE.json] [--images DIR] [--serial S] --out FILE.pkpass",
         discussion: """
             Values come from --data (a JSON object) and then --set (which wins). Template fields not given take
             their defaults from template.json. The pass is written to a temporary name and renamed into place.

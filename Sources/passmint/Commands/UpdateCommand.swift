@@ -6,7 +6,7 @@ struct UpdateCommand: Command {
     static let spec = CommandSpec(
         name: "update",
         abstract: "change a stored pass (e.g. --set tier=Gold) and queue pushes to its devices",
-        usage: "update SERIAL --set key=value… [--db FILE]",
+        usage: "update SERIAL --set key=value… [--images DIR] [--db FILE]",
         discussion: """
             Validates the change against the pass's template, stores the new record with a new update tag and
             writes one push per registered device, all in one transaction. A running `passmint serve` on the same
