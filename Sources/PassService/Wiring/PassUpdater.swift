@@ -51,7 +51,7 @@ public enum PassUpdater {
             let (pass, queued) = try store.updateRecord(serial: serial, record: record, images: images)
             let changed = changes.keys.sorted().compactMap { key -> (String, String?, String)? in
                 // A new photo is always a change; the stored pass keeps its scaled files, not the old path.
-                if let path = photos[key] { return (key, nil, path) }
+                if let path = photos[key] { return (key, stored.images.isEmpty ? nil : "the stored image", path) }
                 let new = record[key] ?? ""
                 return stored.record[key] == new ? nil : (key, stored.record[key], new)
             }
