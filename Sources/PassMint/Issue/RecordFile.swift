@@ -3,10 +3,16 @@ import PassModel
 
 /// Reads a record (field values) from a JSON object file.
 public enum RecordFile {
+    /// Most bytes a record file may hold: one member's values are a few KB.
+    public static let maxBytes = 1 << 20
+
     /// Loads `{"field": value, …}`; strings, numbers and booleans become strings.
     public static func load(path: String) throws(PassMintError) -> [String: String] {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxBytes {
+            throw .invalidInput("\(path): \(size) bytes, more than the \(maxBytes) a record file may hold; give one record")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .invalidInput("--data \(path): cannot read the file; check the path")
+            throw .invalidInput("\(path): cannot read the record file; check the path")
         }
         let document: JSONDocument
         do {
