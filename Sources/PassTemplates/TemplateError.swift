@@ -61,11 +61,11 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
                 + "add the file or correct the path (relative to the template folder)"
         case .missingValue(let field, let file):
             return "\(file): field \"\(field)\" is required but the record has no value for it; "
-                + "give it with --set \(field)=… or a \"\(field)\" column, or add a default to the field"
+                + "give it a value (\(field)=… in the record, or a \"\(field)\" column), or add a default to the field"
         case .invalidValue(let field, let value, let expected, let file):
             return "\(file): field \"\(field)\" has the value \"\(value)\", expected \(expected)"
         case .missingSerialNumber(let file):
-            return "\(file): serialNumber: the pass has no serial number; give one when issuing (--serial or a "
+            return "\(file): serialNumber: the pass has no serial number; give one when issuing (a serial number or a "
                 + "serialNumber column) or put a literal serialNumber in pass.json"
         case .invalidStrings(let file, let line, let message):
             return "\(file):\(line): invalid pass.strings: \(message); each entry must read \"key\" = \"value\";"

@@ -47,7 +47,7 @@ struct TemplateResolveTests {
             let error = #expect(throws: TemplateError.self) { try template.resolve(record) }
             #expect(error == .missingValue(field: "name", file: dir + "/template.json"))
             #expect(error?.description.contains("field \"name\" is required") == true)
-            #expect(error?.description.contains("--set name=") == true)
+            #expect(error?.description.contains("name=… in the record") == true)
         }
     }
 

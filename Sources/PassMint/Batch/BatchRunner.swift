@@ -25,7 +25,8 @@ public final class BatchRunner: Sendable {
         self.options = options
         self.sink = sink
         if options.webServiceURL != nil, sink == nil {
-            throw .invalidInput("--web-service-url needs --db FILE so the service can find the passes it issued")
+            throw .invalidInput(
+                "a web service URL needs a store, so the service can find the passes it issued", about: .webServiceURL)
         }
         issuer = try PassFactory.issuer(
             templateDirectory: options.templateDirectory, identity: options.identity, trust: options.trustRoots)
@@ -46,11 +47,11 @@ public final class BatchRunner: Sendable {
         try prepareOutputDirectory()
         let reader = try CSVReader(path: options.csvPath, format: options.csvFormat)
         guard let headerRecord = try reader.nextRecord() else {
-            throw .invalidInput("\(options.csvPath): the CSV file is empty; line 1 must name the template fields")
+            throw .invalidInput("\(options.csvPath): the CSV file is empty; line 1 must name the template fields", about: .csv)
         }
         guard let header = headerRecord.fields else {
             throw .invalidInput("\(options.csvPath):1: the header cannot be read: \(headerRecord.error ?? "unreadable"); "
-                + "line 1 must name the template fields")
+                + "line 1 must name the template fields", about: .csv)
         }
         let columns = try checkHeader(header.map { $0.trimmingCharacters(in: .whitespaces) }, delimiter: reader.delimiter)
         let total = countRecords ? try Self.countRecords(options.csvPath, format: options.csvFormat) : nil
@@ -79,16 +80,18 @@ public final class BatchRunner: Sendable {
             if let outputFailure {
                 // The window's passes are written and reported; a bundle or the store could not be.
                 try? finish(&outputs, stopping: true)
-                throw .environment(
-                    "batch stopped after line \(tally.lastLine): \(outputFailure); fix that and rerun with --resume (it "
-                        + "re-checks the passes written so far and writes their bundles and store rows again)")
+                throw .batchStopped(
+                    line: tally.lastLine,
+                    message: "batch stopped after line \(tally.lastLine): \(outputFailure); fix that and resume the batch "
+                        + "(resuming re-checks the passes written so far and writes their bundles and store rows again)")
             }
             if let stop = results.first(where: \.environmentFailure) {
                 // What was made so far is kept and reported; --resume continues from here once the cause is fixed.
                 try? finish(&outputs, stopping: true)
-                throw .environment(
-                    "batch stopped at line \(stop.outcome.line) after \(tally.issued + tally.resumed) passes: "
-                        + "\(stop.outcome.error ?? "an environment error"); fix that and rerun with --resume to issue the "
+                throw .batchStopped(
+                    line: stop.outcome.line,
+                    message: "batch stopped at line \(stop.outcome.line) after \(tally.issued + tally.resumed) passes: "
+                        + "\(stop.outcome.error ?? "an environment error"); fix that and resume the batch to issue the "
                         + "rest (the passes written so far are kept)")
             }
             if !source.exhausted, shouldStop() {
@@ -180,7 +183,8 @@ public final class BatchRunner: Sendable {
             guard let sink else { return }
             do { try sink.store(rows) } catch {
                 throw .environment(
-                    "--db: storing \(rows.count) passes failed: \(error); check that the database file and its folder are writable and have room")
+                    "storing \(rows.count) passes failed: \(error); check that the database file and its folder are writable and have room",
+                    about: .store)
             }
         }
     }
@@ -189,7 +193,8 @@ public final class BatchRunner: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: options.outputDirectory, withIntermediateDirectories: true)
         } catch {
-            throw .environment("--out \(options.outputDirectory): cannot create the folder: \(error.localizedDescription)")
+            throw .environment(
+                "\(options.outputDirectory): cannot create the folder: \(error.localizedDescription)", about: .out)
         }
     }
 

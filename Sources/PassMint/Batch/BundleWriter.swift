@@ -52,7 +52,7 @@ struct BundleFile: Sendable {
         } catch let error as PassMintError {
             throw error
         } catch {
-            throw .environment("bundle \(path): \(error)")
+            throw .environment("bundle \(path): \(error)", about: .out)
         }
     }
 }
