@@ -35,7 +35,7 @@ struct VerifyInspectionTests {
 
             let p12 = try CertificateInspection.inspect(path: dev.pkcs12, password: DevCertificates.pkcs12Password)
             #expect(p12.format == "PKCS#12")
-            #expect(p12.entries.map(\.role) == ["Pass Type ID certificate", "WWDR intermediate"])
+            #expect(p12.entries.map(\.role) == [CertificateInspection.Role.passType, .intermediate])
             #expect(p12.jsonValue["certificates"]?.arrayValue?.count == 2)
 
             #expect(throws: PassMintError.self) {
