@@ -17,13 +17,14 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
 
         // Libraries, layered bottom-up.
         .target(name: "PassModel"),
         .target(name: "PassTemplates", dependencies: ["PassModel"]),
         .target(name: "PassSigning", dependencies: ["COpenSSL", "PassModel"]),
         .target(name: "PassArchive", dependencies: ["CZip", "CDeflate", "PassModel"]),
-        .target(name: "PassMint", dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassArchive"]),
+        .target(name: "PassMint", dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassArchive", "CVips"]),
         .target(name: "PassService", dependencies: ["PassMint", "CSQLite", "CPostgreSQL", "CMicroHTTPD", "CCurl", "COpenSSL"]),
         .executableTarget(name: "passmint", dependencies: ["PassMint", "PassService"]),
 

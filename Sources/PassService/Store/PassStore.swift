@@ -19,14 +19,19 @@ public struct StoredPass: Sendable, Equatable {
     public var webServiceURL: String?
     /// Issued with the legacy `generic` fallback derived from `posterGeneric`; re-renders keep it.
     public var compatiblePass: Bool
+    /// The pass's per-record images (file name → PNG bytes: a member photo's `thumbnail.png`, `@2x`, `@3x`),
+    /// placed into every re-render so the original photo is not needed.
+    public var images: [String: [UInt8]]
 
     public init(
         serialNumber: String, passTypeIdentifier: String, templatePath: String, record: [String: String],
         authenticationToken: String, tag: Int64 = 0, modifiedAt: Date = Date(timeIntervalSince1970: 0),
-        voided: Bool = false, webServiceURL: String? = nil, compatiblePass: Bool = false
+        voided: Bool = false, webServiceURL: String? = nil, compatiblePass: Bool = false,
+        images: [String: [UInt8]] = [:]
     ) {
         self.webServiceURL = webServiceURL
         self.compatiblePass = compatiblePass
+        self.images = images
         self.serialNumber = serialNumber
         self.passTypeIdentifier = passTypeIdentifier
         self.templatePath = templatePath
@@ -117,8 +122,8 @@ public struct PassDetails: Sendable, Equatable {
 /// Storage of passes, registrations, logs and the push outbox: `SQLiteStore` (one file, the default) or
 /// `PostgresStore` (one database shared by several `serve` instances).
 public protocol PassStore: Sendable {
-    /// Stores new passes (or replaces passes with the same serial) in one transaction, assigning each a fresh tag
-    /// and `modifiedAt`; the `tag` and `modifiedAt` of the arguments are ignored.
+    /// Stores new passes (or replaces passes with the same serial, images included) in one transaction, assigning
+    /// each a fresh tag and `modifiedAt`; the `tag` and `modifiedAt` of the arguments are ignored.
     func insertPasses(_ passes: [StoredPass]) throws
     func pass(passType: String, serial: String) throws -> StoredPass?
     func pass(serial: String) throws -> StoredPass?
@@ -136,7 +141,9 @@ public protocol PassStore: Sendable {
     /// Replaces a pass's record, gives it a new tag and modification second and queues one push per registered
     /// device, all in one transaction.
     /// - Throws: `ServiceError.passNotFound` when no pass has this serial.
-    func updateRecord(serial: String, record: [String: String]) throws -> (pass: StoredPass, pushesQueued: Int)
+    /// `images`: the pass's new per-record images (replacing all of them), nil to keep the stored ones.
+    func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws
+        -> (pass: StoredPass, pushesQueued: Int)
     func appendLogs(_ lines: [String]) throws
     /// The newest stored Wallet log lines, oldest first.
     func recentLogs(limit: Int) throws -> [String]
@@ -150,6 +157,11 @@ public protocol PassStore: Sendable {
 }
 
 extension PassStore {
+    /// `updateRecord(serial:record:images:)` keeping the stored images.
+    public func updateRecord(serial: String, record: [String: String]) throws -> (pass: StoredPass, pushesQueued: Int) {
+        try updateRecord(serial: serial, record: record, images: nil)
+    }
+
     /// Default for stores without a cheaper query.
     public func passVersion(passType: String, serial: String) throws -> PassVersion? {
         guard let pass = try pass(passType: passType, serial: serial) else { return nil }

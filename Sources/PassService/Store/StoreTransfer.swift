@@ -19,6 +19,7 @@ public enum StoreTransfer {
     /// The tables and the columns both stores have, in an order that keeps references intact.
     static let tables: [(name: String, columns: [String], identity: Bool)] = [
         ("passes", SQLiteStore.passColumns.components(separatedBy: ", "), false),
+        ("pass_images", ["serial", "path", "bytes"], false),
         ("devices", ["device_library_id", "push_token", "updated_at"], false),
         ("registrations", ["device", "pass_type", "serial", "created_at"], false),
         (
@@ -71,7 +72,9 @@ public enum StoreTransfer {
         let list = columns.joined(separator: ", ")
         let placeholders = (1...columns.count).map { "$\($0)" }.joined(separator: ", ")
         let insert = "INSERT INTO \(table) (\(list)) VALUES (\(placeholders))"
-        return try sqlite.withStatement("SELECT \(list) FROM \(table)") { s in
+        // Blobs travel as bytea's text form: `\x` and the hex SQLite writes.
+        let selected = columns.map { $0 == "bytes" ? "'\\x' || hex(bytes)" : $0 }.joined(separator: ", ")
+        return try sqlite.withStatement("SELECT \(selected) FROM \(table)") { s in
             var count = 0
             while try s.step() {
                 // Text form of every value; PostgreSQL converts to the column's type (0/1 → boolean).

@@ -69,7 +69,7 @@ struct StoreSink: IssuedPassSink {
                     serialNumber: issued.serialNumber, passTypeIdentifier: issued.passTypeIdentifier,
                     templatePath: issued.templateDirectory, record: record.filter { !$0.key.hasPrefix("@") },
                     authenticationToken: issued.authenticationToken, webServiceURL: issued.webServiceURL,
-                    compatiblePass: compatible)
+                    compatiblePass: compatible, images: issued.images)
             })
     }
 }

@@ -32,6 +32,14 @@ final class PGResult {
 
     func int(_ row: Int, _ column: Int) -> Int { Int(string(row, column)) ?? 0 }
 
+    /// A `bytea` column (its text form is `\x` and hex digits).
+    func bytes(_ row: Int, _ column: Int) -> [UInt8] {
+        var digits = Array(string(row, column).utf8.dropFirst(2))
+        if digits.count % 2 == 1 { digits.removeLast() }
+        func value(_ c: UInt8) -> UInt8 { c <= 57 ? c - 48 : (c | 0x20) - 87 }
+        return stride(from: 0, to: digits.count, by: 2).map { value(digits[$0]) << 4 | value(digits[$0 + 1]) }
+    }
+
     /// PostgreSQL's text form of a boolean is `t` or `f`.
     func bool(_ row: Int, _ column: Int) -> Bool { string(row, column) == "t" }
 

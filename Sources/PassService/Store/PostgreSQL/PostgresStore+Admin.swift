@@ -52,7 +52,8 @@ extension PostgresStore {
         try pool.withConnection { db in
             let passes = try db.query("SELECT \(Self.passColumns) FROM passes WHERE serial = $1", [serial])
             guard passes.rowCount > 0 else { return nil }
-            let pass = try Self.storedPass(passes, row: 0)
+            var pass = try Self.storedPass(passes, row: 0)
+            pass.images = try Self.selectImages(db, serial: serial)
             let registrations = try db.query(
                 """
                 SELECT device, created_at FROM registrations WHERE serial = $1 AND pass_type = $2

@@ -44,7 +44,7 @@ public final class PostgresStore: PassStore, PushOutbox {
             ] as [PGParameter]
         }
         try pool.transaction { db in
-            for row in rows {
+            for (pass, row) in zip(passes, rows) {
                 try db.query(
                     """
                     INSERT INTO passes (\(Self.passColumns))
@@ -55,6 +55,7 @@ public final class PostgresStore: PassStore, PushOutbox {
                         voided = excluded.voided, web_service_url = excluded.web_service_url,
                         compatible_pass = excluded.compatible_pass
                     """, row)
+                try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
             }
         }
     }
@@ -67,7 +68,10 @@ public final class PostgresStore: PassStore, PushOutbox {
     public func pass(serial: String) throws -> StoredPass? {
         try pool.withConnection { db in
             let result = try db.query("SELECT \(Self.passColumns) FROM passes WHERE serial = $1", [serial])
-            return result.rowCount == 0 ? nil : try Self.storedPass(result, row: 0)
+            guard result.rowCount > 0 else { return nil }
+            var pass = try Self.storedPass(result, row: 0)
+            pass.images = try Self.selectImages(db, serial: serial)
+            return pass
         }
     }
 
@@ -155,12 +159,12 @@ public final class PostgresStore: PassStore, PushOutbox {
 
     /// One statement: the new record, tag and second, and one outbox row per registered device (except devices
     /// with a fresh unclaimed push of this pass type waiting: one push makes the phone fetch every change).
-    public func updateRecord(serial: String, record: [String: String]) throws -> (
+    public func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws -> (
         pass: StoredPass, pushesQueued: Int
     ) {
         let nowDate = now()
         let encoded = try RecordCoding.encode(record)
-        return try pool.withConnection { db in
+        return try pool.transaction { db in
             let result = try db.query(
                 """
                 WITH pass AS (
@@ -181,8 +185,43 @@ public final class PostgresStore: PassStore, PushOutbox {
                 """,
                 [serial, encoded, String(RecordCoding.seconds(nowDate)), String(RecordCoding.milliseconds(nowDate))])
             guard result.rowCount > 0 else { throw ServiceError.passNotFound(serial: serial) }
-            return (try Self.storedPass(result, row: 0), result.int(0, 10))
+            var pass = try Self.storedPass(result, row: 0)
+            if let images {
+                try Self.replaceImages(db, serial: serial, images: images)
+                pass.images = images
+            } else {
+                pass.images = try Self.selectImages(db, serial: serial)
+            }
+            return (pass, result.int(0, 10))
         }
+    }
+
+    static func selectImages(_ db: PGConnection, serial: String) throws -> [String: [UInt8]] {
+        let result = try db.query("SELECT path, bytes FROM pass_images WHERE serial = $1", [serial])
+        var images: [String: [UInt8]] = [:]
+        for row in 0..<result.rowCount { images[result.string(row, 0)] = result.bytes(row, 1) }
+        return images
+    }
+
+    /// Replaces every stored image of `serial` (call inside a transaction).
+    static func replaceImages(_ db: PGConnection, serial: String, images: [String: [UInt8]]) throws {
+        try db.query("DELETE FROM pass_images WHERE serial = $1", [serial])
+        for (path, bytes) in images.sorted(by: { $0.key < $1.key }) {
+            try db.query(
+                "INSERT INTO pass_images (serial, path, bytes) VALUES ($1, $2, $3)", [serial, path, hexBytea(bytes)])
+        }
+    }
+
+    /// The text form of a `bytea` parameter.
+    static func hexBytea(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = [92, 120]  // \x
+        text.reserveCapacity(2 + bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     static func storedPass(_ result: PGResult, row: Int) throws -> StoredPass {

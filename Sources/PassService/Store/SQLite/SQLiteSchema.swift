@@ -76,7 +76,18 @@ enum SQLiteSchema {
                 );
                 """),
         StoreMigration(
-            version: 2, purpose: "the web service URL and the compatible flag leave the record for columns of their own",
+            version: 2, purpose: "the per-record images of a pass (a member photo's thumbnail.png, @2x, @3x), so the "
+                + "service re-renders the pass without the original file",
+            sql: """
+                CREATE TABLE IF NOT EXISTS pass_images (
+                    serial TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    bytes BLOB NOT NULL,
+                    PRIMARY KEY (serial, path)
+                );
+                """),
+        StoreMigration(
+            version: 3, purpose: "the web service URL and the compatible flag leave the record for columns of their own",
             sql: """
                 ALTER TABLE passes ADD COLUMN web_service_url TEXT;
                 ALTER TABLE passes ADD COLUMN compatible_pass INTEGER NOT NULL DEFAULT 0;
