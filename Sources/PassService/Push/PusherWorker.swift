@@ -17,13 +17,21 @@ struct PusherWorker: Sendable {
             log("cannot start: \(error)")
             return
         }
+        // While the store is away (a database restart) one line when claiming starts failing and one when it
+        // works again, not one per poll.
+        var failing = false
         while !control.isStopping {
             let jobs: [PushJob]
             do {
                 jobs = try outbox.claimDuePushes(limit: options.batchSize, now: Date(), lease: options.lease)
+                if failing {
+                    log("claiming due pushes works again")
+                    failing = false
+                }
             } catch {
-                log("claiming due pushes failed: \(error)")
-                control.waitForWork(options.pollInterval)
+                if !failing { log("claiming due pushes failed: \(error); retrying every second") }
+                failing = true
+                control.waitForWork(max(options.pollInterval, 1))
                 continue
             }
             if jobs.isEmpty {
