@@ -100,6 +100,9 @@ enum FrontCard {
         var out = "<section class=\"pass front poster \(card.style.rawValue)\" data-style=\"\(card.style.rawValue)\" "
             + "data-automatic-colors=\"\(card.colors.automatic)\" style=\"\(style)\">"
         out += "<div class=\"art\" style=\"height:\(artHeight)px\">" + card.image(art, "artimg")
+        if card.source.pass.suppressHeaderDarkening != true {
+            out += "<div class=\"darken\" style=\"--dark:\(PassColors.headerDarkening)\"></div>"
+        }
         out += "<div class=\"artfields\">"
         out += card.topRow(logo: card.images.has("primaryLogo") ? "primaryLogo" : "logo")
         if generic {
@@ -120,14 +123,16 @@ enum FrontCard {
             if !venue.isEmpty {
                 out += "<div class=\"venue\">\(HTMLText.escape(venue.map { card.localizer($0) }.joined(separator: " · ")))</div>"
             }
-            out += card.visible(.primaryFields).map { card.field($0, .primaryFields, extraClass: "posterprimary") }.joined()
+            // The poster draws the event from its semantics; primaryFields stay for the classic fallback.
         }
         out += "<div class=\"grow\"></div><div class=\"material\">"
         if generic {
             out += card.visible(.footerFields).map { card.field($0, .footerFields) }.joined()
         } else {
             out += card.row(.secondaryFields, card.visible(.secondaryFields))
-            out += card.row(.auxiliaryFields, card.visible(.auxiliaryFields))
+            let aux = card.visible(.auxiliaryFields)
+            out += card.row(.auxiliaryFields, aux.filter { ($0.row ?? 0) == 0 })
+            out += card.row(.auxiliaryFields, aux.filter { $0.row == 1 }, extraClass: "second")
             out += card.image("secondaryLogo", "secondarylogo")
         }
         out += "</div></div></div>"

@@ -11,6 +11,10 @@ public struct PassColors: Sendable, Equatable {
     /// The colours came from the artwork, not from pass.json.
     public var automatic: Bool
 
+    /// How much a poster darkens the artwork behind its header and primary fields (towards black), unless
+    /// `suppressHeaderDarkening` is set; the preview draws it and lint measures contrast on it.
+    public static let headerDarkening = 0.35
+
     /// The colours of `pass` drawn in `style`, with `images` for the automatic colours of poster layouts.
     public init(_ pass: Pass, style: PreviewStyle, images: PassImages) {
         let art = style.isPoster ? (images.averageColor("artwork") ?? images.averageColor("background")) : nil

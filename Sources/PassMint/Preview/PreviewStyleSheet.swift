@@ -42,6 +42,7 @@ enum PreviewStyleSheet {
         .poster{padding:0}
         .art{position:relative;width:100%;overflow:hidden;flex:none}
         .artimg{position:absolute;inset:0;width:100%;height:100%;object-fit:cover}
+        .darken{position:absolute;left:0;right:0;top:0;height:45%;background:linear-gradient(rgba(0,0,0,var(--dark)) 70%,rgba(0,0,0,0))}
         .artfields{position:absolute;inset:0;display:flex;flex-direction:column;padding:12px 14px 0}
         .poster .top .logo{max-height:30px;max-width:126px}
         .posterprimary{margin-top:6px}
