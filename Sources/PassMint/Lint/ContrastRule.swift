@@ -50,7 +50,7 @@ enum ContrastRule {
             return ("strip", (0.15, 0.85))
         case .posterGeneric, .posterEventTicket:
             let art = c.images.has("artwork") ? "artwork" : "background"
-            return c.images.has(art) ? (art, (0, 0.35)) : nil
+            return c.images.has(art) ? (art, (0, 0.27)) : nil
         default: return nil
         }
     }

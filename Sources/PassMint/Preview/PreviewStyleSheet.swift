@@ -19,7 +19,7 @@ enum PreviewStyleSheet {
         .value{font-size:16px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
         .header{text-align:right;flex:none;max-width:130px}.header .value{font-size:17px}
         .row{display:flex;gap:14px;margin:8px 0 0}
-        .row .field{flex:0 1 auto}.row{justify-content:space-between}
+        .row .field{flex:0 1 auto}.row:has(>:nth-child(4)) .value{font-size:14px}.row:has(>:nth-child(5)) .value{font-size:12px}.row{justify-content:space-between}
         .row .field:last-child:not(:first-child){text-align:right}
         .strip{position:relative;margin:0 -12px;min-height:112px;display:flex;flex-direction:column;justify-content:center;padding:8px 12px;overflow:hidden}
         .strip.event{min-height:89px}
@@ -42,7 +42,7 @@ enum PreviewStyleSheet {
         .poster{padding:0}
         .art{position:relative;width:100%;overflow:hidden;flex:none}
         .artimg{position:absolute;inset:0;width:100%;height:100%;object-fit:cover}
-        .darken{position:absolute;left:0;right:0;top:0;height:45%;background:linear-gradient(rgba(0,0,0,var(--dark)) 70%,rgba(0,0,0,0))}
+        .darken{position:absolute;left:0;right:0;top:0;height:45%;background:linear-gradient(rgba(0,0,0,var(--dark)) 60%,rgba(0,0,0,0))}
         .artfields{position:absolute;inset:0;display:flex;flex-direction:column;padding:12px 14px 0}
         .poster .top .logo{max-height:30px;max-width:126px}
         .posterprimary{margin-top:6px}
