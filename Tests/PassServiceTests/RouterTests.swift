@@ -75,7 +75,7 @@ struct RouterTests {
 
     @Test("a 256-character segment is accepted")
     func longestSegment() throws {
-        let router = try Router(routes: [Route(.get, "/p/:serial", ok)])
+        let router = try Router(routes: [Route(.get, "/p/:token", ok)])
         guard case .found = router.match(method: .get, path: "/p/" + String(repeating: "x", count: 256)) else {
             Issue.record("expected a match")
             return

@@ -11,7 +11,7 @@ struct SQLiteFileModeTests {
 
     @Test("a new store and its -wal and -shm are created 0600, and no warning is raised")
     func createdOwnerOnly() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TempDir()
         let path = directory.path("passes.sqlite")
         let store = try SQLiteStore(path: path)
         try store.insertPasses([samplePass("S1")])
@@ -26,7 +26,7 @@ struct SQLiteFileModeTests {
 
     @Test("an existing store others can read is reported with the fix, and left as it is")
     func existingReadable() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TempDir()
         let path = directory.path("passes.sqlite")
         _ = try SQLiteStore(path: path)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)

@@ -17,6 +17,8 @@ public final class BatchRunner: Sendable {
     private let csvName: String
     /// Stored with each pass so `serve` finds the template from any working directory.
     private let templateAbsolutePath: String
+    /// Where records' relative image paths start: the image folder when given, else the CSV's folder.
+    private let imageFolder: String
 
     /// Loads the template and the signing identity (once for the whole batch).
     public init(options: BatchOptions, sink: (any IssuedPassSink)? = nil) throws(PassMintError) {
@@ -29,6 +31,8 @@ public final class BatchRunner: Sendable {
             templateDirectory: options.templateDirectory, identity: options.identity, trust: options.trustRoots)
         csvName = (options.csvPath as NSString).lastPathComponent
         templateAbsolutePath = URL(fileURLWithPath: options.templateDirectory).standardizedFileURL.path
+        let csvFolder = (options.csvPath as NSString).deletingLastPathComponent
+        imageFolder = options.imagesDirectory ?? (csvFolder.isEmpty ? "." : csvFolder)
     }
 
     /// Runs the batch. `progress` is called after every window; when `shouldStop` then returns true the batch ends
@@ -232,8 +236,8 @@ public final class BatchRunner: Sendable {
             record[name] = value
         }
         let serial = record.removeValue(forKey: "serialNumber") ?? stableSerial(line: input.line, fields: fields)
-        guard Self.isSafeFileName(serial) else {
-            return failed(serial, "serialNumber '\(serial)' is not usable as a file name; use letters, digits, '.', '_' or '-'")
+        guard IdentifierGrammar.serialNumber.accepts(serial) else {
+            return failed(serial, "serialNumber '\(serial)' \(IdentifierGrammar.serialNumber.rule) (it names the file and the pass's URL)")
         }
         let fileName = "\(serial).pkpass"
         let path = "\(options.outputDirectory)/\(fileName)"
@@ -253,13 +257,13 @@ public final class BatchRunner: Sendable {
             let pass = try issuer.issue(
                 IssueRequest(
                     record: record, serialNumber: serial, webServiceURL: options.webServiceURL, authenticationToken: token,
-                    compatiblePass: options.compatiblePass))
+                    compatiblePass: options.compatiblePass, imageFolder: imageFolder))
             try PassOutput.write(pass.archiveParts, to: path, durable: false)
             let stored = token.map {
                 IssuedPassRecord(
                     serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier,
                     templateDirectory: templateAbsolutePath, record: pass.record, authenticationToken: $0,
-                    webServiceURL: options.webServiceURL)
+                    webServiceURL: options.webServiceURL, images: pass.images)
             }
             return WorkResult(
                 outcome: BatchRecordResult(
@@ -277,16 +281,27 @@ public final class BatchRunner: Sendable {
     private func resumedRecord(_ pass: [UInt8], path: String, serial: String, record: [String: String], url: String)
         -> IssuedPassRecord?
     {
-        guard let bytes = try? ArchiveReader(bytes: pass, name: path).read("pass.json"),
+        guard let reader = try? ArchiveReader(bytes: pass, name: path), let bytes = try? reader.read("pass.json"),
             let json = try? JSONReader.parse(bytes, file: path).value,
             json["webServiceURL"]?.stringValue == url,
             let token = json["authenticationToken"]?.stringValue, !token.isEmpty,
-            var values = try? issuer.template.resolve(record).values
+            let resolved = try? issuer.template.resolve(record)
         else { return nil }
+        var values = resolved.values
         if options.compatiblePass { values[IssueRequest.compatiblePassKey] = "true" }
+        // The record's photos are stored as the kept pass carries them (the scaled files, not the originals).
+        var images: [String: [UInt8]] = [:]
+        for slot in resolved.images.keys {
+            for scale in PhotoScaler.scales {
+                let name = PhotoScaler.fileName(slot: slot, scale: scale)
+                guard let image = try? reader.read(name) else { return nil }
+                images[name] = image
+            }
+        }
         return IssuedPassRecord(
             serialNumber: serial, passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "",
-            templateDirectory: templateAbsolutePath, record: values, authenticationToken: token, webServiceURL: url)
+            templateDirectory: templateAbsolutePath, record: values, authenticationToken: token,
+            webServiceURL: url, images: images)
     }
 
     /// The same record in the same file always gets the same serial, so `--resume` finds its pass again.
@@ -295,20 +310,6 @@ public final class BatchRunner: Sendable {
         // The first 24 hex digits, upper-cased byte-wise (only a-f change).
         let digits = Manifest.sha1Hex(Array(material.utf8)).utf8.prefix(24).map { $0 >= 0x61 ? $0 - 0x20 : $0 }
         return String(decoding: digits, as: UTF8.self)
-    }
-
-    /// ASCII letters, digits, `.`, `_` and `-`, 1-128 characters, not `.` or `..`.
-    static func isSafeFileName(_ s: String) -> Bool {
-        let bytes = s.utf8
-        guard !bytes.isEmpty, bytes.count <= 128, s != ".", s != ".." else { return false }
-        return bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                true
-            default: false
-            }
-        }
     }
 
     private func prepareOutputDirectory() throws(PassMintError) {

@@ -11,6 +11,10 @@ import Synchronization
 public final class PassIssuer: Sendable {
     public let template: Template
     public let identity: SigningIdentity
+    /// Scales the records' photos (and caches them across passes).
+    public let photos: PhotoScaler
+    /// The style whose slot sizes per-record images are scaled to.
+    let imageStyles: (styles: [String], isPoster: Bool)
     private let signer: PassSigner
     /// The files every pass of one template variant shares (see `RenderedPass.variant`), hashed and compressed
     /// on first use; key: the variant, "" for the base files.
@@ -19,10 +23,18 @@ public final class PassIssuer: Sendable {
     /// What loading the identity found worth saying (a key readable by others, a certificate about to expire).
     public let identityWarnings: [String]
 
-    public init(template: Template, identity: SigningIdentity, identityWarnings: [String] = []) {
+    /// - Parameters:
+    ///   - identityWarnings: what loading the identity found worth saying, reported once by the caller.
+    ///   - photos: the scaler for per-record images (its limits and cache); one per issuer by default.
+    public init(
+        template: Template, identity: SigningIdentity, identityWarnings: [String] = [],
+        photos: PhotoScaler = PhotoScaler()
+    ) {
         self.template = template
         self.identity = identity
         self.identityWarnings = identityWarnings
+        self.photos = photos
+        self.imageStyles = Self.imageStyles(of: template.passJSON)
         self.signer = PassSigner(identity: identity)
     }
 
@@ -42,16 +54,21 @@ public final class PassIssuer: Sendable {
         let serial = request.serialNumber ?? recordSerial.flatMap { $0.isEmpty ? nil : $0 }
             ?? (template.hasLiteralSerialNumber ? nil : UUID().uuidString)
         let resolved: ResolvedRecord
-        let rendered: RenderedPass
         do {
             if request.rejectsUnknownKeys { try template.checkRecordKeys(record) }
             resolved = try template.resolve(record)
+        } catch { throw .invalidInput("\(error)") }
+        // Before anything is rendered or signed: a photo that cannot be used fails the record with no pass made.
+        let images = try perRecordImages(resolved, record: record, request: request)
+        let rendered: RenderedPass
+        do {
             let context = RenderContext(
                 serialNumber: serial,
                 passTypeIdentifier: identity.certificate.passTypeIdentifier,
                 teamIdentifier: identity.certificate.teamIdentifier,
                 webServiceURL: request.webServiceURL,
-                authenticationToken: request.authenticationToken, compatiblePass: request.compatiblePass)
+                authenticationToken: request.authenticationToken, images: images,
+                compatiblePass: request.compatiblePass)
             rendered = try template.render(resolved, context: context)
         } catch {
             throw .invalidInput("\(error)")
@@ -66,6 +83,11 @@ public final class PassIssuer: Sendable {
             json = parsed.normalizedPaths.isEmpty ? rendered.passJSON : parsed.pass.jsonValue
         } catch {
             throw .invalidInput("\(passFile): \(error)")
+        }
+        // A serial outside the grammar could never be fetched or registered by URL, nor be a file name.
+        if let issued = json["serialNumber"]?.stringValue, !IdentifierGrammar.serialNumber.accepts(issued) {
+            throw .invalidInput("\(passFile): serialNumber '\(issued)' \(IdentifierGrammar.serialNumber.rule); it names "
+                + "the pass's file and its web service URL")
         }
         let problems = PassValidator.validate(json)
         let errors = problems.filter { $0.severity == .error }
@@ -86,9 +108,13 @@ public final class PassIssuer: Sendable {
                 hashes.append((file.path, Manifest.sha1Hex(file.bytes)))
             }
         }
+        // Files a per-record image replaced are missing from the shared set, so passes with and without a photo
+        // for a slot are cached as different variants (neither evicts the other's compressed assets).
+        var variant = rendered.variant ?? ""
+        if !images.isEmpty { variant += "\u{1F}" + images.map(\.path).joined(separator: ",") }
         let archive: ArchiveParts
         do {
-            let assets = try variantAssets(rendered.variant ?? "", shared)
+            let assets = try variantAssets(variant, shared)
             hashes += zip(assets.names, assets.hashes).map { (path: $0, sha1: $1) }
             let manifest = Manifest.build(hashes)
             own.append(ArchiveEntry(name: "manifest.json", bytes: manifest))
@@ -104,7 +130,8 @@ public final class PassIssuer: Sendable {
         return IssuedPass(
             serialNumber: json["serialNumber"]?.stringValue ?? serial ?? "",
             passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "",
-            archiveParts: archive, passJSON: json, record: kept, warnings: warnings)
+            archiveParts: archive, passJSON: json, record: kept,
+            images: Dictionary(uniqueKeysWithValues: images.map { ($0.path, $0.bytes) }), warnings: warnings)
     }
 
     /// The shared files of one variant, hashed and compressed once. A variant's files come from the immutable

@@ -5,7 +5,7 @@ import PassModel
 struct LintCommand: Command {
     static let spec = CommandSpec(
         name: "lint",
-        abstract: "review a pass's design: contrast, field lengths and counts, change messages, relevance, poster needs, images, text",
+        abstract: "review a pass's design as a Before / After / What this changes table",
         usage: "lint TEMPLATE_DIR|FILE.pkpass [--json] [--set K=V]…",
         discussion: """
             Prints one markdown table | Before | After | What this changes |: Before quotes the value now (or —),
