@@ -115,12 +115,41 @@ public struct PreviewSource: Sendable {
         let rendered: RenderedPass
         do {
             let resolved = try template.resolve(record)
-            rendered = try template.render(resolved, context: RenderContext(serialNumber: serial))
+            let images = try perRecordImages(resolved, record: record, template: template)
+            rendered = try template.render(resolved, context: RenderContext(serialNumber: serial, images: images))
+        } catch let error as PreviewError {
+            throw error
         } catch {
             throw .invalidInput(file: template.directory, reason: "\(error)")
         }
         var files: [String: [UInt8]] = [:]
         for file in rendered.files { files[file.path] = file.bytes }
         return try PreviewSource(name: template.directory, passJSON: rendered.passJSON, files: files, template: template)
+    }
+
+    /// The record's images (`image.SLOT` keys, image fields) scaled to their slots as `generate` scales them:
+    /// a path the record gives is relative to the current folder, a field's default to the template's folder.
+    static func perRecordImages(_ resolved: ResolvedRecord, record: [String: String], template: Template)
+        throws(PreviewError) -> [PassFile]
+    {
+        guard !resolved.images.isEmpty else { return [] }
+        let scaler = PhotoScaler()
+        let styles = PassIssuer.imageStyles(of: template.passJSON)
+        var files: [PassFile] = []
+        for (slot, path) in resolved.images.sorted(by: { $0.key < $1.key }) {
+            let fromRecord = record.values.contains(path)
+            let sized = PassIssuer.imageStyle(forSlot: slot, among: styles)
+            do {
+                files += try scaler.files(
+                    slot: slot, path: path, folder: fromRecord ? "." : template.directory, style: sized.style,
+                    isPoster: sized.isPoster)
+            } catch {
+                if case .libraryUnavailable = error {
+                    throw .environment(what: error.description, fix: "install libvips (scripts/install-deps)")
+                }
+                throw .invalidInput(file: path, reason: error.description)
+            }
+        }
+        return files
     }
 }
