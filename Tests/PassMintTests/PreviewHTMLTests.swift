@@ -106,6 +106,16 @@ struct PreviewHTMLTests {
         #expect(!doc.html.contains("data-type=\"shop\""))
     }
 
+    @Test("a barcode that cannot be drawn is a marked gap with the reason, and a note")
+    func brokenBarcode() throws {
+        let json = S.pass(top: """
+            "barcodes": [{"format": "PKBarcodeFormatEAN13", "message": "123", "messageEncoding": "iso-8859-1"}]
+            """, fields: "\"primaryFields\": [{\"key\": \"p\", \"value\": 1}]")
+        let doc = try PassPreview.document([S.source(json)])
+        #expect(doc.html.contains("class=\"barcode broken\""))
+        #expect(doc.notes.contains { $0.contains("barcodes[0]") && $0.contains("13 digits") })
+    }
+
     @Test("a pass with no style is a typed error naming the file")
     func noStyle() throws {
         let source = try S.source("{\"formatVersion\": 1}", name: "empty.pkpass")

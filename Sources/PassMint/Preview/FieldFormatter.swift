@@ -3,10 +3,9 @@ import PassModel
 
 /// Turns a field's value into the text Wallet shows: dates by `dateStyle`/`timeStyle` (in the value's own zone
 /// with `ignoresTimeZone`, else the viewer's), numbers by `numberStyle` or `currencyCode`, strings localized.
-/// One formatter per preview; Foundation's formatters are created once here, never per field.
-public struct FieldFormatter: @unchecked Sendable {
-    // @unchecked Sendable: the formatters are configured in init and only read afterwards (format calls are
-    // thread-safe in swift-corelibs-foundation), and a preview uses one formatter from one task.
+/// One formatter per preview; Foundation's formatters are created once here, never per field. Not `Sendable`:
+/// each call reconfigures the shared formatters, so one formatter belongs to one card on one task.
+public struct FieldFormatter {
     public let locale: Locale
     public let timeZone: TimeZone
     let localizer: PassLocalizer

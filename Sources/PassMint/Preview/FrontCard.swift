@@ -136,7 +136,7 @@ enum FrontCard {
             out += card.image("secondaryLogo", "secondarylogo")
         }
         out += "</div></div></div>"
-        if card.barcode != nil { out += "<div class=\"band\">" + card.barcodeHTML + "</div>" }
+        if card.barcode != nil || card.barcodeProblem != nil { out += "<div class=\"band\">" + card.barcodeHTML + "</div>" }
         return out + "</section>"
     }
 }

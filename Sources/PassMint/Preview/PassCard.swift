@@ -13,6 +13,8 @@ struct PassCard {
     /// The barcode Wallet shows (the first entry of `barcodes`, else the deprecated `barcode`), drawn; with its
     /// JSON path and altText.
     let barcode: (image: BarcodeImage, altText: String?, path: String)?
+    /// Why the pass's barcode could not be drawn, when it could not.
+    let barcodeProblem: String?
     /// Things the preview drew differently from pass.json and why (a poster ticket shown as classic, fields cut).
     var notes: [String]
 
@@ -38,14 +40,23 @@ struct PassCard {
         }
         if let entry = source.pass.barcodes?.first ?? source.pass.barcode {
             let path = source.pass.barcodes?.isEmpty == false ? "barcodes[0]" : "barcode"
-            let image = try BarcodeImage.draw(
-                PassBarcode(
-                    format: entry.format ?? .qr, message: entry.message ?? "",
-                    messageEncoding: entry.messageEncoding ?? "iso-8859-1"),
-                path: "\(source.name): \(path)")
-            barcode = (image, localizer(entry.altText), path)
+            do {
+                let image = try BarcodeImage.draw(
+                    PassBarcode(
+                        format: entry.format ?? .qr, message: entry.message ?? "",
+                        messageEncoding: entry.messageEncoding ?? "iso-8859-1"),
+                    path: path)
+                barcode = (image, localizer(entry.altText), path)
+                barcodeProblem = nil
+            } catch {
+                // Drawn as a marked gap with the reason, so a gallery still shows the pass and what is wrong.
+                barcode = nil
+                barcodeProblem = error.description
+                notes.append(error.description)
+            }
         } else {
             barcode = nil
+            barcodeProblem = nil
         }
         for group in PassFieldGroup.allCases where group != .backFields {
             let all = structure[group] ?? []
@@ -70,8 +81,8 @@ struct PassCard {
         switch style {
         case .posterGeneric, .posterEventTicket:
             let art = Self.width * 448 / 358
-            guard let barcode else { return art }
-            return art + (barcode.image.isSquare ? 200 : 130)
+            guard barcode != nil || barcodeProblem != nil else { return art }
+            return art + (barcode?.image.isSquare == true ? 200 : 130)
         default:
             return 440
         }
@@ -105,7 +116,10 @@ struct PassCard {
 
     /// The barcode in its white box with its altText, sized as Wallet sizes square and wide codes.
     var barcodeHTML: String {
-        guard let barcode else { return "" }
+        guard let barcode else {
+            guard let barcodeProblem else { return "" }
+            return "<div class=\"barcode broken\"><div class=\"alt\">\(HTMLText.escape(barcodeProblem))</div></div>"
+        }
         let image = barcode.image
         let (w, h): (Int, Int)
         if image.isSquare {

@@ -38,6 +38,7 @@ enum PreviewStyleSheet {
         .footerimg{display:block;max-width:286px;max-height:15px;margin:8px auto 0}
         .barcode{align-self:center;background:#fff;border-radius:6px;padding:8px 10px 6px;display:flex;flex-direction:column;align-items:center;color:#000}
         .barcode .code svg{display:block}
+        .barcode.broken{border:2px dashed #ff3b30;max-width:280px}.barcode.broken .alt{color:#ff3b30;white-space:normal}
         .barcode .alt{font-size:11px;margin-top:4px;color:#000;font-family:"DejaVu Sans",sans-serif}
         .poster{padding:0}
         .art{position:relative;width:100%;overflow:hidden;flex:none}
