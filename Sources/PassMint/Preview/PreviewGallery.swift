@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// `passmint preview PASSES_DIR --out gallery.html`: one page of thumbnails of every pass in a folder (a batch's
 /// output), each linking to its full preview, written beside the gallery in `NAME-previews/`.
@@ -11,6 +12,12 @@ public enum PreviewGallery {
         public var failures: [(file: String, reason: String)]
         /// The folder holding the full previews.
         public var previewFolder: String
+    }
+
+    /// One pass file's thumbnails, or why it could not be drawn.
+    private struct Entry: Sendable {
+        var thumbnails: [String] = []
+        var failure: (file: String, reason: String)?
     }
 
     /// Draws every .pkpass and .pkpasses under `folder` into the gallery `out` and its full previews.
@@ -30,29 +37,31 @@ public enum PreviewGallery {
         } catch {
             throw .output(file: previewFolder, reason: "\(error)")
         }
-        var thumbnails: [String] = []
-        var failures: [(String, String)] = []
-        var small = options
-        small.smallImages = true
-        small.showBack = false
-        for (index, file) in files.enumerated() {
-            let name = (file as NSString).lastPathComponent
-            let page = String(format: "%04d-", index + 1) + name + ".html"
-            do {
+        let small = PreviewOptions(locale: options.locale, showBack: false, timeZone: options.timeZone, smallImages: true)
+        let full = PreviewOptions(locale: options.locale, showBack: true, timeZone: options.timeZone)
+        // Passes are independent: draw them on every core, each into its own slot, in folder order.
+        let slots = Mutex([Entry?](repeating: nil, count: files.count))
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let file = files[index]
+            let page = String(format: "%04d-", index + 1) + (file as NSString).lastPathComponent + ".html"
+            var entry = Entry()
+            do throws(PreviewError) {
                 let sources = try PreviewSource.load(path: file)
-                var full = options
-                full.showBack = true
                 try PassPreview.writeHTML(try PassPreview.document(sources, options: full), to: previewFolder + "/" + page)
                 for source in sources {
                     let card = try PassCard(source, options: small)
-                    thumbnails.append("<a class=\"thumbnail\" href=\"\(HTMLText.escape(linkFolder + "/" + page))\" "
+                    entry.thumbnails.append("<a class=\"thumbnail\" href=\"\(HTMLText.escape(linkFolder + "/" + page))\" "
                         + "data-file=\"\(HTMLText.escape(source.name))\"><div class=\"frame\" style=\"height:\(card.height / 2)px\">"
                         + FrontCard.html(card) + "</div><div>\(HTMLText.escape((source.name as NSString).lastPathComponent))</div></a>")
                 }
             } catch {
-                failures.append((file, error.description))
+                entry.failure = (file, error.description)
             }
+            slots.withLock { $0[index] = entry }
         }
+        let entries = slots.withLock { $0.compactMap { $0 } }
+        let thumbnails = entries.flatMap(\.thumbnails)
+        let failures = entries.compactMap(\.failure)
         var body = "<h1 class=\"name\">\(thumbnails.count) passes in \(HTMLText.escape(folder))</h1><div class=\"gallery\">"
             + thumbnails.joined() + "</div>"
         for (file, reason) in failures {
