@@ -8,19 +8,23 @@ import Testing
 struct LintTests {
     typealias S = PreviewTestSupport
 
-    @Test("shipped templates have no contrast, changeMessage or overflow rows (in any tier)",
+    @Test(
+        "shipped templates have no contrast, changeMessage or overflow rows (in any tier)",
         arguments: ["loyalty", "status", "event", "designer-club.pkpasstemplate"])
     func shippedTemplates(name: String) throws {
         let results = try PassLinter.lint(path: S.root + "/Templates/" + name)
         let codes = results.flatMap(\.rows).map(\.code)
-        for bad in [LintCode.contrastForeground, LintCode.contrastLabel, LintCode.contrastImage,
-                    LintCode.changeMessageMissing, LintCode.changeMessageNoValue, LintCode.fieldOverflow] {
+        for bad in [
+            LintCode.contrastForeground, LintCode.contrastLabel, LintCode.contrastImage,
+            LintCode.changeMessageMissing, LintCode.changeMessageNoValue, LintCode.fieldOverflow,
+        ] {
             #expect(!codes.contains(bad), "\(name): \(results.flatMap(\.rows).filter { $0.code == bad })")
         }
     }
 
     /// One problem per rule; each must give exactly one row with its code.
-    static let badPass = S.pass(style: "eventTicket",
+    static let badPass = S.pass(
+        style: "eventTicket",
         top: """
             "backgroundColor": "rgb(200, 200, 200)", "foregroundColor": "rgb(255, 255, 255)", "labelColor": "rgb(20, 20, 20)",
             "barcodes": [{"format": "PKBarcodeFormatQR", "message": "SECRET-77", "messageEncoding": "iso-8859-1"}]
@@ -39,11 +43,12 @@ struct LintTests {
         let icon = try #require(FileManager.default.contents(atPath: S.root + "/Templates/loyalty/icon.png"))
         let rows = PassLinter.lint(try S.source(Self.badPass, files: ["icon.png": [UInt8](icon)]))
         let codes = rows.map(\.code)
-        #expect(codes == [
-            LintCode.contrastForeground, LintCode.primaryTooLong, LintCode.fieldOverflow,
-            LintCode.changeMessageMissing, LintCode.relevanceMissing, LintCode.imageMissingScale,
-            LintCode.placeholderText, LintCode.appLinkMissing, LintCode.barcodeNotReadable,
-        ], "\(rows)")
+        #expect(
+            codes == [
+                LintCode.contrastForeground, LintCode.primaryTooLong, LintCode.fieldOverflow,
+                LintCode.changeMessageMissing, LintCode.relevanceMissing, LintCode.imageMissingScale,
+                LintCode.placeholderText, LintCode.appLinkMissing, LintCode.barcodeNotReadable,
+            ], "\(rows)")
         let contrast = try #require(rows.first)
         #expect(contrast.before.contains("rgb(255, 255, 255)"))
         let fixed = try #require(PassColorValue(parsing: String(contrast.after.split(separator: "\"")[2])).components)
@@ -70,7 +75,10 @@ struct LintTests {
 
     @Test("a changeMessage without %@ is reported with the fixed message")
     func changeMessageWithoutValue() throws {
-        let json = S.pass(fields: "\"primaryFields\": [{\"key\": \"points\", \"label\": \"POINTS\", \"value\": 5, \"changeMessage\": \"Points changed\"}]")
+        let json = S.pass(
+            fields:
+                "\"primaryFields\": [{\"key\": \"points\", \"label\": \"POINTS\", \"value\": 5, \"changeMessage\": \"Points changed\"}]"
+        )
         let rows = PassLinter.lint(try S.source(json))
         let row = try #require(rows.first { $0.code == LintCode.changeMessageNoValue })
         #expect(row.before == "\"Points changed\"" && row.after == "\"changeMessage\": \"Points changed %@\"")
@@ -87,8 +95,10 @@ struct LintTests {
 
     @Test("a poster event ticket missing its semantics gets one row per tag")
     func posterSemantics() throws {
-        let json = S.pass(style: "eventTicket",
-            top: "\"preferredStyleSchemes\": [\"posterEventTicket\", \"eventTicket\"], \"semantics\": {\"eventName\": \"Gig\", \"venueName\": \"Hall\"}, \"relevantDates\": [{\"date\": \"2027-01-01T20:00:00Z\"}]",
+        let json = S.pass(
+            style: "eventTicket",
+            top:
+                "\"preferredStyleSchemes\": [\"posterEventTicket\", \"eventTicket\"], \"semantics\": {\"eventName\": \"Gig\", \"venueName\": \"Hall\"}, \"relevantDates\": [{\"date\": \"2027-01-01T20:00:00Z\"}]",
             fields: "\"primaryFields\": [{\"key\": \"e\", \"value\": \"Gig\"}]")
         let rows = PassLinter.lint(try S.source(json)).filter { $0.code == LintCode.posterIncomplete }
         #expect(rows.map(\.path) == ["semantics.venueRegionName", "semantics.venueRoom"])

@@ -5,11 +5,13 @@ import Testing
 
 @Suite("Preview: barcodes drawn by libzint")
 struct PreviewBarcodeTests {
-    @Test("every Wallet format draws an SVG of dark modules", arguments: [
-        (BarcodeFormat.qr, "PMC-1000-0001"), (.pdf417, "PMA-2000-0001"), (.aztec, "M1DOE/JOHN"),
-        (.code128, "TICKET-42"), (.ean13, "2000100000014"), (.code39, "MEMBER 42"), (.codabar, "A123456A"),
-        (.i2of5, "12345678"),
-    ])
+    @Test(
+        "every Wallet format draws an SVG of dark modules",
+        arguments: [
+            (BarcodeFormat.qr, "PMC-1000-0001"), (.pdf417, "PMA-2000-0001"), (.aztec, "M1DOE/JOHN"),
+            (.code128, "TICKET-42"), (.ean13, "2000100000014"), (.code39, "MEMBER 42"), (.codabar, "A123456A"),
+            (.i2of5, "12345678"),
+        ])
     func drawsEveryFormat(format: BarcodeFormat, message: String) throws {
         let image = try BarcodeImage.draw(PassBarcode(format: format, message: message), path: "barcodes[0]")
         #expect(image.svg.hasPrefix("<svg "))

@@ -6,13 +6,15 @@ import Testing
 
 /// The preview as a person sees it: headless Chromium draws the HTML, the PNG is checked for the pass's colour,
 /// the laid-out DOM for each field's text and place, and `zbarimg` reads the barcode back.
-@Suite("Preview: rendered by headless Chromium", .serialized,
+@Suite(
+    "Preview: rendered by headless Chromium", .serialized,
     .enabled(if: PreviewTestSupport.browserTools, "needs chromium and zbarimg (scripts/install-deps installs them)"))
 struct PreviewChromiumTests {
     typealias S = PreviewTestSupport
 
     static func barcodePass(_ format: String, _ message: String) -> String {
-        S.pass(style: "generic",
+        S.pass(
+            style: "generic",
             top: """
                 "backgroundColor": "rgb(20, 60, 120)", "foregroundColor": "rgb(255, 255, 255)",
                 "barcodes": [{"format": "\(format)", "message": "\(message)", "messageEncoding": "iso-8859-1", "altText": "\(message)"}]
@@ -24,10 +26,12 @@ struct PreviewChromiumTests {
                 """)
     }
 
-    @Test("QR, Code128 and EAN-13 decode with zbarimg to the pass's message", arguments: [
-        ("PKBarcodeFormatQR", "PMC-1000-0001"), ("PKBarcodeFormatCode128", "TICKET-0042"),
-        ("PKBarcodeFormatEAN13", "2000100000014"),
-    ])
+    @Test(
+        "QR, Code128 and EAN-13 decode with zbarimg to the pass's message",
+        arguments: [
+            ("PKBarcodeFormatQR", "PMC-1000-0001"), ("PKBarcodeFormatCode128", "TICKET-0042"),
+            ("PKBarcodeFormatEAN13", "2000100000014"),
+        ])
     func barcodeDecodes(format: String, message: String) throws {
         let doc = try PassPreview.document([S.source(Self.barcodePass(format, message))])
         let (_, path) = try S.screenshot(doc)
@@ -42,7 +46,8 @@ struct PreviewChromiumTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(pixels.width == doc.width * 3)
         // The card sits at (20, 20) CSS px, 340 wide and 440 tall.
-        var matching = 0, total = 0
+        var matching = 0
+        var total = 0
         for y in stride(from: 60, to: 1380, by: 6) {
             for x in stride(from: 60, to: 1080, by: 6) {
                 let p = pixels.pixel(x, y)
@@ -56,13 +61,16 @@ struct PreviewChromiumTests {
         let primary = try #require(boxes["primaryFields/name"])
         let secondary = try #require(boxes["secondaryFields/s"])
         let barcode = try #require(boxes["barcode"])
-        #expect(header.text.contains("Gold") && primary.text.contains("Ada Lovelace") && secondary.text.contains("2019"))
+        #expect(
+            header.text.contains("Gold") && primary.text.contains("Ada Lovelace") && secondary.text.contains("2019"))
         #expect(header.y < 70 && header.x > 200)  // top right
         #expect(header.y < primary.y && primary.y < secondary.y && secondary.y < barcode.y)
         #expect(barcode.y + barcode.h <= 460)  // inside the card
     }
 
-    @Test("shipped templates: background or artwork fills the pass, barcode decodes", arguments: ["loyalty", "status", "event", "designer-club.pkpasstemplate"])
+    @Test(
+        "shipped templates: background or artwork fills the pass, barcode decodes",
+        arguments: ["loyalty", "status", "event", "designer-club.pkpasstemplate"])
     func shippedTemplates(name: String) throws {
         let source = try #require(try PreviewSource.load(path: S.root + "/Templates/" + name).first)
         let doc = try PassPreview.document([source])
@@ -77,24 +85,33 @@ struct PreviewChromiumTests {
                 return
             }
             let artHeight = Double(PassCard.width * 448 / 358)
-            let y0 = Int((20 + artHeight * 0.5) * 3), y1 = Int((20 + artHeight * 0.8) * 3)
-            var sums = (0.0, 0.0, 0.0), n = 0.0
+            let y0 = Int((20 + artHeight * 0.5) * 3)
+            let y1 = Int((20 + artHeight * 0.8) * 3)
+            var sums = (0.0, 0.0, 0.0)
+            var n = 0.0
             for y in stride(from: y0, to: y1, by: 4) {
                 for x in stride(from: 60, to: 1080, by: 4) {
                     let p = pixels.pixel(x, y)
-                    sums.0 += Double(p.r); sums.1 += Double(p.g); sums.2 += Double(p.b); n += 1
+                    sums.0 += Double(p.r)
+                    sums.1 += Double(p.g)
+                    sums.2 += Double(p.b)
+                    n += 1
                 }
             }
-            let distance = abs(sums.0 / n - Double(art.r)) + abs(sums.1 / n - Double(art.g)) + abs(sums.2 / n - Double(art.b))
+            let distance =
+                abs(sums.0 / n - Double(art.r)) + abs(sums.1 / n - Double(art.g)) + abs(sums.2 / n - Double(art.b))
             #expect(distance < 40, "the artwork is drawn across the poster")
         } else {
             let bg = card.colors.background
-            var matching = 0, total = 0
+            var matching = 0
+            var total = 0
             for y in stride(from: 60, to: 1380, by: 6) {
                 for x in stride(from: 60, to: 1080, by: 6) {
                     let p = pixels.pixel(x, y)
                     total += 1
-                    if abs(Int(p.r) - Int(bg.r)) + abs(Int(p.g) - Int(bg.g)) + abs(Int(p.b) - Int(bg.b)) < 30 { matching += 1 }
+                    if abs(Int(p.r) - Int(bg.r)) + abs(Int(p.g) - Int(bg.g)) + abs(Int(p.b) - Int(bg.b)) < 30 {
+                        matching += 1
+                    }
                 }
             }
             #expect(Double(matching) / Double(total) > 0.3 || card.images.has("background"))
@@ -107,8 +124,12 @@ struct PreviewChromiumTests {
 
     @Test("the back's height is measured, so every back field is in the PNG")
     func backMeasured() throws {
-        let long = (1...30).map { "{\"key\": \"b\($0)\", \"label\": \"LINE \($0)\", \"value\": \"Some text for line \($0).\"}" }
-        let json = S.pass(fields: "\"primaryFields\": [{\"key\": \"p\", \"value\": 1}], \"backFields\": [\(long.joined(separator: ","))]")
+        let long = (1...30).map {
+            "{\"key\": \"b\($0)\", \"label\": \"LINE \($0)\", \"value\": \"Some text for line \($0).\"}"
+        }
+        let json = S.pass(
+            fields:
+                "\"primaryFields\": [{\"key\": \"p\", \"value\": 1}], \"backFields\": [\(long.joined(separator: ","))]")
         let doc = try PassPreview.document([S.source(json)], options: PreviewOptions(showBack: true))
         let (pixels, path) = try S.screenshot(doc)
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -38,11 +38,13 @@ struct PreviewHTMLTests {
 
     @Test("boarding pass: transit icon between origin and destination, two primaries at most")
     func boardingPass() throws {
-        let json = S.pass(style: "boardingPass", fields: """
-            "transitType": "PKTransitTypeTrain",
-            "primaryFields": [{"key": "from", "label": "BERLIN", "value": "BER"}, {"key": "to", "label": "MUNICH", "value": "MUC"},
-                              {"key": "third", "value": "XXX"}]
-            """)
+        let json = S.pass(
+            style: "boardingPass",
+            fields: """
+                "transitType": "PKTransitTypeTrain",
+                "primaryFields": [{"key": "from", "label": "BERLIN", "value": "BER"}, {"key": "to", "label": "MUNICH", "value": "MUC"},
+                                  {"key": "third", "value": "XXX"}]
+                """)
         let doc = try PassPreview.document([S.source(json)])
         #expect(doc.html.contains("data-transit=\"PKTransitTypeTrain\""))
         #expect(doc.html.contains(">MUC<"))
@@ -51,11 +53,13 @@ struct PreviewHTMLTests {
 
     @Test("dates follow dateStyle/timeStyle and the locale; strings come from the locale's pass.strings")
     func localeAndDates() throws {
-        let json = S.pass(style: "generic", fields: """
-            "primaryFields": [{"key": "name", "label": "member_label", "value": "Ada"}],
-            "secondaryFields": [{"key": "since", "label": "SINCE", "value": "2019-03-14T10:00:00Z",
-                                 "dateStyle": "PKDateStyleLong", "timeStyle": "PKDateStyleNone", "ignoresTimeZone": true}]
-            """)
+        let json = S.pass(
+            style: "generic",
+            fields: """
+                "primaryFields": [{"key": "name", "label": "member_label", "value": "Ada"}],
+                "secondaryFields": [{"key": "since", "label": "SINCE", "value": "2019-03-14T10:00:00Z",
+                                     "dateStyle": "PKDateStyleLong", "timeStyle": "PKDateStyleNone", "ignoresTimeZone": true}]
+                """)
         let strings = Array("\"member_label\" = \"Mitglied\";\n".utf8)
         let source = try S.source(json, files: ["de.lproj/pass.strings": strings])
         let german = try PassPreview.document([source], options: PreviewOptions(locale: "de"))
@@ -77,16 +81,22 @@ struct PreviewHTMLTests {
         #expect(doc.html.contains("data-group=\"footerFields\""))
         #expect(doc.html.contains("class=\"action\"") == (source.pass.featuredActions?.isEmpty == false))
         let automatic = try S.source(
-            S.pass(style: "posterGeneric", top: "\"useAutomaticColors\": true", fields: "\"primaryFields\": [{\"key\": \"n\", \"value\": \"X\"}]"),
+            S.pass(
+                style: "posterGeneric", top: "\"useAutomaticColors\": true",
+                fields: "\"primaryFields\": [{\"key\": \"n\", \"value\": \"X\"}]"),
             files: ["artwork.png": try #require(source.files["artwork.png"])])
-        let colors = PassColors(automatic.pass, style: .posterGeneric, images: PassImages(files: automatic.files, localizedFolder: nil))
+        let colors = PassColors(
+            automatic.pass, style: .posterGeneric, images: PassImages(files: automatic.files, localizedFolder: nil))
         #expect(colors.automatic)
         #expect(colors.foreground == .white)  // the club artwork is dark
     }
 
     @Test("a poster event ticket without its semantics is drawn as the classic ticket, with a note")
     func posterFallback() throws {
-        let json = S.pass(style: "eventTicket", top: "\"preferredStyleSchemes\": [\"posterEventTicket\", \"eventTicket\"], \"semantics\": {\"eventName\": \"Gig\"}",
+        let json = S.pass(
+            style: "eventTicket",
+            top:
+                "\"preferredStyleSchemes\": [\"posterEventTicket\", \"eventTicket\"], \"semantics\": {\"eventName\": \"Gig\"}",
             fields: "\"primaryFields\": [{\"key\": \"e\", \"value\": \"Gig\"}]")
         let doc = try PassPreview.document([S.source(json)])
         #expect(doc.html.contains("data-style=\"eventTicket\""))
@@ -95,11 +105,12 @@ struct PreviewHTMLTests {
 
     @Test("featured actions are drawn under the pass, at most two")
     func featuredActions() throws {
-        let json = S.pass(top: """
-            "featuredActions": [{"identifier": "a", "type": "order", "url": "https://e.example/a"},
-                                {"identifier": "b", "type": "call", "url": "tel:+15550100"},
-                                {"identifier": "c", "type": "shop", "url": "https://e.example/c"}]
-            """, fields: "\"primaryFields\": [{\"key\": \"p\", \"value\": 1}]")
+        let json = S.pass(
+            top: """
+                "featuredActions": [{"identifier": "a", "type": "order", "url": "https://e.example/a"},
+                                    {"identifier": "b", "type": "call", "url": "tel:+15550100"},
+                                    {"identifier": "c", "type": "shop", "url": "https://e.example/c"}]
+                """, fields: "\"primaryFields\": [{\"key\": \"p\", \"value\": 1}]")
         let doc = try PassPreview.document([S.source(json)])
         #expect(doc.html.contains("data-type=\"order\""))
         #expect(doc.html.contains(">Call<"))
@@ -108,9 +119,10 @@ struct PreviewHTMLTests {
 
     @Test("a barcode that cannot be drawn is a marked gap with the reason, and a note")
     func brokenBarcode() throws {
-        let json = S.pass(top: """
-            "barcodes": [{"format": "PKBarcodeFormatEAN13", "message": "123", "messageEncoding": "iso-8859-1"}]
-            """, fields: "\"primaryFields\": [{\"key\": \"p\", \"value\": 1}]")
+        let json = S.pass(
+            top: """
+                "barcodes": [{"format": "PKBarcodeFormatEAN13", "message": "123", "messageEncoding": "iso-8859-1"}]
+                """, fields: "\"primaryFields\": [{\"key\": \"p\", \"value\": 1}]")
         let doc = try PassPreview.document([S.source(json)])
         #expect(doc.html.contains("class=\"barcode broken\""))
         #expect(doc.notes.contains { $0.contains("barcodes[0]") && $0.contains("13 digits") })

@@ -24,7 +24,9 @@ enum PreviewTestSupport {
     static var browserTools: Bool { chromium != nil && zbarimg != nil }
 
     /// A pass from pass.json text and optional files.
-    static func source(_ json: String, files: [String: [UInt8]] = [:], name: String = "test.pkpass") throws -> PreviewSource {
+    static func source(_ json: String, files: [String: [UInt8]] = [:], name: String = "test.pkpass") throws
+        -> PreviewSource
+    {
         try PreviewSource(name: name, passJSON: JSONReader.parse(json).value, files: files)
     }
 
@@ -60,12 +62,16 @@ enum PreviewTestSupport {
     }
 
     /// Where each `[data-key]` element (and `.barcode`) was laid out, in CSS pixels: "group/key" → box.
-    static func layout(_ document: PreviewDocument) throws -> [String: (x: Double, y: Double, w: Double, h: Double, text: String)] {
+    static func layout(_ document: PreviewDocument) throws -> [String: (
+        x: Double, y: Double, w: Double, h: Double, text: String
+    )] {
         var probe = document
-        probe.html = probe.html.replacingOccurrences(of: "</body>", with: """
-            <script>for (const e of document.querySelectorAll('[data-key],.barcode')) { const r = e.getBoundingClientRect();
-            e.setAttribute('data-box', [r.x, r.y, r.width, r.height].join(',')); }</script></body>
-            """)
+        probe.html = probe.html.replacingOccurrences(
+            of: "</body>",
+            with: """
+                <script>for (const e of document.querySelectorAll('[data-key],.barcode')) { const r = e.getBoundingClientRect();
+                e.setAttribute('data-box', [r.x, r.y, r.width, r.height].join(',')); }</script></body>
+                """)
         let dom = try chromium!.dumpDOM(probe)
         var out: [String: (Double, Double, Double, Double, String)] = [:]
         var rest = Substring(dom)
@@ -77,11 +83,15 @@ enum PreviewTestSupport {
                 guard let r = tag.range(of: name + "=\"") else { return nil }
                 return String(tag[r.upperBound...].prefix { $0 != "\"" })
             }
-            let key = tag.contains("class=\"barcode\"") ? "barcode" : "\(attribute("data-group") ?? "")/\(attribute("data-key") ?? "")"
+            let key =
+                tag.contains("class=\"barcode\"")
+                ? "barcode" : "\(attribute("data-group") ?? "")/\(attribute("data-key") ?? "")"
             let after = rest[box.upperBound...]
             let text = after.drop { $0 != ">" }.dropFirst().prefix(400)
-            let plain = String(text).split(separator: "<").map { $0.split(separator: ">", maxSplits: 1).last.map(String.init) ?? "" }
-                .joined(separator: " ")
+            let plain = String(text).split(separator: "<").map {
+                $0.split(separator: ">", maxSplits: 1).last.map(String.init) ?? ""
+            }
+            .joined(separator: " ")
             if numbers.count == 4 { out[key] = (numbers[0], numbers[1], numbers[2], numbers[3], plain) }
             rest = after
         }

@@ -13,23 +13,27 @@ enum ChangeMessageRule {
             guard let structure = c.pass[style] else { continue }
             for group in PassFieldGroup.allCases where group != .backFields && group != .additionalInfoFields {
                 for (index, field) in (structure[group] ?? []).enumerated() {
-                    guard let key = field.key, changes(key: key, template: changing, raw: rawValue(c, style, group, index))
+                    guard let key = field.key,
+                        changes(key: key, template: changing, raw: rawValue(c, style, group, index))
                     else { continue }
                     let path = "\(style.rawValue).\(group.rawValue)[\(index)].changeMessage"
                     let what = (field.label?.lowercased()).map { $0.isEmpty ? key : $0 } ?? key
                     let suggestion = "Your \(what) is now %@"
                     if let message = field.changeMessage {
                         guard !message.contains("%@") else { continue }
-                        rows.append(LintRow(
-                            LintCode.changeMessageNoValue, path: path, before: LintContext.quote(message),
-                            after: "\"changeMessage\": \(LintContext.quote(message + " %@"))",
-                            change: "The notification says the new \(what), not just that something changed"))
+                        rows.append(
+                            LintRow(
+                                LintCode.changeMessageNoValue, path: path, before: LintContext.quote(message),
+                                after: "\"changeMessage\": \(LintContext.quote(message + " %@"))",
+                                change: "The notification says the new \(what), not just that something changed"))
                     } else {
-                        rows.append(LintRow(
-                            LintCode.changeMessageMissing, path: path, before: LintRow.missing,
-                            after: "\"changeMessage\": \(LintContext.quote(suggestion))",
-                            change: "The holder gets a lock-screen notification “\(suggestion.replacingOccurrences(of: "%@", with: "…"))” "
-                                + "when \(what) changes, instead of a silent update"))
+                        rows.append(
+                            LintRow(
+                                LintCode.changeMessageMissing, path: path, before: LintRow.missing,
+                                after: "\"changeMessage\": \(LintContext.quote(suggestion))",
+                                change:
+                                    "The holder gets a lock-screen notification “\(suggestion.replacingOccurrences(of: "%@", with: "…"))” "
+                                    + "when \(what) changes, instead of a silent update"))
                     }
                 }
             }
@@ -58,7 +62,8 @@ enum ChangeMessageRule {
 
     static func changes(key: String, template: Set<String>, raw: String?) -> Bool {
         if let raw, !template.isEmpty {
-            return template.contains { raw.contains("{{\($0)}}") || raw.contains("{{ \($0) }}") } || template.contains(key)
+            return template.contains { raw.contains("{{\($0)}}") || raw.contains("{{ \($0) }}") }
+                || template.contains(key)
         }
         let lower = key.lowercased()
         return changingWords.contains(where: lower.contains)

@@ -15,12 +15,14 @@ enum ContrastRule {
             (LintCode.contrastLabel, "labelColor", colors.label, "field labels"),
         ] where color.contrast(with: bg) < minimum {
             let fixed = nearest(color, on: [bg])
-            rows.append(LintRow(
-                code, path: key, before: "\(key) \(LintContext.quote(color.description)) on backgroundColor "
-                    + "\(LintContext.quote(bg.description)) (\(ratio(color, bg)):1)",
-                after: "\"\(key)\": \(LintContext.quote(fixed.description)) (\(ratio(fixed, bg)):1)",
-                change: "\(what.prefix(1).uppercased() + what.dropFirst()) become readable in sunlight and for "
-                    + "low-vision holders (WCAG asks 4.5:1; now \(ratio(color, bg)):1)"))
+            rows.append(
+                LintRow(
+                    code, path: key,
+                    before: "\(key) \(LintContext.quote(color.description)) on backgroundColor "
+                        + "\(LintContext.quote(bg.description)) (\(ratio(color, bg)):1)",
+                    after: "\"\(key)\": \(LintContext.quote(fixed.description)) (\(ratio(fixed, bg)):1)",
+                    change: "\(what.prefix(1).uppercased() + what.dropFirst()) become readable in sunlight and for "
+                        + "low-vision holders (WCAG asks 4.5:1; now \(ratio(color, bg)):1)"))
         }
         guard let (image, region) = imageBehindText(c),
             var average = c.images.averageColor(image, top: region.0, bottom: region.1)
@@ -33,13 +35,16 @@ enum ContrastRule {
         let key = c.pass.stripColor != nil && !c.style.isPoster ? "stripColor" : "foregroundColor"
         guard text.contrast(with: average) < minimum else { return }
         let fixed = nearest(text, on: [average, bg])
-        rows.append(LintRow(
-            LintCode.contrastImage, path: "\(image).png",
-            before: "\(key) \(LintContext.quote(text.description)) over \(image).png (average "
-                + "\(LintContext.quote(average.description)), \(ratio(text, average)):1)",
-            after: "\"\(key)\": \(LintContext.quote(fixed.description)) (\(ratio(fixed, average)):1 on the image), or a darker/lighter \(image).png",
-            change: "The \(c.style.isPoster ? "fields over the artwork" : "primary field over the strip") can be read "
-                + "without squinting (now \(ratio(text, average)):1, WCAG asks 4.5:1)"))
+        rows.append(
+            LintRow(
+                LintCode.contrastImage, path: "\(image).png",
+                before: "\(key) \(LintContext.quote(text.description)) over \(image).png (average "
+                    + "\(LintContext.quote(average.description)), \(ratio(text, average)):1)",
+                after:
+                    "\"\(key)\": \(LintContext.quote(fixed.description)) (\(ratio(fixed, average)):1 on the image), or a darker/lighter \(image).png",
+                change:
+                    "The \(c.style.isPoster ? "fields over the artwork" : "primary field over the strip") can be read "
+                    + "without squinting (now \(ratio(text, average)):1, WCAG asks 4.5:1)"))
     }
 
     /// The image under the text and the rows of it the text covers.

@@ -21,12 +21,13 @@ enum FieldRules {
             let limit = glanceLength(c.style, index: index, field: field)
             guard shown.count > limit else { continue }
             let short = shortened(shown, to: limit)
-            rows.append(LintRow(
-                LintCode.primaryTooLong, path: c.path(.primaryFields, index) + ".value",
-                before: LintContext.quote(shown) + " (\(shown.count) characters)",
-                after: "\"value\": \(LintContext.quote(short)), and the full text in a backFields field",
-                change: "The biggest text on the pass reads at a glance instead of shrinking or ending in “…” "
-                    + "(about \(limit) characters fit)"))
+            rows.append(
+                LintRow(
+                    LintCode.primaryTooLong, path: c.path(.primaryFields, index) + ".value",
+                    before: LintContext.quote(shown) + " (\(shown.count) characters)",
+                    after: "\"value\": \(LintContext.quote(short)), and the full text in a backFields field",
+                    change: "The biggest text on the pass reads at a glance instead of shrinking or ending in “…” "
+                        + "(about \(limit) characters fit)"))
         }
     }
 
@@ -58,13 +59,14 @@ enum FieldRules {
             if hidden.isEmpty, let last = all.last?.key { hidden = [last] }
             let keys = all.compactMap(\.key)
             let kept = keys.filter { !hidden.contains($0) }
-            rows.append(LintRow(
-                LintCode.fieldOverflow, path: problem.path,
-                before: "\(group.rawValue): " + keys.joined(separator: ", ") + " (\(keys.count) fields)",
-                after: "\(group.rawValue): " + kept.joined(separator: ", ") + "; move "
-                    + hidden.joined(separator: ", ") + " to backFields",
-                change: "The holder sees " + hidden.joined(separator: ", ")
-                    + " on the back instead of never (\(style.rawValue) silently drops fields past its limit)"))
+            rows.append(
+                LintRow(
+                    LintCode.fieldOverflow, path: problem.path,
+                    before: "\(group.rawValue): " + keys.joined(separator: ", ") + " (\(keys.count) fields)",
+                    after: "\(group.rawValue): " + kept.joined(separator: ", ") + "; move "
+                        + hidden.joined(separator: ", ") + " to backFields",
+                    change: "The holder sees " + hidden.joined(separator: ", ")
+                        + " on the back instead of never (\(style.rawValue) silently drops fields past its limit)"))
         }
     }
 }

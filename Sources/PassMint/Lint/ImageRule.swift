@@ -16,7 +16,9 @@ enum ImageRule {
         }
         let style = c.pass.style?.rawValue
         for base in bases.keys.sorted() {
-            guard let slot = ImageSlot.rule(for: base, style: style, isPoster: c.style == .posterEventTicket) else { continue }
+            guard let slot = ImageSlot.rule(for: base, style: style, isPoster: c.style == .posterEventTicket) else {
+                continue
+            }
             let scales = bases[base]!
             let existing = scales.sorted(by: { $0.key < $1.key }).lazy.compactMap { scale, bytes in
                 ImageInfo.pngSize(bytes).map { (Double($0.width) / Double(scale), Double($0.height) / Double(scale)) }
@@ -27,20 +29,24 @@ enum ImageRule {
                     slot.sizeProblem(width: size.width, height: size.height, scale: scale) != nil
                 else { continue }
                 let name = scale == 1 ? "\(base).png" : "\(base)@\(scale)x.png"
-                rows.append(LintRow(
-                    LintCode.imageWrongSize, path: name, before: "\(name) \(size.width)×\(size.height)",
-                    after: "\(name) \(point.width * scale)×\(point.height * scale)",
-                    change: "Wallet shows the \(base) uncropped and unstretched (it scales and crops images to their slot)"))
+                rows.append(
+                    LintRow(
+                        LintCode.imageWrongSize, path: name, before: "\(name) \(size.width)×\(size.height)",
+                        after: "\(name) \(point.width * scale)×\(point.height * scale)",
+                        change:
+                            "Wallet shows the \(base) uncropped and unstretched (it scales and crops images to their slot)"
+                    ))
             }
             let missing = [1, 2, 3].filter { scales[$0] == nil }
             guard !missing.isEmpty else { continue }
             let names = missing.map { $0 == 1 ? "\(base).png" : "\(base)@\($0)x.png" }
             let sizes = missing.map { "\(point.width * $0)×\(point.height * $0)" }
-            rows.append(LintRow(
-                LintCode.imageMissingScale, path: names[0], before: LintRow.missing,
-                after: zip(names, sizes).map { "\($0) \($1)" }.joined(separator: ", "),
-                change: "The \(base) is sharp on every screen (now a " + (missing.contains(3) ? "3x" : "2x")
-                    + " iPhone upscales a smaller one and it looks blurry)"))
+            rows.append(
+                LintRow(
+                    LintCode.imageMissingScale, path: names[0], before: LintRow.missing,
+                    after: zip(names, sizes).map { "\($0) \($1)" }.joined(separator: ", "),
+                    change: "The \(base) is sharp on every screen (now a " + (missing.contains(3) ? "3x" : "2x")
+                        + " iPhone upscales a smaller one and it looks blurry)"))
         }
     }
 
@@ -50,7 +56,9 @@ enum ImageRule {
         guard let (w, h) = existing, w > 0, h > 0 else { return slot.scaledSize }
         switch slot.size {
         case .exact(let sizes):
-            return sizes.min { abs(Double($0.width) / Double($0.height) - w / h) < abs(Double($1.width) / Double($1.height) - w / h) }!
+            return sizes.min {
+                abs(Double($0.width) / Double($0.height) - w / h) < abs(Double($1.width) / Double($1.height) - w / h)
+            }!
         case .maximum(let maxWidth, let maxHeight):
             let f = min(1, Double(maxWidth) / w, Double(maxHeight) / h)
             return ImageSlot.PointSize(Int((w * f).rounded()), Int((h * f).rounded()))

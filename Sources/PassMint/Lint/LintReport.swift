@@ -17,12 +17,13 @@ public enum LintReport {
     public static func json(file: String, rows: [LintRow]) -> JSONValue {
         .object([
             "file": .string(file),
-            "rows": .array(rows.map { row in
-                .object([
-                    "code": .string(row.code), "path": .string(row.path), "before": .string(row.before),
-                    "after": .string(row.after), "change": .string(row.change),
-                ])
-            }),
+            "rows": .array(
+                rows.map { row in
+                    .object([
+                        "code": .string(row.code), "path": .string(row.path), "before": .string(row.before),
+                        "after": .string(row.after), "change": .string(row.change),
+                    ])
+                }),
         ])
     }
 

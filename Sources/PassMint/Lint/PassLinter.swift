@@ -8,9 +8,12 @@ public enum PassLinter {
     /// Rows for one pass, in rule order: contrast, fields, change messages, relevance, poster, images, text.
     public static func lint(_ source: PreviewSource) -> [LintRow] {
         guard let c = LintContext(source) else {
-            return [LintRow(
-                "pass.no-style", path: "", before: LintRow.missing, after: "a style dictionary such as \"storeCard\": {…}",
-                change: "Wallet can show the pass at all")]
+            return [
+                LintRow(
+                    "pass.no-style", path: "", before: LintRow.missing,
+                    after: "a style dictionary such as \"storeCard\": {…}",
+                    change: "Wallet can show the pass at all")
+            ]
         }
         var rows: [LintRow] = []
         let localizer = PassLocalizer(files: source.files, locale: nil)
@@ -30,7 +33,9 @@ public enum PassLinter {
     /// Lints a .pkpass (each pass of a .pkpasses) or a template rendered with `record`; a template with tiers is
     /// also checked for contrast in every tier's colours (those rows' paths name the tier).
     /// - Throws: `PreviewError.invalidInput` when the file cannot be read or the template not rendered.
-    public static func lint(path: String, record: [String: String] = [:]) throws(PreviewError) -> [(name: String, rows: [LintRow])] {
+    public static func lint(path: String, record: [String: String] = [:]) throws(PreviewError) -> [(
+        name: String, rows: [LintRow]
+    )] {
         let sources = try PreviewSource.load(path: path, record: record)
         var out: [(String, [LintRow])] = []
         for source in sources {
@@ -45,7 +50,9 @@ public enum PassLinter {
                     for var row in tierRows {
                         row.path = "tiers.values.\(tier).pass.\(row.path)"
                         row.before = "tier \(tier): " + row.before
-                        if !rows.contains(where: { $0.code == row.code && $0.before == row.before }) { rows.append(row) }
+                        if !rows.contains(where: { $0.code == row.code && $0.before == row.before }) {
+                            rows.append(row)
+                        }
                     }
                 }
             }

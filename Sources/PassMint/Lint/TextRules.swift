@@ -3,8 +3,10 @@ import PassModel
 /// Words on the pass: no placeholder text left in a value, an "open the app" back field only with an
 /// `appLaunchURL`, and a barcode whose message can also be read (a field or altText) for manual entry.
 enum TextRules {
-    static let placeholders = ["lorem ipsum", "todo", "tbd", "fixme", "xxx", "placeholder", "{{", "}}",
-        "john doe", "jane doe", "your name", "sample text", "insert ", "changeme"]
+    static let placeholders = [
+        "lorem ipsum", "todo", "tbd", "fixme", "xxx", "placeholder", "{{", "}}",
+        "john doe", "jane doe", "your name", "sample text", "insert ", "changeme",
+    ]
 
     static func checkPlaceholders(_ c: LintContext, into rows: inout [LintRow]) {
         // A template's values are written by its fields; only the text it carries itself can be forgotten.
@@ -13,10 +15,11 @@ enum TextRules {
             for (what, text) in [("value", located.field.value?.string), ("label", located.field.label)] {
                 guard let text, let hit = placeholder(in: text, isTemplate: isTemplate) else { continue }
                 if isTemplate, !literal(c, located.path + "." + what) { continue }
-                rows.append(LintRow(
-                    LintCode.placeholderText, path: located.path + "." + what, before: LintContext.quote(text),
-                    after: "\"\(what)\": the real text (remove “\(hit)”)",
-                    change: "The holder sees real information instead of “\(hit)”"))
+                rows.append(
+                    LintRow(
+                        LintCode.placeholderText, path: located.path + "." + what, before: LintContext.quote(text),
+                        after: "\"\(what)\": the real text (remove “\(hit)”)",
+                        change: "The holder sees real information instead of “\(hit)”"))
             }
         }
     }
@@ -54,14 +57,20 @@ enum TextRules {
         guard c.pass.appLaunchURL == nil else { return }
         for (index, field) in (c.structure.backFields ?? []).enumerated() {
             let text = ((field.value?.string ?? "") + " " + (field.label ?? "")).lowercased()
-            guard text.contains("app"), ["open the app", "open our app", "in the app", "in our app", "open app",
-                "the app"].contains(where: text.contains)
+            guard text.contains("app"),
+                [
+                    "open the app", "open our app", "in the app", "in our app", "open app",
+                    "the app",
+                ].contains(where: text.contains)
             else { continue }
-            rows.append(LintRow(
-                LintCode.appLinkMissing, path: c.path(.backFields, index),
-                before: "appLaunchURL \(LintRow.missing) (back field \(LintContext.quote(field.key ?? "")) says to open the app)",
-                after: "\"appLaunchURL\": \"yourapp://pass\", \"associatedStoreIdentifiers\": [YOUR_APP_STORE_ID]",
-                change: "The pass shows your app's banner and opens the app with one tap, as the back field promises"))
+            rows.append(
+                LintRow(
+                    LintCode.appLinkMissing, path: c.path(.backFields, index),
+                    before:
+                        "appLaunchURL \(LintRow.missing) (back field \(LintContext.quote(field.key ?? "")) says to open the app)",
+                    after: "\"appLaunchURL\": \"yourapp://pass\", \"associatedStoreIdentifiers\": [YOUR_APP_STORE_ID]",
+                    change:
+                        "The pass shows your app's banner and opens the app with one tap, as the back field promises"))
             return
         }
     }
@@ -71,13 +80,16 @@ enum TextRules {
         let shown = c.pass.fields.flatMap { [format.value($0.field), $0.field.value?.description ?? ""] }
         for (index, barcode) in (c.pass.barcodes ?? []).enumerated() {
             guard let message = barcode.message, !message.isEmpty else { continue }
-            if barcode.altText?.contains(message) == true || shown.contains(where: { $0.contains(message) }) { continue }
-            rows.append(LintRow(
-                LintCode.barcodeNotReadable, path: "barcodes[\(index)].altText",
-                before: barcode.altText.map { LintContext.quote($0) } ?? LintRow.missing,
-                after: "\"altText\": \(LintContext.quote(message))",
-                change: "Staff can type the code in when the scanner fails, and older phones that cannot draw "
-                    + "\(barcode.format?.rawValue ?? "the format") still show it"))
+            if barcode.altText?.contains(message) == true || shown.contains(where: { $0.contains(message) }) {
+                continue
+            }
+            rows.append(
+                LintRow(
+                    LintCode.barcodeNotReadable, path: "barcodes[\(index)].altText",
+                    before: barcode.altText.map { LintContext.quote($0) } ?? LintRow.missing,
+                    after: "\"altText\": \(LintContext.quote(message))",
+                    change: "Staff can type the code in when the scanner fails, and older phones that cannot draw "
+                        + "\(barcode.format?.rawValue ?? "the format") still show it"))
         }
     }
 }

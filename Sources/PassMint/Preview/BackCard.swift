@@ -4,16 +4,19 @@ import PassModel
 /// detectors unless `dataDetectorTypes` is `[]`), and a poster ticket's additional info fields.
 enum BackCard {
     static func html(_ card: PassCard) -> String {
-        var out = "<section class=\"pass back\" data-style=\"\(card.style.rawValue)\" style=\"width:\(PassCard.width)px\">"
+        var out =
+            "<section class=\"pass back\" data-style=\"\(card.style.rawValue)\" style=\"width:\(PassCard.width)px\">"
         out += "<div class=\"backhead\">" + card.image("icon", "icon")
-        out += "<div class=\"org\">\(HTMLText.escape(card.format.text(card.source.pass.organizationName) ?? ""))</div></div>"
+        out +=
+            "<div class=\"org\">\(HTMLText.escape(card.format.text(card.source.pass.organizationName) ?? ""))</div></div>"
         var groups: [PassFieldGroup] = [.backFields]
         if card.style.isPoster { groups.insert(.additionalInfoFields, at: 0) }
         for group in groups {
             for f in card.structure[group] ?? [] {
                 let label = card.format.label(f)
                 let detect = f.dataDetectorTypes.map { !$0.isEmpty } ?? true
-                out += "<div class=\"backfield\" data-group=\"\(group.rawValue)\" data-key=\"\(HTMLText.escape(f.key ?? ""))\">"
+                out +=
+                    "<div class=\"backfield\" data-group=\"\(group.rawValue)\" data-key=\"\(HTMLText.escape(f.key ?? ""))\">"
                     + (label.isEmpty ? "" : "<div class=\"label\">\(HTMLText.escape(label))</div>")
                     + "<div class=\"value\">\(backValue(card, f, detect: detect))</div></div>"
             }

@@ -38,8 +38,10 @@ public struct BarcodeImage: Sendable, Equatable {
         case .codabar: symbol = try ZintSymbol(symbology: BARCODE_CODABAR, inputMode: DATA_MODE, height: 40)
         case .i2of5: symbol = try ZintSymbol(symbology: BARCODE_C25INTER, inputMode: DATA_MODE, height: 40)
         default:
-            throw .barcode(path: path, reason: "\(format.rawValue) is not a format Wallet draws; use one of "
-                + BarcodeFormat.allKnown.map(\.rawValue).joined(separator: ", "))
+            throw .barcode(
+                path: path,
+                reason: "\(format.rawValue) is not a format Wallet draws; use one of "
+                    + BarcodeFormat.allKnown.map(\.rawValue).joined(separator: ", "))
         }
         // Codabar needs start and stop characters; Wallet's own rule is unknown, so a bare message gets A…A.
         var data = bytes
@@ -48,7 +50,8 @@ public struct BarcodeImage: Sendable, Equatable {
         }
         try symbol.encode(data, path: path)
         let (width, height) = symbol.size
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(f(width)) \(f(height))\" "
+        var svg =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(f(width)) \(f(height))\" "
             + "preserveAspectRatio=\"none\" shape-rendering=\"crispEdges\">"
             + "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/><path fill=\"#000\" d=\""
         for r in symbol.rectangles {

@@ -18,7 +18,8 @@ public struct Chromium: Sendable {
         let environment = ProcessInfo.processInfo.environment
         if let given = environment["PASSMINT_CHROMIUM"], !given.isEmpty {
             guard FileManager.default.isExecutableFile(atPath: given) else {
-                throw .environment(what: "PASSMINT_CHROMIUM is \(given), which is not an executable file",
+                throw .environment(
+                    what: "PASSMINT_CHROMIUM is \(given), which is not an executable file",
                     fix: "point it at the chromium binary or unset it")
             }
             return Chromium(executable: given)
@@ -28,7 +29,8 @@ public struct Chromium: Sendable {
                 return Chromium(executable: "\(dir)/\(name)")
             }
         }
-        throw .environment(what: "PNG previews need headless Chromium, and none was found on PATH",
+        throw .environment(
+            what: "PNG previews need headless Chromium, and none was found on PATH",
             fix: "install it (Debian: apt-get install chromium, or scripts/install-deps), set PASSMINT_CHROMIUM, "
                 + "or write --out FILE.html instead")
     }
@@ -40,8 +42,11 @@ public struct Chromium: Sendable {
         var height = document.height
         if document.measure {
             // The back's height depends on its text: ask the browser for the laid-out height first.
-            let probe = document.html.replacingOccurrences(of: "</body>", with:
-                "<script>document.body.setAttribute('data-height',Math.ceil(document.documentElement.scrollHeight))</script></body>")
+            let probe = document.html.replacingOccurrences(
+                of: "</body>",
+                with:
+                    "<script>document.body.setAttribute('data-height',Math.ceil(document.documentElement.scrollHeight))</script></body>"
+            )
             try folder.write("measure.html", probe)
             let dom = try run(["--dump-dom", "file://\(folder.path)/measure.html"], folder: folder)
             if let range = dom.range(of: "data-height=\""),
@@ -54,10 +59,13 @@ public struct Chromium: Sendable {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let shot = folder.path + "/shot.png"
         _ = try run(
-            ["--hide-scrollbars", "--force-device-scale-factor=3", "--window-size=\(document.width),\(height)",
-             "--screenshot=\(shot)", "file://\(folder.path)/page.html"], folder: folder)
+            [
+                "--hide-scrollbars", "--force-device-scale-factor=3", "--window-size=\(document.width),\(height)",
+                "--screenshot=\(shot)", "file://\(folder.path)/page.html",
+            ], folder: folder)
         guard FileManager.default.fileExists(atPath: shot) else {
-            throw .environment(what: "\(executable) ran but wrote no screenshot",
+            throw .environment(
+                what: "\(executable) ran but wrote no screenshot",
                 fix: "run it by hand with --headless --screenshot to see why")
         }
         try? FileManager.default.removeItem(atPath: absolute)
@@ -80,10 +88,11 @@ public struct Chromium: Sendable {
     func run(_ arguments: [String], folder: TemporaryFolder) throws(PreviewError) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
-            "--disable-extensions", "--disable-background-networking", "--user-data-dir=\(folder.path)/profile",
-        ] + arguments
+        process.arguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+                "--disable-extensions", "--disable-background-networking", "--user-data-dir=\(folder.path)/profile",
+            ] + arguments
         let out = Pipe()
         let err = FileHandle(forWritingAtPath: "/dev/null")
         process.standardOutput = out
@@ -96,7 +105,8 @@ public struct Chromium: Sendable {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw .environment(what: "\(executable) exited with status \(process.terminationStatus)",
+            throw .environment(
+                what: "\(executable) exited with status \(process.terminationStatus)",
                 fix: "run it by hand with --headless --no-sandbox to see its error")
         }
         return String(decoding: data, as: UTF8.self)

@@ -8,7 +8,8 @@ enum FeaturedActionsView {
         var out = "<div class=\"actions\" style=\"width:\(PassCard.width)px\">"
         for action in actions {
             let (title, glyph) = FeaturedActionLabel.title(action.type)
-            out += "<a class=\"action\" data-type=\"\(HTMLText.escape(action.type?.rawValue ?? ""))\" "
+            out +=
+                "<a class=\"action\" data-type=\"\(HTMLText.escape(action.type?.rawValue ?? ""))\" "
                 + "href=\"\(HTMLText.escape(action.url ?? "#"))\"><span class=\"glyph\">\(glyph)</span>"
                 + "<span>\(HTMLText.escape(title))</span><span class=\"chev\">\u{203A}</span></a>"
         }

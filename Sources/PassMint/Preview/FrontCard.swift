@@ -5,7 +5,8 @@ import PassModel
 enum FrontCard {
     static func html(_ card: PassCard) -> String {
         let c = card.colors
-        var style = "width:\(PassCard.width)px;height:\(card.height)px;background-color:\(c.background);"
+        var style =
+            "width:\(PassCard.width)px;height:\(card.height)px;background-color:\(c.background);"
             + "color:\(c.foreground);--label:\(c.label);"
         if card.style == .eventTicket, !card.images.has("strip"), let bg = card.images.dataURL("background") {
             // Wallet blurs and enlarges the legacy event background behind the fields.
@@ -32,7 +33,8 @@ enum FrontCard {
         var out = "<div class=\"strip\(card.images.has("strip") ? "" : " nostrip")\">" + card.image("strip", "stripimg")
         out += card.visible(.primaryFields).map { card.field($0, .primaryFields, extraClass: "primary") }.joined()
         out += "</div>"
-        let shared = card.visible(.secondaryFields).map { card.field($0, .secondaryFields) }
+        let shared =
+            card.visible(.secondaryFields).map { card.field($0, .secondaryFields) }
             + card.visible(.auxiliaryFields).map { card.field($0, .auxiliaryFields) }
         if !shared.isEmpty { out += "<div class=\"row secondaryFields\">" + shared.joined() + "</div>" }
         return out
@@ -44,7 +46,8 @@ enum FrontCard {
         out += card.visible(.primaryFields).map { card.field($0, .primaryFields, extraClass: "primary") }.joined()
         out += "</div>" + card.image("thumbnail", "thumb") + "</div>"
         if card.barcode?.image.isSquare == true {
-            let shared = card.visible(.secondaryFields).map { card.field($0, .secondaryFields) }
+            let shared =
+                card.visible(.secondaryFields).map { card.field($0, .secondaryFields) }
                 + card.visible(.auxiliaryFields).map { card.field($0, .auxiliaryFields) }
             if !shared.isEmpty { out += "<div class=\"row secondaryFields\">" + shared.joined() + "</div>" }
         } else {
@@ -97,7 +100,8 @@ enum FrontCard {
     static func poster(_ card: PassCard, style: String, generic: Bool) -> String {
         let art = card.images.has("artwork") ? "artwork" : "background"
         let artHeight = PassCard.width * 448 / 358
-        var out = "<section class=\"pass front poster \(card.style.rawValue)\" data-style=\"\(card.style.rawValue)\" "
+        var out =
+            "<section class=\"pass front poster \(card.style.rawValue)\" data-style=\"\(card.style.rawValue)\" "
             + "data-automatic-colors=\"\(card.colors.automatic)\" style=\"\(style)\">"
         out += "<div class=\"art\" style=\"height:\(artHeight)px\">" + card.image(art, "artimg")
         if card.source.pass.suppressHeaderDarkening != true {
@@ -116,12 +120,14 @@ enum FrontCard {
                 out += "<div class=\"eventlogotext\">\(HTMLText.escape(text))</div>"
             }
             if let name = tags["eventName"]?.stringValue {
-                out += "<div class=\"field posterprimary title\" data-group=\"semantics\" data-key=\"eventName\">"
+                out +=
+                    "<div class=\"field posterprimary title\" data-group=\"semantics\" data-key=\"eventName\">"
                     + "<div class=\"value\">\(HTMLText.escape(card.localizer(name)))</div></div>"
             }
             let venue = [tags["venueName"]?.stringValue, tags["venueRoom"]?.stringValue].compactMap { $0 }
             if !venue.isEmpty {
-                out += "<div class=\"venue\">\(HTMLText.escape(venue.map { card.localizer($0) }.joined(separator: " · ")))</div>"
+                out +=
+                    "<div class=\"venue\">\(HTMLText.escape(venue.map { card.localizer($0) }.joined(separator: " · ")))</div>"
             }
             // The poster draws the event from its semantics; primaryFields stay for the classic fallback.
         }
@@ -136,7 +142,9 @@ enum FrontCard {
             out += card.image("secondaryLogo", "secondarylogo")
         }
         out += "</div></div></div>"
-        if card.barcode != nil || card.barcodeProblem != nil { out += "<div class=\"band\">" + card.barcodeHTML + "</div>" }
+        if card.barcode != nil || card.barcodeProblem != nil {
+            out += "<div class=\"band\">" + card.barcodeHTML + "</div>"
+        }
         return out + "</section>"
     }
 }

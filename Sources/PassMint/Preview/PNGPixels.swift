@@ -13,7 +13,9 @@ public struct PNGPixels: Sendable {
     /// Decodes `bytes`, or nil when they are not a PNG this reader handles.
     public init?(_ bytes: [UInt8]) {
         guard let size = ImageInfo.pngSize(bytes), bytes.count > 33 else { return nil }
-        let depth = bytes[24], colorType = bytes[25], interlace = bytes[28]
+        let depth = bytes[24]
+        let colorType = bytes[25]
+        let interlace = bytes[28]
         guard depth == 8, interlace == 0, [0, 2, 3, 4, 6].contains(colorType) else { return nil }
         var idat: [UInt8] = []
         var palette: [UInt8] = []
@@ -64,7 +66,8 @@ public struct PNGPixels: Sendable {
             let p = i * channels
             switch colorType {
             case 0: (out[i * 4], out[i * 4 + 1], out[i * 4 + 2]) = (rows[p], rows[p], rows[p])
-            case 4: (out[i * 4], out[i * 4 + 1], out[i * 4 + 2], out[i * 4 + 3]) = (rows[p], rows[p], rows[p], rows[p + 1])
+            case 4:
+                (out[i * 4], out[i * 4 + 1], out[i * 4 + 2], out[i * 4 + 3]) = (rows[p], rows[p], rows[p], rows[p + 1])
             case 2: (out[i * 4], out[i * 4 + 1], out[i * 4 + 2]) = (rows[p], rows[p + 1], rows[p + 2])
             case 6:
                 (out[i * 4], out[i * 4 + 1], out[i * 4 + 2], out[i * 4 + 3]) =

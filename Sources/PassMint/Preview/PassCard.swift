@@ -23,8 +23,10 @@ struct PassCard {
 
     init(_ source: PreviewSource, options: PreviewOptions) throws(PreviewError) {
         guard let style = PreviewStyle(source.pass), let structure = source.pass[style.dictionary] else {
-            throw .invalidInput(file: source.name, reason: "pass.json has no style dictionary (boardingPass, coupon, "
-                + "eventTicket, generic, storeCard or posterGeneric), so there is nothing to draw")
+            throw .invalidInput(
+                file: source.name,
+                reason: "pass.json has no style dictionary (boardingPass, coupon, "
+                    + "eventTicket, generic, storeCard or posterGeneric), so there is nothing to draw")
         }
         self.source = source
         self.style = style
@@ -35,8 +37,9 @@ struct PassCard {
         format = FieldFormatter(locale: options.locale, timeZone: options.timeZone, localizer: localizer)
         var notes: [String] = []
         if source.pass.style == .eventTicket, source.pass.prefersPosterEventTicket, style == .eventTicket {
-            notes.append("shown as a classic event ticket, as Wallet does: the poster layout needs semantics."
-                + PreviewStyle.missingPosterSemantics(source.pass).joined(separator: ", semantics."))
+            notes.append(
+                "shown as a classic event ticket, as Wallet does: the poster layout needs semantics."
+                    + PreviewStyle.missingPosterSemantics(source.pass).joined(separator: ", semantics."))
         }
         if let entry = source.pass.barcodes?.first ?? source.pass.barcode {
             let path = source.pass.barcodes?.isEmpty == false ? "barcodes[0]" : "barcode"
@@ -63,8 +66,9 @@ struct PassCard {
             let shown = style.visible(group, in: structure, squareBarcode: barcode?.image.isSquare ?? false)
             if all.count > shown.count {
                 let hidden = all.filter { f in !shown.contains { $0.key == f.key } }.compactMap(\.key)
-                notes.append("\(style.dictionary.rawValue).\(group.rawValue): Wallet does not show "
-                    + hidden.joined(separator: ", "))
+                notes.append(
+                    "\(style.dictionary.rawValue).\(group.rawValue): Wallet does not show "
+                        + hidden.joined(separator: ", "))
             }
         }
         self.notes = notes
@@ -97,7 +101,8 @@ struct PassCard {
         default: align = ""
         }
         let label = format.label(f)
-        return "<div class=\"field \(extraClass)\" data-group=\"\(group.rawValue)\" data-key=\"\(HTMLText.escape(f.key ?? ""))\"\(align)>"
+        return
+            "<div class=\"field \(extraClass)\" data-group=\"\(group.rawValue)\" data-key=\"\(HTMLText.escape(f.key ?? ""))\"\(align)>"
             + (label.isEmpty ? "" : "<div class=\"label\">\(HTMLText.escape(label))</div>")
             + "<div class=\"value\">\(HTMLText.escape(format.value(f)))</div></div>"
     }
@@ -105,7 +110,8 @@ struct PassCard {
     /// A row of fields.
     func row(_ group: PassFieldGroup, _ fields: [PassField], extraClass: String = "") -> String {
         guard !fields.isEmpty else { return "" }
-        return "<div class=\"row \(group.rawValue) \(extraClass)\">" + fields.map { field($0, group) }.joined() + "</div>"
+        return "<div class=\"row \(group.rawValue) \(extraClass)\">" + fields.map { field($0, group) }.joined()
+            + "</div>"
     }
 
     /// The image of slot `base` as an `<img>` with a class, or "".
@@ -130,7 +136,8 @@ struct PassCard {
         } else {
             (w, h) = (264, 84)
         }
-        return "<div class=\"barcode\" data-format=\"\(image.format.rawValue)\"><div class=\"code\" style=\"width:\(w)px;height:\(h)px\">"
+        return
+            "<div class=\"barcode\" data-format=\"\(image.format.rawValue)\"><div class=\"code\" style=\"width:\(w)px;height:\(h)px\">"
             + image.svg.replacingOccurrences(of: "<svg ", with: "<svg width=\"\(w)\" height=\"\(h)\" ")
             + "</div>" + (barcode.altText.map { "<div class=\"alt\">\(HTMLText.escape($0))</div>" } ?? "") + "</div>"
     }

@@ -18,7 +18,8 @@ public struct PassColors: Sendable, Equatable {
     /// The colours of `pass` drawn in `style`, with `images` for the automatic colours of poster layouts.
     public init(_ pass: Pass, style: PreviewStyle, images: PassImages) {
         let art = style.isPoster ? (images.averageColor("artwork") ?? images.averageColor("background")) : nil
-        let wantsAutomatic = pass.useAutomaticColors == true
+        let wantsAutomatic =
+            pass.useAutomaticColors == true
             || (pass.foregroundColor == nil && pass.labelColor == nil && pass.backgroundColor == nil)
         if style.isPoster, let art, wantsAutomatic {
             background = RGB(pass.backgroundColor) ?? art

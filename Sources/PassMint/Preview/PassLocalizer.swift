@@ -10,10 +10,11 @@ public struct PassLocalizer: Sendable {
 
     /// Picks the folder for `locale` among the pass's files; nil or no match gives no translation.
     public init(files: [String: [UInt8]], locale: String?) {
-        let folders = Set(files.keys.compactMap { path -> String? in
-            let parts = path.split(separator: "/")
-            return parts.count == 2 && parts[0].hasSuffix(".lproj") ? String(parts[0]) : nil
-        })
+        let folders = Set(
+            files.keys.compactMap { path -> String? in
+                let parts = path.split(separator: "/")
+                return parts.count == 2 && parts[0].hasSuffix(".lproj") ? String(parts[0]) : nil
+            })
         var chosen: String?
         if let locale {
             let normalized = locale.replacingOccurrences(of: "_", with: "-")

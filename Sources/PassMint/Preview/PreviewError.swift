@@ -16,7 +16,8 @@ public enum PreviewError: Error, CustomStringConvertible, Equatable {
         case .barcode(let path, let reason):
             return "\(path): the barcode cannot be drawn: \(reason); fix the message or pick another format"
         case .environment(let what, let fix): return "\(what); \(fix)"
-        case .output(let file, let reason): return "cannot write \(file): \(reason); check the folder exists and is writable"
+        case .output(let file, let reason):
+            return "cannot write \(file): \(reason); check the folder exists and is writable"
         }
     }
 

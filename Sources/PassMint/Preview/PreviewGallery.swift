@@ -27,7 +27,8 @@ public enum PreviewGallery {
     {
         let files = PassVerifier.passFiles(in: folder)
         guard !files.isEmpty else {
-            throw .invalidInput(file: folder, reason: "holds no .pkpass or .pkpasses file; give a batch's output folder")
+            throw .invalidInput(
+                file: folder, reason: "holds no .pkpass or .pkpasses file; give a batch's output folder")
         }
         let base = (out as NSString).deletingPathExtension
         let previewFolder = base + "-previews"
@@ -37,7 +38,8 @@ public enum PreviewGallery {
         } catch {
             throw .output(file: previewFolder, reason: "\(error)")
         }
-        let small = PreviewOptions(locale: options.locale, showBack: false, timeZone: options.timeZone, smallImages: true)
+        let small = PreviewOptions(
+            locale: options.locale, showBack: false, timeZone: options.timeZone, smallImages: true)
         let full = PreviewOptions(locale: options.locale, showBack: true, timeZone: options.timeZone)
         // Passes are independent: draw them on every core, each into its own slot, in folder order.
         let slots = Mutex([Entry?](repeating: nil, count: files.count))
@@ -47,12 +49,15 @@ public enum PreviewGallery {
             var entry = Entry()
             do throws(PreviewError) {
                 let sources = try PreviewSource.load(path: file)
-                try PassPreview.writeHTML(try PassPreview.document(sources, options: full), to: previewFolder + "/" + page)
+                try PassPreview.writeHTML(
+                    try PassPreview.document(sources, options: full), to: previewFolder + "/" + page)
                 for source in sources {
                     let card = try PassCard(source, options: small)
-                    entry.thumbnails.append("<a class=\"thumbnail\" href=\"\(HTMLText.escape(linkFolder + "/" + page))\" "
-                        + "data-file=\"\(HTMLText.escape(source.name))\"><div class=\"frame\" style=\"height:\(card.height / 2)px\">"
-                        + FrontCard.html(card) + "</div><div>\(HTMLText.escape((source.name as NSString).lastPathComponent))</div></a>")
+                    entry.thumbnails.append(
+                        "<a class=\"thumbnail\" href=\"\(HTMLText.escape(linkFolder + "/" + page))\" "
+                            + "data-file=\"\(HTMLText.escape(source.name))\"><div class=\"frame\" style=\"height:\(card.height / 2)px\">"
+                            + FrontCard.html(card)
+                            + "</div><div>\(HTMLText.escape((source.name as NSString).lastPathComponent))</div></a>")
                 }
             } catch {
                 entry.failure = (file, error.description)
@@ -62,7 +67,8 @@ public enum PreviewGallery {
         let entries = slots.withLock { $0.compactMap { $0 } }
         let thumbnails = entries.flatMap(\.thumbnails)
         let failures = entries.compactMap(\.failure)
-        var body = "<h1 class=\"name\">\(thumbnails.count) passes in \(HTMLText.escape(folder))</h1><div class=\"gallery\">"
+        var body =
+            "<h1 class=\"name\">\(thumbnails.count) passes in \(HTMLText.escape(folder))</h1><div class=\"gallery\">"
             + thumbnails.joined() + "</div>"
         for (file, reason) in failures {
             body += "<p class=\"failure\">\(HTMLText.escape(file)): \(HTMLText.escape(reason))</p>"

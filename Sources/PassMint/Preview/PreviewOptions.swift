@@ -12,7 +12,8 @@ public struct PreviewOptions: Sendable {
     /// Use the smallest image of each slot (gallery thumbnails) instead of the largest.
     public var smallImages: Bool
 
-    public init(locale: String? = nil, showBack: Bool = false, timeZone: TimeZone = .current, smallImages: Bool = false) {
+    public init(locale: String? = nil, showBack: Bool = false, timeZone: TimeZone = .current, smallImages: Bool = false)
+    {
         self.locale = locale
         self.showBack = showBack
         self.timeZone = timeZone

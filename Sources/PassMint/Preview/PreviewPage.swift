@@ -3,11 +3,13 @@
 /// other file.
 enum PreviewPage {
     /// The page for `cards`, with the size its screenshot needs (one column per pass, two with the back).
-    static func document(_ cards: [PassCard], showBack: Bool, title: String) -> (html: String, width: Int, height: Int) {
+    static func document(_ cards: [PassCard], showBack: Bool, title: String) -> (html: String, width: Int, height: Int)
+    {
         var body = "<div class=\"passes\">"
         var height = 0
         for card in cards {
-            body += "<div class=\"column\" data-pass=\"\(HTMLText.escape(card.source.name))\">"
+            body +=
+                "<div class=\"column\" data-pass=\"\(HTMLText.escape(card.source.name))\">"
                 + FrontCard.html(card) + FeaturedActionsView.html(card) + "</div>"
             if showBack { body += "<div class=\"column\">" + BackCard.html(card) + "</div>" }
             height = max(height, card.height + FeaturedActionsView.height(card))

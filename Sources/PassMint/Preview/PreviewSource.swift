@@ -40,7 +40,8 @@ public struct PreviewSource: Sendable {
     {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .invalidInput(file: path, reason: "no such file or folder; give a .pkpass, a .pkpasses or a template folder")
+            throw .invalidInput(
+                file: path, reason: "no such file or folder; give a .pkpass, a .pkpasses or a template folder")
         }
         let lower = path.lowercased()
         if !isDirectory.boolValue, lower.hasSuffix(".pkpass") || lower.hasSuffix(".pkpasses") {
@@ -56,7 +57,8 @@ public struct PreviewSource: Sendable {
     public static func archive(_ bytes: [UInt8], name: String) throws(PreviewError) -> [PreviewSource] {
         let reader: ArchiveReader
         do {
-            reader = try ArchiveReader(bytes: bytes, name: name, limits: name.lowercased().hasSuffix(".pkpasses") ? .bundle : .pass)
+            reader = try ArchiveReader(
+                bytes: bytes, name: name, limits: name.lowercased().hasSuffix(".pkpasses") ? .bundle : .pass)
         } catch {
             throw .invalidInput(file: name, reason: "\(error)")
         }
@@ -101,16 +103,21 @@ public struct PreviewSource: Sendable {
         var record = record
         if let tier {
             guard let field = template.tierField else {
-                throw .invalidInput(file: template.templateJSONFile, reason: "the template has no tiers, so --tier \(tier) "
-                    + "means nothing; drop it, or add \"tiers\" to template.json")
+                throw .invalidInput(
+                    file: template.templateJSONFile,
+                    reason: "the template has no tiers, so --tier \(tier) "
+                        + "means nothing; drop it, or add \"tiers\" to template.json")
             }
             guard template.tiers[tier] != nil else {
-                throw .invalidInput(file: template.templateJSONFile, reason: "no tier \"\(tier)\"; tiers: "
-                    + template.tiers.keys.sorted().joined(separator: ", "))
+                throw .invalidInput(
+                    file: template.templateJSONFile,
+                    reason: "no tier \"\(tier)\"; tiers: "
+                        + template.tiers.keys.sorted().joined(separator: ", "))
             }
             record[field] = tier
         }
-        let serial = record.removeValue(forKey: Template.serialNumberPlaceholder)
+        let serial =
+            record.removeValue(forKey: Template.serialNumberPlaceholder)
             ?? (template.hasLiteralSerialNumber ? nil : "PREVIEW-0001")
         let rendered: RenderedPass
         do {
@@ -124,7 +131,8 @@ public struct PreviewSource: Sendable {
         }
         var files: [String: [UInt8]] = [:]
         for file in rendered.files { files[file.path] = file.bytes }
-        return try PreviewSource(name: template.directory, passJSON: rendered.passJSON, files: files, template: template)
+        return try PreviewSource(
+            name: template.directory, passJSON: rendered.passJSON, files: files, template: template)
     }
 
     /// The record's images (`image.SLOT` keys, image fields) scaled to their slots as `generate` scales them:

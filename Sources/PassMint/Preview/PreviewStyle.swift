@@ -16,7 +16,8 @@ public enum PreviewStyle: String, Sendable, CaseIterable {
         case .storeCard: self = .storeCard
         case .posterGeneric: self = .posterGeneric
         case .eventTicket:
-            self = pass.prefersPosterEventTicket && Self.missingPosterSemantics(pass).isEmpty
+            self =
+                pass.prefersPosterEventTicket && Self.missingPosterSemantics(pass).isEmpty
                 ? .posterEventTicket : .eventTicket
         }
     }

@@ -42,4 +42,3 @@ public struct RGB: Sendable, Hashable, CustomStringConvertible {
     public static let white = RGB(255, 255, 255)
     public static let black = RGB(0, 0, 0)
 }
-

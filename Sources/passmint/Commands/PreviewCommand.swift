@@ -6,7 +6,8 @@ struct PreviewCommand: Command {
     static let spec = CommandSpec(
         name: "preview",
         abstract: "draw a pass, template or folder of passes as Wallet shows them (HTML, or PNG)",
-        usage: "preview FILE.pkpass|TEMPLATE_DIR|PASSES_DIR [--set K=V]… [--tier T] [--locale xx] [--back] --out OUT.html|OUT.png",
+        usage:
+            "preview FILE.pkpass|TEMPLATE_DIR|PASSES_DIR [--set K=V]… [--tier T] [--locale xx] [--back] --out OUT.html|OUT.png",
         discussion: """
             Draws the front (and with --back the back) in the pass's style: logo, header, primary, secondary,
             auxiliary and footer fields in Wallet's places and counts, strip, thumbnail, background, artwork and
