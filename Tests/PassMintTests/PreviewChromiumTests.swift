@@ -131,10 +131,19 @@ struct PreviewChromiumTests {
             fields:
                 "\"primaryFields\": [{\"key\": \"p\", \"value\": 1}], \"backFields\": [\(long.joined(separator: ","))]")
         let doc = try PassPreview.document([S.source(json)], options: PreviewOptions(showBack: true))
+        let before = Self.temporaryFolders()
         let (pixels, path) = try S.screenshot(doc)
+        #expect(Self.temporaryFolders().subtracting(before).isEmpty, "the page and profile folders are removed")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let boxes = try S.layout(doc)
         let last = try #require(boxes["backFields/b30"])
         #expect(Double(pixels.height) >= (last.y + last.h) * 3)
+    }
+
+    /// The preview's temporary folders that exist now.
+    static func temporaryFolders() -> Set<String> {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+        return Set(names.filter { $0.hasPrefix("passmint-preview-") && !$0.hasSuffix(".png") })
     }
 }

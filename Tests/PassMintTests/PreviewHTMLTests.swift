@@ -36,6 +36,20 @@ struct PreviewHTMLTests {
         #expect(!doc.html.contains("src=\"http"))  // self-contained: nothing loaded from the network
     }
 
+    @Test("coupon: the primary field over the strip, perforated edge, Code128 drawn")
+    func coupon() throws {
+        let json = S.pass(
+            style: "coupon",
+            top: """
+                "barcodes": [{"format": "PKBarcodeFormatCode128", "message": "C-25", "messageEncoding": "iso-8859-1"}]
+                """,
+            fields: "\"primaryFields\": [{\"key\": \"offer\", \"label\": \"DOG FOOD\", \"value\": \"20% off\"}]")
+        let doc = try PassPreview.document([S.source(json)])
+        #expect(doc.html.contains("class=\"pass front coupon\""))
+        #expect(doc.html.contains("<div class=\"strip nostrip\"><div class=\"field primary\""))
+        #expect(doc.html.contains("data-format=\"PKBarcodeFormatCode128\""))
+    }
+
     @Test("boarding pass: transit icon between origin and destination, two primaries at most")
     func boardingPass() throws {
         let json = S.pass(

@@ -8,6 +8,8 @@ enum PreviewStyleSheet {
         .column{display:flex;flex-direction:column;gap:12px}
         .pass{border-radius:14px;overflow:hidden;position:relative;display:flex;flex-direction:column;box-shadow:0 1px 3px rgba(0,0,0,.25)}
         .front{padding:10px 12px 14px}
+        .front.coupon{-webkit-mask:radial-gradient(circle 4px at 50% 0,transparent 97%,#000) 0 0/12px 100%}
+        .front.eventTicket:not(.poster){-webkit-mask:radial-gradient(circle 16px at 50% 0,transparent 97%,#000)}
         .front.blurred::before{content:"";position:absolute;inset:-20px;background:var(--bg) center/cover;filter:blur(9px);transform:scale(1.1);z-index:0}
         .front>*{position:relative;z-index:1}
         .top{display:flex;align-items:center;gap:8px;min-height:40px;margin-bottom:6px}
