@@ -64,6 +64,7 @@ public enum PreviewStyle: String, Sendable, CaseIterable {
         case (.posterGeneric, .headerFields): return 3
         case (.posterGeneric, .primaryFields): return 4
         case (.posterGeneric, .footerFields): return 1  // the talk: only the first is shown
+        case (.posterGeneric, .additionalInfoFields): return Int.max  // drawn on the back
         case (.posterGeneric, _): return 0
         case (_, .footerFields): return 0
         case (_, .additionalInfoFields): return self == .posterEventTicket ? Int.max : 0
