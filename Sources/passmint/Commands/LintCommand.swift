@@ -6,11 +6,12 @@ struct LintCommand: Command {
     static let spec = CommandSpec(
         name: "lint",
         abstract: "review a pass's design as a Before / After / What this changes table",
-        usage: "lint TEMPLATE_DIR|FILE.pkpass [--json] [--set K=V]…",
+        usage: "lint TEMPLATE_DIR|FILE.pkpass… [--json] [--set K=V]…",
         discussion: """
             Prints one markdown table | Before | After | What this changes |: Before quotes the value now (or —),
             After is the exact replacement, the last column what the pass holder will see differently. A template
-            is rendered with its defaults (and --set) and checked for contrast in every tier. --json prints
+            is rendered with its defaults (and --set) and checked for contrast in every tier. Several inputs (or a
+            .pkpasses) give one table per pass under a "## name" heading. --json prints
             {"file", "rows": [{"code", "path", "before", "after", "change"}]} per pass, one line each.
             Rules: contrast.foreground, contrast.label, contrast.image, field.primary-too-long, field.overflow,
             field.change-message-missing, field.change-message-no-value, relevance.missing, poster.incomplete,
@@ -21,26 +22,28 @@ struct LintCommand: Command {
             .flag("json", "print JSON rows with stable codes instead of the table"),
             .value("set", "KEY=VALUE", "a template value, as generate takes it", repeatable: true),
         ],
-        positionals: 1...1,
+        positionals: 1...Int.max,
         examples: ["passmint lint Templates/loyalty", "passmint lint --json pass.pkpass"]
     )
 
-    let input: String
+    let inputs: [String]
     let json: Bool
     let record: [String: String]
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        input = args.positionals[0]
+        inputs = args.positionals
         json = args.flag("json")
         record = try args.keyValues("set", of: Self.spec)
     }
 
     func run() throws(CLIError) -> Int32 {
-        let results: [(name: String, rows: [LintRow])]
-        do {
-            results = try PassLinter.lint(path: input, record: record)
-        } catch {
-            throw error.cli
+        var results: [(name: String, rows: [LintRow])] = []
+        for input in inputs {
+            do {
+                results += try PassLinter.lint(path: input, record: record)
+            } catch {
+                throw error.cli
+            }
         }
         for result in results {
             if json {
