@@ -74,5 +74,7 @@ enum PreviewStyleSheet {
         .thumbnail{display:block;width:170px;text-decoration:none;color:#3c3c43;font-size:10px}
         .thumbnail .frame{width:170px;overflow:hidden}
         .thumbnail .frame>.pass{transform:scale(.5);transform-origin:0 0}
+        .thumbnail .caption{margin-top:3px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+        .failure{color:#ff3b30;font-size:12px;margin-top:8px}
         """
 }
