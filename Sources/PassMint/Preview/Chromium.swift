@@ -32,7 +32,7 @@ public struct Chromium: Sendable {
         throw .environment(
             what: "PNG previews need headless Chromium, and none was found on PATH",
             fix: "install it (Debian: apt-get install chromium, or scripts/install-deps), set PASSMINT_CHROMIUM, "
-                + "or write --out FILE.html instead")
+                + "or make an HTML preview instead")
     }
 
     /// Screenshots `document` at 3x into `path`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Escaping for text and attribute values in the preview's HTML.
 enum HTMLText {
     /// `s` with `& < > " '` escaped, safe in text and in double-quoted attributes.
@@ -51,12 +53,5 @@ enum HTMLText {
                 return escape(p)
             }.joined(separator: "\n")
         }.joined(separator: " ")
-    }
-}
-
-extension String {
-    /// Plain replacement without Foundation's regular expressions.
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -105,8 +105,8 @@ public struct PreviewSource: Sendable {
             guard let field = template.tierField else {
                 throw .invalidInput(
                     file: template.templateJSONFile,
-                    reason: "the template has no tiers, so --tier \(tier) "
-                        + "means nothing; drop it, or add \"tiers\" to template.json")
+                    reason: "tier \"\(tier)\" was asked for, but the template has "
+                        + "no tiers; ask for none, or add \"tiers\" to template.json")
             }
             guard template.tiers[tier] != nil else {
                 throw .invalidInput(

@@ -41,3 +41,6 @@ final class ZintSymbol {
         return out
     }
 }
+
+// One symbol is encoded and read on one thread; zint's symbol struct is not safe to share.
+@available(*, unavailable) extension ZintSymbol: Sendable {}
