@@ -8,6 +8,7 @@ enum ChangeMessageRule {
     static let changingWords = ["tier", "points", "balance", "miles", "status", "level", "gate", "credit", "reward"]
 
     static func check(_ c: LintContext, into rows: inout [LintRow]) {
+        let english = PassLocalizer(files: c.source.files, locale: "en")
         let changing = changingTemplateFields(c.source.template)
         for style in c.pass.styles {
             guard let structure = c.pass[style] else { continue }
@@ -17,7 +18,9 @@ enum ChangeMessageRule {
                         changes(key: key, template: changing, raw: rawValue(c, style, group, index))
                     else { continue }
                     let path = "\(style.rawValue).\(group.rawValue)[\(index)].changeMessage"
-                    let what = (field.label?.lowercased()).map { $0.isEmpty ? key : $0 } ?? key
+                    // The label as an English reader sees it (it may be a pass.strings key).
+                    let label = english(field.label)
+                    let what = (label?.lowercased()).map { $0.isEmpty ? key : $0 } ?? key
                     let suggestion = "Your \(what) is now %@"
                     if let message = field.changeMessage {
                         guard !message.contains("%@") else { continue }
