@@ -133,7 +133,7 @@ extension IssuedPassSink {
             authenticationToken: token ?? AuthenticationToken.generate(), webServiceURL: webServiceURL,
             images: pass.images)
         do { try store([record]) } catch {
-            throw .environment("--db: storing pass \(pass.serialNumber) failed: \(error)")
+            throw .environment("storing pass \(pass.serialNumber) failed: \(error)", about: .store)
         }
     }
 }

@@ -38,7 +38,7 @@ public final class CSVReader {
     /// - Throws: `PassMintError.invalidInput` when the file cannot be opened.
     public init(path: String, format: CSVFormat = CSVFormat()) throws(PassMintError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .invalidInput("\(path): cannot open the CSV file; check the path")
+            throw .invalidInput("\(path): cannot open the CSV file; check the path", about: .csv)
         }
         self.handle = handle
         self.path = path

@@ -56,8 +56,7 @@ extension PassIssuer {
                 scaled = try photos.files(
                     slot: slot, path: path, folder: folder, style: sized.style, isPoster: sized.isPoster)
             } catch {
-                if case .libraryUnavailable = error { throw .environment(error.description) }
-                throw .invalidInput(error.description)
+                throw .photo(error)
             }
             files = files.filter { PhotoScaler.slot(ofFile: $0.key) != slot }
             for file in scaled { files[file.path] = file }

@@ -47,7 +47,8 @@ public final class PassIssuer: Sendable {
     }
 
     /// Issues one signed pass in memory.
-    /// - Throws: `PassMintError.invalidInput` for a bad record, `.invalidPass` when the result breaks Wallet rules.
+    /// - Throws: `PassMintError.template` for a bad record, `.photo` for an image that cannot be used,
+    ///   `.invalidPass` when the result breaks Wallet rules, `.archive`/`.signing` when packaging fails.
     public func issue(_ request: IssueRequest) throws(PassMintError) -> IssuedPass {
         var record = request.record
         let recordSerial = record.removeValue(forKey: "serialNumber")
@@ -57,7 +58,7 @@ public final class PassIssuer: Sendable {
         do {
             if request.rejectsUnknownKeys { try template.checkRecordKeys(record) }
             resolved = try template.resolve(record)
-        } catch { throw .invalidInput("\(error)") }
+        } catch { throw .template(error) }
         // Before anything is rendered or signed: a photo that cannot be used fails the record with no pass made.
         let images = try perRecordImages(resolved, record: record, request: request)
         let rendered: RenderedPass
@@ -71,14 +72,14 @@ public final class PassIssuer: Sendable {
                 compatiblePass: request.compatiblePass)
             rendered = try template.render(resolved, context: context)
         } catch {
-            throw .invalidInput("\(error)")
+            throw .template(error)
         }
         let passFile = "\(template.directory)/pass.json"
         let json: JSONValue
         do {
             // The typed model is the check that every key has a representable value; its strict form differs
             // from the input only at the paths it reports as normalized, so building it is skipped when there
-            // are none (the usual case, and about 3% of a batch's CPU).
+            // are none (the usual case, on the batch's hot path).
             let parsed = try Pass.parse(rendered.passJSON)
             json = parsed.normalizedPaths.isEmpty ? rendered.passJSON : parsed.pass.jsonValue
         } catch {
@@ -112,17 +113,18 @@ public final class PassIssuer: Sendable {
         // for a slot are cached as different variants (neither evicts the other's compressed assets).
         var variant = rendered.variant ?? ""
         if !images.isEmpty { variant += "\u{1F}" + images.map(\.path).joined(separator: ",") }
+        let assets: VariantAssets
+        do { assets = try variantAssets(variant, shared) } catch { throw .archive(error) }
+        hashes += zip(assets.names, assets.hashes).map { (path: $0, sha1: $1) }
+        let manifest = Manifest.build(hashes)
+        own.append(ArchiveEntry(name: "manifest.json", bytes: manifest))
+        do { own.append(ArchiveEntry(name: "signature", bytes: try signer.sign(manifest))) } catch {
+            throw .signing(error)
+        }
         let archive: ArchiveParts
         do {
-            let assets = try variantAssets(variant, shared)
-            hashes += zip(assets.names, assets.hashes).map { (path: $0, sha1: $1) }
-            let manifest = Manifest.build(hashes)
-            own.append(ArchiveEntry(name: "manifest.json", bytes: manifest))
-            own.append(ArchiveEntry(name: "signature", bytes: try signer.sign(manifest)))
             archive = try ArchiveWriter.makeArchiveParts(own, sharedAssets: assets.cache, sharedNames: assets.names)
-        } catch {
-            throw .environment("signing or packaging failed: \(error)")
-        }
+        } catch { throw .archive(error) }
         let warnings = resolved.warnings + rendered.warnings
             + problems.filter { $0.severity == .warning }.map { "\($0.code) at \($0.path): \($0.message)" }
         var kept = resolved.values

@@ -129,6 +129,7 @@ struct BatchCommand: Command {
             }
             return summary.failed > 0 ? 1 : 0
         } catch {
+            if case .batchStopped = error { throw .environment(error.cliText + " — rerun the same command with --resume") }
             throw error.cli
         }
     }
