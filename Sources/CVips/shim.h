@@ -1,5 +1,6 @@
 #ifndef PASSMINT_CVIPS_SHIM_H
 #define PASSMINT_CVIPS_SHIM_H
+#include <stdlib.h>
 #include <vips/vips.h>
 
 /* VIPS_INIT is a macro; this starts libvips once per process with the settings PassMint relies on: one thread per
@@ -10,6 +11,11 @@ static void pm_vips_drop_log(const gchar *domain, GLogLevelFlags level, const gc
 }
 
 static inline int pm_vips_start(void) {
+    /* libvips loads its optional modules (ImageMagick, libheif, poppler, openslide, libjxl) from
+       $VIPSHOME/lib/vips-modules-X.Y at start. PassMint decodes only PNG and JPEG, sniffed beforehand, with the
+       built-in loaders: pointing VIPSHOME where no modules are keeps those decoders (and their exit-time
+       handlers) out of the process. An explicit VIPSHOME is left alone. */
+    setenv("VIPSHOME", "/nonexistent/passmint-no-vips-modules", 0);
     if (vips_init("passmint") != 0) return -1;
     /* libvips prints warnings (a damaged file's details) to stderr; PassMint reports failures itself, per record,
        and a stray line would break a batch's progress bar. */

@@ -1,6 +1,8 @@
 internal import CVips
 
-/// libvips, started once per process (`vips_init` must not race with itself or run per call).
+/// libvips, started once per process (`vips_init` must not race with itself or run per call). Starting sets an
+/// environment variable (see `pm_vips_start`), so it happens while a pass issuer is made, on the caller's thread,
+/// before any worker runs, rather than on first use inside a batch's workers.
 enum VipsRuntime {
     /// Started on first use; Swift runs a static initialiser exactly once, even when many workers ask at once.
     private static let started: PhotoError? = pm_vips_start() == 0 ? nil : .libraryUnavailable(message: lastError())

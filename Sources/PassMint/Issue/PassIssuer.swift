@@ -35,6 +35,9 @@ public final class PassIssuer: Sendable {
         self.identityWarnings = identityWarnings
         self.photos = photos
         self.imageStyles = Self.imageStyles(of: template.passJSON)
+        // Started here, before any worker thread: starting libvips changes the environment (see VipsRuntime).
+        // A failure is reported by the first record that needs an image.
+        try? VipsRuntime.start()
         self.signer = PassSigner(identity: identity)
     }
 
