@@ -7,14 +7,8 @@ import Testing
 /// Shared helpers of the preview and lint tests: passes built from JSON text, the tools the browser tests need,
 /// and reading back what Chromium drew.
 enum PreviewTestSupport {
-    /// The package root (two folders above this file).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-    /// `../shared/fixtures`, or nil when absent.
-    static let fixtures: String? = {
-        let path = (root as NSString).appendingPathComponent("../shared/fixtures")
-        return FileManager.default.fileExists(atPath: path) ? (path as NSString).standardizingPath : nil
-    }()
+    /// The package root, from the shared test support.
+    static let root = PackagePaths.root.path
 
     static let chromium: Chromium? = try? Chromium.find()
     static let zbarimg: String? = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first {
@@ -41,16 +35,7 @@ enum PreviewTestSupport {
 
     /// The messages `zbarimg` reads in a PNG.
     static func decode(_ png: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: zbarimg!)
-        process.arguments = ["-q", "--raw", png]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        try CLI.run(zbarimg!, ["-q", "--raw", png]).stdout.split(separator: "\n").map(String.init)
     }
 
     /// Screenshots `document` into a temporary PNG and returns its pixels and path (removed by the caller).

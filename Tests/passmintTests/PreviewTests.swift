@@ -4,7 +4,7 @@ import Testing
 /// `passmint preview` and `passmint lint` end to end: the built binary, headless Chromium and zbarimg.
 @Suite("preview and lint (end to end)", .serialized)
 struct PreviewTests {
-    static let templates = CLI.root.appendingPathComponent("Templates").path
+    static let templates = PackagePaths.root.appendingPathComponent("Templates").path
     static let tools: Bool = ["/usr/bin/chromium", "/usr/bin/zbarimg"].allSatisfy {
         FileManager.default.isExecutableFile(atPath: $0)
     }
@@ -43,11 +43,11 @@ struct PreviewTests {
 
     @Test(
         "fixture passes and templates preview front and back, in every style they have",
-        .enabled(if: CLI.fixtures != nil, "needs ../shared/fixtures"),
+        .enabled(if: PackagePaths.hasFixtures, "needs ../shared/fixtures"),
         .enabled(if: tools, "needs chromium and zbarimg (scripts/install-deps)"))
     func fixtures() throws {
         let tmp = try TempDir()
-        let root = try #require(CLI.fixtures)
+        let root = try #require(PackagePaths.fixtures)
         let inputs = [
             "pkpass/apple-sample__Event.pkpass", "pkpass/apple-sample__StoreCard.pkpass",
             "pkpass/kitinerary__lufthansa.pkpasses", "pkpass/ueman__boarding_pass_ui.pkpass",

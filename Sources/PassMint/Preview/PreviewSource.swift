@@ -60,7 +60,7 @@ public struct PreviewSource: Sendable {
             reader = try ArchiveReader(
                 bytes: bytes, name: name, limits: name.lowercased().hasSuffix(".pkpasses") ? .bundle : .pass)
         } catch {
-            throw .invalidInput(file: name, reason: "\(error)")
+            throw .pipeline(.archive(error))
         }
         if !reader.contains("pass.json") {
             let inner = PassBundle.passes(in: reader)
@@ -91,7 +91,7 @@ public struct PreviewSource: Sendable {
         do {
             template = try PassFactory.loadTemplate(path)
         } catch {
-            throw .invalidInput(file: path, reason: "\(error)")
+            throw .pipeline(error)
         }
         return try rendered(template, record: record, tier: tier)
     }
@@ -120,14 +120,17 @@ public struct PreviewSource: Sendable {
             record.removeValue(forKey: Template.serialNumberPlaceholder)
             ?? (template.hasLiteralSerialNumber ? nil : "PREVIEW-0001")
         let rendered: RenderedPass
+        let resolved: ResolvedRecord
         do {
-            let resolved = try template.resolve(record)
-            let images = try perRecordImages(resolved, record: record, template: template)
-            rendered = try template.render(resolved, context: RenderContext(serialNumber: serial, images: images))
-        } catch let error as PreviewError {
-            throw error
+            resolved = try template.resolve(record)
         } catch {
-            throw .invalidInput(file: template.directory, reason: "\(error)")
+            throw .pipeline(.template(error))
+        }
+        let images = try perRecordImages(resolved, record: record, template: template)
+        do {
+            rendered = try template.render(resolved, context: RenderContext(serialNumber: serial, images: images))
+        } catch {
+            throw .pipeline(.template(error))
         }
         var files: [String: [UInt8]] = [:]
         for file in rendered.files { files[file.path] = file.bytes }
@@ -152,10 +155,7 @@ public struct PreviewSource: Sendable {
                     slot: slot, path: path, folder: fromRecord ? "." : template.directory, style: sized.style,
                     isPoster: sized.isPoster)
             } catch {
-                if case .libraryUnavailable = error {
-                    throw .environment(what: error.description, fix: "install libvips (scripts/install-deps)")
-                }
-                throw .invalidInput(file: path, reason: error.description)
+                throw .pipeline(.photo(error))
             }
         }
         return files
