@@ -90,7 +90,8 @@ struct LintTests {
         let json = S.pass(fields: "\"primaryFields\": [{\"key\": \"p\", \"value\": 1}]")
         let rows = PassLinter.lint(try S.source(json, files: ["strip.png": [UInt8](strip)]))
         let row = try #require(rows.first { $0.code == LintCode.imageWrongSize })
-        #expect(row.before == "strip.png 87×87" && row.after == "strip.png 375×144")  // the store card size nearest its square shape
+        // The store card strip size nearest the image's square shape.
+        #expect(row.before == "strip.png 87×87" && row.after == "strip.png 375×144")
     }
 
     @Test("a poster event ticket missing its semantics gets one row per tag")

@@ -42,7 +42,8 @@ enum PosterRule {
             rows.append(
                 LintRow(
                     LintCode.posterIncomplete, path: "generic", before: LintRow.missing,
-                    after: "\"generic\": {…the posterGeneric fields…}, or \"automaticallyGenerateCompatiblePass\": true in tooling.json",
+                    after:
+                        "\"generic\": {…the posterGeneric fields…}, or \"automaticallyGenerateCompatiblePass\": true in tooling.json",
                     change: "iPhones on iOS 26 and earlier can add the pass instead of refusing it"))
         }
     }

@@ -57,7 +57,8 @@ public enum PreviewGallery {
                         "<a class=\"thumbnail\" href=\"\(HTMLText.escape(linkFolder + "/" + page))\" "
                             + "data-file=\"\(HTMLText.escape(source.name))\"><div class=\"frame\" style=\"height:\(card.height / 2)px\">"
                             + FrontCard.html(card)
-                            + "</div><div class=\"caption\">\(HTMLText.escape((source.name as NSString).lastPathComponent))</div></a>")
+                            + "</div><div class=\"caption\">\(HTMLText.escape((source.name as NSString).lastPathComponent))</div></a>"
+                    )
                 }
             } catch {
                 entry.failure = (file, error.description)
