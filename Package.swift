@@ -17,6 +17,8 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // Debian's libzint-dev has no .pc file: the modulemap links "zint" by name.
+        .systemLibrary(name: "CZint", providers: [.apt(["libzint-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
 
         // Libraries, layered bottom-up.
@@ -24,7 +26,9 @@ let package = Package(
         .target(name: "PassTemplates", dependencies: ["PassModel"]),
         .target(name: "PassSigning", dependencies: ["COpenSSL", "PassModel"]),
         .target(name: "PassArchive", dependencies: ["CZip", "CDeflate", "PassModel"]),
-        .target(name: "PassMint", dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassArchive", "CVips"]),
+        .target(
+            name: "PassMint",
+            dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassArchive", "CVips", "CZint", "CDeflate"]),
         .target(name: "PassService", dependencies: ["PassMint", "CSQLite", "CPostgreSQL", "CMicroHTTPD", "CCurl", "COpenSSL"]),
         .executableTarget(name: "passmint", dependencies: ["PassMint", "PassService"]),
 

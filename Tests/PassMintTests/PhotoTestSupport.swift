@@ -5,29 +5,18 @@ import Foundation
 /// Photos made at test time with ImageMagick and the vips CLI (never committed binaries), in a folder removed
 /// when the value goes away.
 final class PhotoFolder: Sendable {
-    let path: String
+    private let folder: TempDir
+    var path: String { folder.path }
 
     init() throws {
-        path = NSTemporaryDirectory() + "passmint-photo-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        folder = try TempDir()
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// Runs a tool found on PATH; throws with its stderr when it fails.
+    /// Runs a tool found on PATH in the folder (the shared runner); throws with its stderr when it fails.
     func run(_ tool: String, _ args: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + args
-        process.currentDirectoryURL = URL(fileURLWithPath: path)
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PhotoToolFailure(description: "\(tool) \(args): \(String(decoding: message, as: UTF8.self))")
+        let result = try CLI.run(tool, args, cwd: folder.url)
+        guard result.status == 0 else {
+            throw PhotoToolFailure(description: "\(tool) \(args): \(result.stderr)")
         }
     }
 

@@ -7,12 +7,7 @@ import Testing
 struct BatchKillTests {
     /// Starts the batch, waits until `target` passes exist (or it ends), kills it; returns whether it was killed.
     static func runUntil(_ args: [String], passes target: Int, in folder: String) throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = args
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try CLI.launch(args)
         waitUntil(timeout: 120) {
             !process.isRunning || Self.passCount(folder) >= target
         }

@@ -149,7 +149,7 @@ struct PhotoTests {
         let rerendered = try #require(try PhotoTools.inspect([tmp.path("served.pkpass")]).first)
         #expect(Self.sizes(rerendered) == PhotoTools.thumbnailSizes)
         #expect(rerendered["sha1"] as? [String: String] == original["sha1"] as? [String: String])
-        #expect(try ServeTools.passJSON(tmp.path("served.pkpass"))["backgroundColor"] as? String == "rgb(150, 112, 28)")
+        #expect(try ServeTools.passJSON(tmp.path("served.pkpass"))["backgroundColor"] as? String == "rgb(122, 90, 20)")  // status Gold
         #expect(try ServeTools.opensslVerifies(tmp.path("served.pkpass"), tmp: tmp))
 
         try PhotoTools.run("convert", ["-size", "300x300", "xc:teal", tmp.path("photos/new.png")])

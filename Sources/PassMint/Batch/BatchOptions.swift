@@ -85,6 +85,8 @@ public struct BatchSummary: Sendable {
     public let lastLine: Int
     /// The first few failed records (line and error), for a summary on the terminal.
     public let firstFailures: [(line: Int, error: String)]
+    /// Records that failed because their bytes are not UTF-8: the file may be in a legacy encoding.
+    public var invalidEncodingRecords: Int = 0
     /// The most `firstFailures` holds.
     public static let failuresShown = 5
 }

@@ -26,6 +26,8 @@ struct BatchRecordIssuer: Sendable {
         /// Set when the record failed because of the machine, not the record (a full disk, a folder that is not
         /// writable): every later record would fail the same way, so the batch stops after this window.
         var environmentFailure = false
+        /// The record's bytes are not UTF-8 (the CSV may be in another encoding).
+        var invalidEncoding = false
     }
 
     /// Issues one record (or finds its pass from an earlier run with `--resume`) and writes its file.
@@ -36,7 +38,11 @@ struct BatchRecordIssuer: Sendable {
                     line: input.line, serialNumber: serial, file: nil, issued: false, resumed: false, error: message),
                 archive: nil, stored: nil)
         }
-        guard let fields = input.fields else { return failed(nil, input.error ?? "unreadable record") }
+        guard let fields = input.fields else {
+            var result = failed(nil, input.error ?? "unreadable record")
+            result.invalidEncoding = input.invalidEncoding
+            return result
+        }
         guard fields.count == columns.names.count else {
             return failed(nil, "has \(fields.count) fields but the header has \(columns.names.count); quote values that contain commas")
         }

@@ -100,11 +100,13 @@ public final class BatchRunner: Sendable {
             }
         }
         try finish(&outputs)
-        return BatchSummary(
+        var summary = BatchSummary(
             records: tally.records, issued: tally.issued, resumed: tally.resumed, failed: tally.failed,
             bundles: outputs.bundlesFormed, elapsed: Self.seconds(since: start),
             warnings: issuer.identityWarnings + issuer.templateWarnings + columns.warnings, interrupted: interrupted,
             lastLine: tally.lastLine, firstFailures: tally.firstFailures)
+        summary.invalidEncodingRecords = tally.invalidEncoding
+        return summary
     }
 
     /// Records are issued a window at a time (the workers wait while the next window is read and the last one

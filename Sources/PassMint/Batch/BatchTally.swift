@@ -6,6 +6,8 @@ struct BatchTally {
     private(set) var failed = 0
     private(set) var firstFailures: [(line: Int, error: String)] = []
     private(set) var lastLine = 0
+    /// Records that failed because their bytes are not UTF-8.
+    private(set) var invalidEncoding = 0
 
     /// Counts one window's results; returns the store rows they carry, in CSV order.
     mutating func add(_ results: [BatchRecordIssuer.WorkResult]) -> [IssuedPassRecord] {
@@ -17,6 +19,7 @@ struct BatchTally {
                 if result.outcome.resumed { resumed += 1 } else { issued += 1 }
             } else {
                 failed += 1
+                if result.invalidEncoding { invalidEncoding += 1 }
                 if firstFailures.count < BatchSummary.failuresShown {
                     firstFailures.append((result.outcome.line, result.outcome.error ?? "failed"))
                 }

@@ -17,6 +17,13 @@ extension PassIssuer {
     /// member photo in `thumbnail` is the generic fallback's, since posterGeneric shows no thumbnail), else the
     /// first style, whose refusal then names the slot.
     func imageStyle(forSlot slot: String) -> (style: String?, isPoster: Bool) {
+        Self.imageStyle(forSlot: slot, among: imageStyles)
+    }
+
+    /// `imageStyle(forSlot:)` for the styles of any pass.json (`imageStyles(of:)`); preview uses it too.
+    static func imageStyle(forSlot slot: String, among imageStyles: (styles: [String], isPoster: Bool))
+        -> (style: String?, isPoster: Bool)
+    {
         for style in imageStyles.styles {
             // iOS 27 shows posterGeneric whatever preferredStyleSchemes asks for.
             let isPoster = style == PassStyle.posterGeneric.rawValue ? false : imageStyles.isPoster

@@ -125,6 +125,10 @@ struct BatchCommand: Command {
             if summary.failed > summary.firstFailures.count {
                 Console.error("  … and \(summary.failed - summary.firstFailures.count) more")
             }
+            if summary.invalidEncodingRecords > 0, options.csvFormat.encoding == nil {
+                Console.error("hint: \(summary.invalidEncodingRecords) record(s) are not valid UTF-8; if a spreadsheet saved "
+                    + "the file in a Western European encoding, rerun with --encoding windows-1252 (or latin1)")
+            }
             if summary.interrupted {
                 Console.error(
                     "batch: interrupted after line \(summary.lastLine); the passes and report so far are complete — "

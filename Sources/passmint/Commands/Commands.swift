@@ -9,5 +9,7 @@ enum Commands {
         ServeCommand.self,
         UpdateCommand.self,
         MigrateCommand.self,
+        PreviewCommand.self,
+        LintCommand.self,
     ]
 }
