@@ -17,7 +17,9 @@ struct PostgresStoreTests {
         for _ in 0..<6 {
             group.enter()
             Thread {
-                do { _ = try PostgresStore(url: url, poolSize: 1) } catch { failures.withLock { $0.append("\(error)") } }
+                do { _ = try PostgresStore(url: url, poolSize: 1) } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
                 group.leave()
             }.start()
         }
@@ -140,12 +142,17 @@ struct PostgresStoreTests {
 
 @Suite("PostgresURL")
 struct PostgresURLTests {
-    @Test("passwords are redacted from user info and parameters", arguments: [
-        ("postgresql://u:pw@h:5432/db", "postgresql://u:***@h:5432/db", true),
-        ("postgresql://u@h/db?password=pw&sslmode=require", "postgresql://u@h/db?password=***&sslmode=require", true),
-        ("postgres://h/db", "postgres://h/db", false),
-        ("postgresql:///db?host=/run/postgresql", "postgresql:///db?host=/run/postgresql", false),
-    ])
+    @Test(
+        "passwords are redacted from user info and parameters",
+        arguments: [
+            ("postgresql://u:pw@h:5432/db", "postgresql://u:***@h:5432/db", true),
+            (
+                "postgresql://u@h/db?password=pw&sslmode=require", "postgresql://u@h/db?password=***&sslmode=require",
+                true
+            ),
+            ("postgres://h/db", "postgres://h/db", false),
+            ("postgresql:///db?host=/run/postgresql", "postgresql:///db?host=/run/postgresql", false),
+        ])
     func redaction(text: String, shown: String, hasPassword: Bool) throws {
         let url = try PostgresURL(text)
         #expect(url.description == shown)

@@ -51,9 +51,13 @@ struct ServePostgresTests {
         let (_, token) = try f.generate(serial: "PG-1")
         let registered = try CLI.run(
             python,
-            ["-c", Self.registrar, "\(f.port),\(second.port)", ServeTools.passType, "PG-1", token, String(Self.devices)])
-        #expect(registered.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"201": \#(Self.devices)}"#,
-                "\(registered.stdout) \(registered.stderr)")
+            [
+                "-c", Self.registrar, "\(f.port),\(second.port)", ServeTools.passType, "PG-1", token,
+                String(Self.devices),
+            ])
+        #expect(
+            registered.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"201": \#(Self.devices)}"#,
+            "\(registered.stdout) \(registered.stderr)")
         #expect(try f.count("registrations") == Self.devices)
 
         let updated = try f.update("PG-1", ["tier=Gold"])
@@ -71,18 +75,22 @@ struct ServePostgresTests {
             pushed = try pushedTokens(f)
             return expected.isSubset(of: pushed)
         }
-        #expect(reached, "\(expected.subtracting(pushed).count) devices never got a push (\(beforeKill) before the kill)")
+        #expect(
+            reached, "\(expected.subtracting(pushed).count) devices never got a push (\(beforeKill) before the kill)")
         #expect(try f.count("registrations") == Self.devices)
         let drained = try ServeTools.waitUntil(timeout: 30) { try f.count("push_outbox") == 0 }
         #expect(drained, "outbox rows left: \((try? f.count("push_outbox")) ?? -1)")
         // Sent by one instance in the normal case: duplicates only for rows the killed instance held.
         let requests = try f.apnsRequests().count
         #expect(requests - Self.devices <= Self.devices - beforeKill, "\(requests) pushes for \(Self.devices) devices")
-        print("two instances: \(beforeKill) of \(Self.devices) devices pushed before the SIGKILL, \(requests) pushes in all")
+        print(
+            "two instances: \(beforeKill) of \(Self.devices) devices pushed before the SIGKILL, \(requests) pushes in all"
+        )
     }
 
-    @Test("PostgreSQL restarted under a running serve: 503 with Retry-After while it is down, 200 after, same process",
-          .timeLimit(.minutes(2)))
+    @Test(
+        "PostgreSQL restarted under a running serve: 503 with Retry-After while it is down, 200 after, same process",
+        .timeLimit(.minutes(2)))
     func databaseRestart() throws {
         // A private server: stopping the shared one would fail the other PostgreSQL tests running meanwhile.
         let state = try TempDir()
@@ -111,7 +119,9 @@ struct ServePostgresTests {
         }
         #expect(down.status == 503, "\(down.status) \(down.text)")
         #expect(down.headers["retry-after"] == "5")
-        #expect(try f.register(device: "restart1", serial: "RESTART-1", token: token, pushToken: ServeTools.token("ae", 1)).status == 503)
+        #expect(
+            try f.register(device: "restart1", serial: "RESTART-1", token: token, pushToken: ServeTools.token("ae", 1))
+                .status == 503)
 
         try #require(try CLI.run(script, ["resume"], environment: environment).status == 0)
         var up = down
@@ -120,16 +130,21 @@ struct ServePostgresTests {
             return up.status == 200
         }
         #expect(recovered, "\(up.status) \(up.text): \(f.serve.stderr)")
-        #expect(try f.register(device: "restart1", serial: "RESTART-1", token: token, pushToken: ServeTools.token("ae", 1)).status == 201)
+        #expect(
+            try f.register(device: "restart1", serial: "RESTART-1", token: token, pushToken: ServeTools.token("ae", 1))
+                .status == 201)
         #expect(f.serve.isRunning)
         #expect(!f.serve.stderr.contains("s3cret"))
     }
 
-    @Test("serve exits 3 with a clear message when the database cannot be reached at start; the password is never shown")
+    @Test(
+        "serve exits 3 with a clear message when the database cannot be reached at start; the password is never shown")
     func unreachableAtStart() throws {
         let result = try CLI.passmint(
             ["serve", "--port", "0"] + DevIdentity.signingArgs,
-            environment: ["PASSMINT_DATABASE_URL": "postgresql://passmint:s3cret@127.0.0.1:1/passmint?connect_timeout=2"])
+            environment: [
+                "PASSMINT_DATABASE_URL": "postgresql://passmint:s3cret@127.0.0.1:1/passmint?connect_timeout=2"
+            ])
         #expect(result.status == 3)
         #expect(result.stderr.contains("cannot be reached"), "\(result.stderr)")
         #expect(result.stderr.contains("postgresql://passmint:***@127.0.0.1:1/passmint"))
@@ -168,22 +183,29 @@ struct ServePostgresTests {
         print(json.dumps(counts, sort_keys=True))
         """
 
-    @Test("migrate --from-sqlite on 10,000 passes with registrations: every pass downloads with its old token from PostgreSQL, every device lists the same serials",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "migrate --from-sqlite on 10,000 passes with registrations: every pass downloads with its old token from PostgreSQL, every device lists the same serials",
+        .timeLimit(.minutes(10)))
     func migrateFromSQLite() throws {
         let passes = 10_000
         let tmp = try TempDir()
         let db = tmp.path("old.db")
-        let csv = (["serialNumber,memberName,tier"] + (0..<passes).map { "MIG-\(String(format: "%05d", $0)),Member \($0),Silver" })
+        let csv =
+            (["serialNumber,memberName,tier"]
+            + (0..<passes).map { "MIG-\(String(format: "%05d", $0)),Member \($0),Silver" })
             .joined(separator: "\n") + "\n"
         try csv.write(toFile: tmp.path("members.csv"), atomically: true, encoding: .utf8)
         let batch = try CLI.passmint(
-            ["batch", "--template", ServeTools.status, "--csv", tmp.path("members.csv"), "--out", tmp.path("passes"),
-             "--db", db, "--web-service-url", "https://passes.example.com/"] + DevIdentity.signingArgs)
+            [
+                "batch", "--template", ServeTools.status, "--csv", tmp.path("members.csv"), "--out", tmp.path("passes"),
+                "--db", db, "--web-service-url", "https://passes.example.com/",
+            ] + DevIdentity.signingArgs)
         try #require(batch.status == 0, "\(batch.stderr)")
         try? FileManager.default.removeItem(atPath: tmp.path("passes"))
         // Device i holds passes i and i+1: 10,000 devices, 20,000 registrations, as the register endpoint writes them.
-        _ = try ServeTools.sqlite(db, """
+        _ = try ServeTools.sqlite(
+            db,
+            """
             WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < \(passes - 1))
             INSERT INTO devices (device_library_id, push_token, updated_at)
                 SELECT printf('mig%05d', i), printf('ce%062x', i), 1800000000 FROM n;
@@ -195,9 +217,12 @@ struct ServePostgresTests {
             """)
         try ServeTools.sqlite(db, "SELECT serial || ' ' || auth_token FROM passes ORDER BY serial")
             .write(toFile: tmp.path("tokens.txt"), atomically: true, encoding: .utf8)
-        try ServeTools.sqlite(db, """
+        try ServeTools.sqlite(
+            db,
+            """
             SELECT device || ' ' || group_concat(serial, ',') FROM registrations GROUP BY device ORDER BY device
-            """).write(toFile: tmp.path("expected.txt"), atomically: true, encoding: .utf8)
+            """
+        ).write(toFile: tmp.path("expected.txt"), atomically: true, encoding: .utf8)
 
         let url = try TestPostgres.freshSchema()
         let migrated = try CLI.passmint(["migrate", "--from-sqlite", db, "--postgres", url])
@@ -209,9 +234,15 @@ struct ServePostgresTests {
         let f = try ServeFixture(python: nil, postgres: url)
         defer { f.stop() }
         let verified = try CLI.run(
-            python, ["-c", Self.verifier, String(f.port), ServeTools.passType, tmp.path("tokens.txt"), tmp.path("expected.txt")])
-        #expect(verified.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                == #"{"downloaded": \#(passes), "listed": \#(passes), "other": 0}"#, "\(verified.stdout) \(verified.stderr)")
+            python,
+            [
+                "-c", Self.verifier, String(f.port), ServeTools.passType, tmp.path("tokens.txt"),
+                tmp.path("expected.txt"),
+            ])
+        #expect(
+            verified.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == #"{"downloaded": \#(passes), "listed": \#(passes), "other": 0}"#,
+            "\(verified.stdout) \(verified.stderr)")
         // Moved, not duplicated: a second migrate into the same database is refused.
         let again = try CLI.passmint(["migrate", "--from-sqlite", db, "--postgres", url])
         #expect(again.status == 3)

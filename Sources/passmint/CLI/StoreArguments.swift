@@ -11,8 +11,12 @@ enum StoreArguments {
     static func options(dbHelp: String) -> [OptionSpec] {
         [
             .value("db", "FILE", dbHelp),
-            .value("postgres", "URL", "shared PostgreSQL store, postgresql://USER@HOST:PORT/DB (or \(environmentVariable))"),
-            .value("pool-size", "N", "PostgreSQL connections this process opens at most (default \(StoreLocation.defaultPoolSize))"),
+            .value(
+                "postgres", "URL",
+                "shared PostgreSQL store, postgresql://USER@HOST:PORT/DB (or \(environmentVariable))"),
+            .value(
+                "pool-size", "N",
+                "PostgreSQL connections this process opens at most (default \(StoreLocation.defaultPoolSize))"),
         ]
     }
 

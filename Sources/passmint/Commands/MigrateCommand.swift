@@ -18,10 +18,10 @@ struct MigrateCommand: Command {
             The URL may also come from PASSMINT_DATABASE_URL, the only place besides PGPASSFILE for a password.
             """,
         options: [
-            .value("from-sqlite", "FILE", "the SQLite store to copy (not changed)"),
+            .value("from-sqlite", "FILE", "the SQLite store to copy (not changed)")
         ] + StoreArguments.options(dbHelp: "(not used by migrate)").filter { $0.long == "postgres" },
         examples: [
-            "passmint migrate --from-sqlite passmint.db --postgres postgresql://passmint@db.internal/passmint",
+            "passmint migrate --from-sqlite passmint.db --postgres postgresql://passmint@db.internal/passmint"
         ]
     )
 

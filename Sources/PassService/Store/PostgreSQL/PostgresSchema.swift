@@ -82,7 +82,7 @@ enum PostgresSchema {
                     info TEXT NOT NULL,
                     at BIGINT NOT NULL
                 );
-                """),
+                """)
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
