@@ -248,4 +248,34 @@ struct ServePostgresTests {
         #expect(again.status == 3)
         #expect(again.stderr.contains("already holds \(passes) passes"), "\(again.stderr)")
     }
+
+    @Test("batch --postgres --shard i/N: two machines issue disjoint halves of one CSV into one database at once")
+    func shardedBatch() throws {
+        let tmp = try TempDir()
+        let rows = 200
+        let csv =
+            (["serialNumber,memberName,tier"]
+            + (0..<rows).map { "SHARD-\(String(format: "%04d", $0)),Member \($0),Gold" })
+            .joined(separator: "\n") + "\n"
+        try csv.write(toFile: tmp.path("members.csv"), atomically: true, encoding: .utf8)
+        let url = try TestPostgres.freshSchema()
+        let runs = (1...2).map { shard in
+            try? CLI.launch(
+                [
+                    "batch", "--template", ServeTools.status, "--csv", tmp.path("members.csv"), "--out",
+                    tmp.path("out\(shard)"), "--web-service-url", "https://passes.example.com/", "--shard",
+                    "\(shard)/2",
+                    "--jobs", "1",
+                ] + DevIdentity.signingArgs,
+                environment: ["PASSMINT_DATABASE_URL": url])
+        }
+        for run in runs {
+            run?.waitUntilExit()
+            #expect(run?.terminationStatus == 0)
+        }
+        #expect(try TestPostgres.psql(url, "SELECT count(*), count(DISTINCT serial) FROM passes") == "\(rows)|\(rows)")
+        let files = try (1...2).map { try FileManager.default.contentsOfDirectory(atPath: tmp.path("out\($0)")) }
+        #expect(Set(files[0]).isDisjoint(with: files[1]))
+        #expect(files[0].count + files[1].count == rows)
+    }
 }
