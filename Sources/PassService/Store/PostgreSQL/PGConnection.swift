@@ -30,7 +30,10 @@ final class PGConnection: @unchecked Sendable {  // handed out exclusively by Po
         self.handle = handle
         self.server = server
         // Notices (e.g. "relation already exists, skipping") would otherwise be printed on stderr by libpq.
-        _ = try execute("SET client_min_messages = warning")
+        // Every PassMint statement is a lookup by key whose best plan does not depend on the values, so prepared
+        // statements keep one generic plan instead of being planned again on each execution (planning cost more
+        // than running the list query).
+        _ = try execute("SET client_min_messages = warning; SET plan_cache_mode = force_generic_plan")
     }
 
     deinit { PQfinish(handle) }
