@@ -109,16 +109,20 @@ struct AccessLogTests {
         }
     }
 
-    @Test("the live server logs each request it answers, HEAD included")
+    @Test("the live server logs each request it answers, HEAD and requests refused for their size included")
     func live() throws {
         let directory = try TempDir()
         let path = directory.path("live.jsonl")
         var configuration = ServiceConfiguration(host: "127.0.0.1", port: 0)
         configuration.accessLog = try AccessLog(.file(path))
+        configuration.limits = RequestLimits(maxURLBytes: 100, maxBodyBytes: 1000)
         let live = try LiveService(configuration: configuration)
         #expect(try live.request("GET", "/healthz").status == 200)
         #expect(try live.request("HEAD", "/healthz").status == 200)
         #expect(try live.request("GET", "/missing").status == 404)
+        // Answered by the server adapter itself, before any route: still logged, and counted in /metrics.
+        #expect(try live.request("GET", "/v1/log?" + String(repeating: "q", count: 200)).status == 414)
+        #expect(try live.request("POST", "/v1/log", body: Array(repeating: 0x20, count: 2000)).status == 413)
         live.service.stop()
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         let summary = try lines.map { line -> String in
@@ -126,6 +130,11 @@ struct AccessLogTests {
             let status = object["status"]?.doubleValue.map { String(Int($0)) } ?? "-"
             return "\(object["method"]?.stringValue ?? "") \(object["route"]?.stringValue ?? "") \(status)"
         }
-        #expect(summary == ["GET GET /healthz 200", "HEAD GET /healthz 200", "GET unmatched 404"])
+        #expect(summary == [
+            "GET GET /healthz 200", "HEAD GET /healthz 200", "GET unmatched 404", "GET unmatched 414",
+            "POST unmatched 413",
+        ])
+        #expect(live.service.metrics.requestCount(route: "unmatched", status: 414) == 1)
+        #expect(live.service.durations.count(route: live.service.durations.unmatched) == 3)
     }
 }

@@ -24,12 +24,15 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
     /// TLS 1.2 and 1.3 only: what Wallet (App Transport Security) requires of a web service.
     static let tlsPriorities = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
 
-    /// Binds and starts serving; `respond` is called on the daemon's threads.
-    init(options: Options, limits: RequestLimits, respond: @escaping @Sendable (Request) -> Response)
-        throws(ServiceError)
-    {
+    /// Binds and starts serving; `respond` is called on the daemon's threads, and `refused` for each request the
+    /// adapter answers itself (a head or body over `limits`).
+    init(
+        options: Options, limits: RequestLimits, respond: @escaping @Sendable (Request) -> Response,
+        refused: @escaping @Sendable (HTTPMethod, Response, Duration) -> Void
+    ) throws(ServiceError) {
         let workers = options.writeWorkers > 0 ? BlockingWorkers(threads: options.writeWorkers) : nil
-        let context = Unmanaged.passRetained(MHDContext(limits: limits, workers: workers, respond: respond))
+        let context = Unmanaged.passRetained(
+            MHDContext(limits: limits, workers: workers, respond: respond, refused: refused))
         // Room for every head the limits allow, so that one over a limit gets PassMint's JSON answer.
         let memory = max(options.connectionMemoryLimit, limits.connectionMemory)
         let host = options.host == "localhost" ? "127.0.0.1" : options.host

@@ -56,10 +56,15 @@ public final class WalletService: Sendable {
             connectionMemoryLimit: configuration.connectionMemoryLimit,
             connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
             connectionLimit: configuration.connectionLimit, tls: configuration.tls)
-        let started = try MHDDaemon(options: options, limits: configuration.limits) {
-            [weak self] request in
-            self?.respond(to: request) ?? HTTPError(503, "the service is shutting down").response
-        }
+        let started = try MHDDaemon(
+            options: options, limits: configuration.limits,
+            respond: { [weak self] request in
+                self?.respond(to: request) ?? HTTPError(503, "the service is shutting down").response
+            },
+            refused: { [weak self] method, response, duration in
+                guard let self else { return }
+                record(method: method, route: durations.unmatched, response: response, duration: duration)
+            })
         daemon.withLock { $0 = started }
     }
 
@@ -108,13 +113,16 @@ public final class WalletService: Sendable {
         case .notFound:
             response = HTTPError.notFound("no such endpoint").response
         }
-        let elapsed = ContinuousClock.now - started
+        record(method: request.method, route: index, response: response, duration: ContinuousClock.now - started)
+        return response
+    }
+
+    /// Counts, times and logs one answered request of route `index` (or `durations.unmatched`).
+    private func record(method: HTTPMethod, route index: Int, response: Response, duration: Duration) {
         let label = durations.routes[index]
         metrics.recordRequest(route: label, status: response.status)
-        durations.record(route: index, duration: elapsed)
+        durations.record(route: index, duration: duration)
         configuration.accessLog?.record(
-            method: request.method, route: label, status: response.status, bytes: response.body.count,
-            duration: elapsed)
-        return response
+            method: method, route: label, status: response.status, bytes: response.body.count, duration: duration)
     }
 }
