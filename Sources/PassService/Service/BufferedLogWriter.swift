@@ -14,6 +14,7 @@ final class BufferedLogWriter: @unchecked Sendable {  // `fd` is immutable; the 
     private struct Pending {
         var bytes: [UInt8] = []
         var dropped = 0
+        var droppedTotal = 0
         var wakeRequested = false
         var closed = false
     }
@@ -56,6 +57,7 @@ final class BufferedLogWriter: @unchecked Sendable {  // `fd` is immutable; the 
         let signal = pending.withLock { state -> Bool in
             guard !state.closed, state.bytes.count + reserve <= maxPendingBytes else {
                 state.dropped += 1
+                state.droppedTotal += 1
                 return false
             }
             body(&state.bytes)
@@ -65,6 +67,9 @@ final class BufferedLogWriter: @unchecked Sendable {  // `fd` is immutable; the 
         }
         if signal { wake.signal() }
     }
+
+    /// Lines dropped since the start because the disk fell behind (or after `close()`).
+    var droppedLines: Int { pending.withLock { $0.droppedTotal } }
 
     /// Writes everything appended so far before returning.
     func flush() { drain() }
@@ -96,7 +101,10 @@ final class BufferedLogWriter: @unchecked Sendable {  // `fd` is immutable; the 
     private func drain() {
         writing.lock()
         defer { writing.unlock() }
-        var chunk = spare
+        // Trade the pending buffer for the spare one (moved, not copied, so neither is shared and appending to
+        // the new pending buffer reuses its capacity).
+        var chunk: [UInt8] = []
+        swap(&chunk, &spare)
         let dropped = pending.withLock { state -> Int in
             swap(&state.bytes, &chunk)
             state.wakeRequested = false

@@ -76,11 +76,13 @@ public final class WalletService: Sendable {
 
     /// Stops serving; in-flight requests finish first, then the access log is written out.
     public func stop() {
-        let running = daemon.withLock { current -> MHDDaemon? in
-            defer { current = nil }
-            return current
-        }
-        withExtendedLifetime(running) {}  // released here, outside the lock: MHD_stop_daemon joins the server threads
+        do {
+            let running = daemon.withLock { current -> MHDDaemon? in
+                defer { current = nil }
+                return current
+            }
+            withExtendedLifetime(running) {}
+        }  // released by here, outside the lock: MHD_stop_daemon joins the server threads, so no request is left
         configuration.accessLog?.flush()
     }
 
