@@ -20,12 +20,15 @@ public struct TestServerCertificate: Sendable {
             }
         }
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try openssl(["req", "-x509"] + ec + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Test CA"])
+        try openssl(
+            ["req", "-x509"] + ec + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Test CA"])
         try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\n".utf8).write(to: dir.appendingPathComponent("san.ext"))
         try openssl(["req"] + ec + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"])
         try openssl(
-            ["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
-             "server.pem", "-days", "2", "-extfile", "san.ext"])
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
+                "server.pem", "-days", "2", "-extfile", "san.ext",
+            ])
         ca = directory.path("ca.pem")
         certificate = directory.path("server.pem")
         key = directory.path("server.key")

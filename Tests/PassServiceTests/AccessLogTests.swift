@@ -46,12 +46,15 @@ struct AccessLogTests {
         let registration = "/v1/devices/\(device)/registrations/\(passType)/\(serial)"
         let requests: [Request] = [
             Request(method: .post, path: registration, headers: apple, body: jsonBody(["pushToken": pushToken])),
-            Request(method: .get, path: "/v1/devices/\(device)/registrations/\(passType)",
-                    query: [("passesUpdatedSince", "0")]),
+            Request(
+                method: .get, path: "/v1/devices/\(device)/registrations/\(passType)",
+                query: [("passesUpdatedSince", "0")]),
             Request(method: .get, path: "/v1/passes/\(passType)/\(serial)", headers: apple),
-            Request(method: .get, path: "/v1/passes/\(passType)/\(serial)",
-                    headers: ["Authorization": "ApplePass wrong-\(pass.authenticationToken)"]),
-            Request(method: .get, path: "/admin/v1/passes/\(serial)", headers: ["Authorization": "Bearer \(adminToken)"]),
+            Request(
+                method: .get, path: "/v1/passes/\(passType)/\(serial)",
+                headers: ["Authorization": "ApplePass wrong-\(pass.authenticationToken)"]),
+            Request(
+                method: .get, path: "/admin/v1/passes/\(serial)", headers: ["Authorization": "Bearer \(adminToken)"]),
             Request(method: .get, path: "/v1/passes/\(passType)/\(serial)%00"),
             Request(method: .put, path: "/v1/passes/\(passType)/\(serial)"),
             Request(method: .get, path: "/nowhere/\(device)"),
@@ -64,20 +67,23 @@ struct AccessLogTests {
         let text = try String(contentsOfFile: logPath, encoding: .utf8)
         let lines = text.split(separator: "\n")
         #expect(lines.count == requests.count, "one line per answered request: \(text)")
-        for secret in [pass.authenticationToken, adminToken, pushToken, device, serial, passType, "ApplePass", "Bearer"] {
+        for secret in [
+            pass.authenticationToken, adminToken, pushToken, device, serial, passType, "ApplePass", "Bearer",
+        ] {
             #expect(!text.contains(secret), "\(secret) is in the access log: \(text)")
         }
         let objects = try lines.map { try #require(try JSONReader.parse(String($0)).value.objectValue) }
         for object in objects {
             #expect(Set(object.keys) == ["time", "method", "route", "status", "bytes", "duration_ms"])
         }
-        #expect(objects.map { $0["route"]?.stringValue ?? "" } == [
-            "POST /v1/devices/:device/registrations/:passType/:serial",
-            "GET /v1/devices/:device/registrations/:passType",
-            "GET /v1/passes/:passType/:serial", "GET /v1/passes/:passType/:serial", "GET /admin/v1/passes/:serial",
-            "unmatched", "unmatched", "unmatched",
-            "DELETE /v1/devices/:device/registrations/:passType/:serial",
-        ])
+        #expect(
+            objects.map { $0["route"]?.stringValue ?? "" } == [
+                "POST /v1/devices/:device/registrations/:passType/:serial",
+                "GET /v1/devices/:device/registrations/:passType",
+                "GET /v1/passes/:passType/:serial", "GET /v1/passes/:passType/:serial", "GET /admin/v1/passes/:serial",
+                "unmatched", "unmatched", "unmatched",
+                "DELETE /v1/devices/:device/registrations/:passType/:serial",
+            ])
         #expect(objects.map { $0["status"] } == statuses.map { JSONValue.integer(Int64($0)) })
         #expect(objects[2]["bytes"] == .integer(Int64(try TestRenderer().render(pass).count)))
         #expect(objects[6]["method"] == "PUT")
@@ -105,7 +111,9 @@ struct AccessLogTests {
 
     @Test("a file that cannot be opened is an error naming it")
     func unopenable() {
-        #expect(throws: ServiceError.accessLog(path: "/nonexistent-dir/access.jsonl", message: "No such file or directory")) {
+        #expect(
+            throws: ServiceError.accessLog(path: "/nonexistent-dir/access.jsonl", message: "No such file or directory")
+        ) {
             _ = try AccessLog(.file("/nonexistent-dir/access.jsonl"))
         }
     }
@@ -131,10 +139,11 @@ struct AccessLogTests {
             let status = object["status"]?.doubleValue.map { String(Int($0)) } ?? "-"
             return "\(object["method"]?.stringValue ?? "") \(object["route"]?.stringValue ?? "") \(status)"
         }
-        #expect(summary == [
-            "GET GET /healthz 200", "HEAD GET /healthz 200", "GET unmatched 404", "GET unmatched 414",
-            "POST unmatched 413",
-        ])
+        #expect(
+            summary == [
+                "GET GET /healthz 200", "HEAD GET /healthz 200", "GET unmatched 404", "GET unmatched 414",
+                "POST unmatched 413",
+            ])
         #expect(live.service.metrics.requestCount(route: "unmatched", status: 414) == 1)
         #expect(live.service.durations.count(route: live.service.durations.unmatched) == 3)
     }
@@ -142,7 +151,8 @@ struct AccessLogTests {
 
 @Suite("Buffered log writer")
 struct BufferedLogWriterTests {
-    @Test("a destination that stops taking bytes never holds up appends: beyond the bound, lines are dropped and counted")
+    @Test(
+        "a destination that stops taking bytes never holds up appends: beyond the bound, lines are dropped and counted")
     func stalledDestination() throws {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)

@@ -41,7 +41,8 @@ struct OpenAPITests {
         }
         let routes = Set(try routeTable().map { "\($0.method) \(template($0.pattern))" })
         #expect(routes.subtracting(documented).isEmpty, "routes missing from Docs/openapi.json")
-        #expect(documented.subtracting(routes).isEmpty, "operations in Docs/openapi.json that the router does not serve")
+        #expect(
+            documented.subtracting(routes).isEmpty, "operations in Docs/openapi.json that the router does not serve")
     }
 
     @Test("each operation declares exactly its path's parameters, security that exists, an id and responses")
@@ -53,15 +54,19 @@ struct OpenAPITests {
         var operationIDs: [String] = []
         for (path, item) in try #require(document["paths"]?.objectValue) {
             let item = try #require(item.objectValue)
-            let names = Set(path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) })
+            let names = Set(
+                path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) })
             for (method, operation) in item where Self.methods.contains(method) {
                 let operation = try #require(operation.objectValue)
-                let declared = try ((item["parameters"]?.arrayValue ?? []) + (operation["parameters"]?.arrayValue ?? []))
+                let declared = try
+                    ((item["parameters"]?.arrayValue ?? []) + (operation["parameters"]?.arrayValue ?? []))
                     .map { try resolve($0, in: document) }
                     .filter { $0["in"] == "path" }
                 #expect(Set(declared.compactMap { $0["name"]?.stringValue }) == names, "\(method) \(path)")
-                #expect(declared.allSatisfy { $0["required"] == true }, "\(method) \(path): path parameters are required")
-                let security = try #require(operation["security"]?.arrayValue, "\(method) \(path) says nothing of security")
+                #expect(
+                    declared.allSatisfy { $0["required"] == true }, "\(method) \(path): path parameters are required")
+                let security = try #require(
+                    operation["security"]?.arrayValue, "\(method) \(path) says nothing of security")
                 for requirement in security {
                     #expect(Set((requirement.objectValue ?? [:]).keys).isSubset(of: schemes), "\(method) \(path)")
                 }

@@ -50,9 +50,11 @@ struct RequestDurationsTests {
         _ = service.respond(to: Request(method: .get, path: "/healthz"))
         _ = service.respond(to: Request(method: .get, path: "/v1/passes/pass.a.b/S-1"))
         _ = service.respond(to: Request(method: .get, path: "/nowhere"))
-        let text = String(decoding: service.respond(to: Request(method: .get, path: "/metrics")).body.array, as: UTF8.self)
+        let text = String(
+            decoding: service.respond(to: Request(method: .get, path: "/metrics")).body.array, as: UTF8.self)
         #expect(text.contains(#"passmint_http_request_duration_seconds_count{route="GET /healthz"} 1"#))
-        #expect(text.contains(#"passmint_http_request_duration_seconds_count{route="GET /v1/passes/:passType/:serial"} 1"#))
+        #expect(
+            text.contains(#"passmint_http_request_duration_seconds_count{route="GET /v1/passes/:passType/:serial"} 1"#))
         #expect(text.contains(#"passmint_http_request_duration_seconds_count{route="unmatched"} 1"#))
         #expect(!text.contains("S-1"))
         #expect(service.durations.count(route: service.durations.unmatched) == 1)

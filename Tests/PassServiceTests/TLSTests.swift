@@ -18,20 +18,30 @@ struct TLSTests {
         configuration.tls = try TLSCredentials.load(certificatePath: pki.certificate, keyPath: pki.key)
         let live = try LiveService(configuration: configuration)
         let https = try CLI.run(
-            "curl", ["-sS", "--cacert", pki.ca, "-o", "-", "-w", "\n%{http_code} %{ssl_verify_result}",
-                     "https://127.0.0.1:\(live.port)/healthz"])
+            "curl",
+            [
+                "-sS", "--cacert", pki.ca, "-o", "-", "-w", "\n%{http_code} %{ssl_verify_result}",
+                "https://127.0.0.1:\(live.port)/healthz",
+            ])
         #expect(https.status == 0, "\(https.stderr)")
         #expect(https.stdout == "ok\n\n200 0")
         let tls12 = try CLI.run(
-            "curl", ["-sS", "--cacert", pki.ca, "--tls-max", "1.2", "-o", "/dev/null", "-w", "%{http_code}",
-                     "https://localhost:\(live.port)/healthz"])
+            "curl",
+            [
+                "-sS", "--cacert", pki.ca, "--tls-max", "1.2", "-o", "/dev/null", "-w", "%{http_code}",
+                "https://localhost:\(live.port)/healthz",
+            ])
         #expect(tls12.stdout == "200", "\(tls12.stderr)")
         let tls11 = try CLI.run(
-            "curl", ["-sS", "--cacert", pki.ca, "--tlsv1.0", "--tls-max", "1.1", "-o", "/dev/null",
-                     "https://127.0.0.1:\(live.port)/healthz"])
+            "curl",
+            [
+                "-sS", "--cacert", pki.ca, "--tlsv1.0", "--tls-max", "1.1", "-o", "/dev/null",
+                "https://127.0.0.1:\(live.port)/healthz",
+            ])
         #expect(tls11.status != 0, "TLS 1.1 was accepted")
         let plain = try CLI.run(
-            "curl", ["-sS", "-m", "10", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(live.port)/healthz"])
+            "curl",
+            ["-sS", "-m", "10", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(live.port)/healthz"])
         #expect(plain.status != 0, "plain HTTP was answered: \(plain.stdout)")
         #expect(plain.stdout == "000")
         #expect(live.settles())
@@ -46,17 +56,26 @@ struct TLSTests {
         let der = directory.path("server.der")
         let converted = try CLI.run("openssl", ["x509", "-in", pki.certificate, "-outform", "DER", "-out", der])
         try #require(converted.status == 0)
-        let garbage = try directory.write(Array("-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n".utf8), "garbage.pem")
+        let garbage = try directory.write(
+            Array("-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n".utf8), "garbage.pem")
         let encrypted = directory.path("encrypted.key")
         let encrypting = try CLI.run(
             "openssl", ["pkey", "-in", pki.key, "-aes256", "-passout", "pass:secret", "-out", encrypted])
         try #require(encrypting.status == 0)
 
         let cases: [(String, String, ServiceError)] = [
-            ("/nonexistent/cert.pem", pki.key,
-             .tlsFile(path: "/nonexistent/cert.pem", problem: .unreadable(kind: .certificate, reason: "No such file or directory"))),
-            (pki.certificate, "/nonexistent/key.pem",
-             .tlsFile(path: "/nonexistent/key.pem", problem: .unreadable(kind: .privateKey, reason: "No such file or directory"))),
+            (
+                "/nonexistent/cert.pem", pki.key,
+                .tlsFile(
+                    path: "/nonexistent/cert.pem",
+                    problem: .unreadable(kind: .certificate, reason: "No such file or directory"))
+            ),
+            (
+                pki.certificate, "/nonexistent/key.pem",
+                .tlsFile(
+                    path: "/nonexistent/key.pem",
+                    problem: .unreadable(kind: .privateKey, reason: "No such file or directory"))
+            ),
             (der, pki.key, .tlsFile(path: der, problem: .notPEM(kind: .certificate))),
             (pki.certificate, encrypted, .tlsFile(path: encrypted, problem: .encryptedKey)),
             (pki.certificate, other.key, .tlsKeyMismatch(certificatePath: pki.certificate, keyPath: other.key)),

@@ -13,7 +13,8 @@ struct ServeOperationsTests {
     }
 
     private func listeningPort(in line: String, scheme: String) throws -> Int {
-        guard let range = line.range(of: "\(scheme)://127.0.0.1:"), let port = Int(line[range.upperBound...].prefix { $0.isNumber })
+        guard let range = line.range(of: "\(scheme)://127.0.0.1:"),
+            let port = Int(line[range.upperBound...].prefix { $0.isNumber })
         else { throw ServeFailure("no \(scheme) port in '\(line)'") }
         return port
     }
@@ -27,9 +28,11 @@ struct ServeOperationsTests {
         defer { process.stop() }
         let port = try listeningPort(in: try process.firstLine(), scheme: "https")
         let https = try CLI.run(
-            "curl", ["-sS", "--cacert", pki.ca, "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(port)/healthz"])
+            "curl",
+            ["-sS", "--cacert", pki.ca, "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(port)/healthz"])
         #expect(https.stdout == "200", "\(https.stderr)")
-        let plain = try CLI.run("curl", ["-sS", "-m", "10", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/healthz"])
+        let plain = try CLI.run(
+            "curl", ["-sS", "-m", "10", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/healthz"])
         #expect(plain.status != 0 && plain.stdout == "000", "plain HTTP was answered")
         #expect(process.stop() == 0, "\(process.stderr)")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
@@ -49,22 +52,27 @@ struct ServeOperationsTests {
         let process = try serve(tmp, ["--access-log", "-"], stdoutPath: out)
         defer { process.stop() }
         var listening = ""
-        #expect(ServeTools.waitUntil(timeout: 60) {
-            listening = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
-            return listening.contains("\n")
-        })
+        #expect(
+            ServeTools.waitUntil(timeout: 60) {
+                listening = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+                return listening.contains("\n")
+            })
         let port = try listeningPort(in: listening, scheme: "http")
         #expect(try CLI.run("curl", ["-sS", "-o", "/dev/null", "http://127.0.0.1:\(port)/metrics"]).status == 0)
         #expect(process.stop() == 0)
         let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 2 && lines[0].contains("listening on") && lines[1].contains(#""route":"GET /metrics""#), "\(lines)")
+        #expect(
+            lines.count == 2 && lines[0].contains("listening on") && lines[1].contains(#""route":"GET /metrics""#),
+            "\(lines)")
 
         let stderrProcess = try serve(tmp, ["--log-requests"])
         defer { stderrProcess.stop() }
         let stderrPort = try listeningPort(in: try stderrProcess.firstLine(), scheme: "http")
         #expect(try CLI.run("curl", ["-sS", "-o", "/dev/null", "http://127.0.0.1:\(stderrPort)/nope"]).status == 0)
         #expect(stderrProcess.stop() == 0)
-        #expect(stderrProcess.stderr.contains(#""method":"GET","route":"unmatched","status":404"#), "\(stderrProcess.stderr)")
+        #expect(
+            stderrProcess.stderr.contains(#""method":"GET","route":"unmatched","status":404"#),
+            "\(stderrProcess.stderr)")
     }
 
     @Test("TLS files and access logs that cannot be used exit 3 naming the option; half a TLS pair exits 2")
@@ -75,7 +83,10 @@ struct ServeOperationsTests {
         let other = try TestServerCertificate(in: otherDirectory)
         let key = try String(contentsOfFile: pki.key, encoding: .utf8).split(separator: "\n")[1]
         let cases: [([String], Int32, [String])] = [
-            (["--tls-cert", tmp.path("missing.pem"), "--tls-key", pki.key], 3, ["--tls-cert", "missing.pem", "cannot be read"]),
+            (
+                ["--tls-cert", tmp.path("missing.pem"), "--tls-key", pki.key], 3,
+                ["--tls-cert", "missing.pem", "cannot be read"]
+            ),
             (["--tls-cert", pki.certificate, "--tls-key", pki.ca], 3, ["--tls-key", "ca.pem"]),
             (["--tls-cert", pki.certificate, "--tls-key", other.key], 3, ["--tls-cert", "does not belong"]),
             (["--tls-cert", pki.certificate], 2, ["--tls-key"]),

@@ -39,8 +39,8 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, 
         } catch {
             request.phase = .rejected
             let response = error.response
-            context.refused(
-                HTTPMethod(method.map { String(cString: $0) } ?? "GET"), response, ContinuousClock.now - request.started)
+            let methodName = HTTPMethod(method.map { String(cString: $0) } ?? "GET")
+            context.refused(methodName, response, ContinuousClock.now - request.started)
             return mhdQueue(connection, response, closing: true)
         }
     case .rejected:

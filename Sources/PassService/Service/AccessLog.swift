@@ -96,7 +96,8 @@ enum AccessLogLine {
         appendDecimal(UInt64(clamping: bytes), to: &out)
         append(#","duration_ms":"#, to: &out)
         let components = duration.components
-        let microseconds = UInt64(clamping: components.seconds) &* 1_000_000
+        let microseconds =
+            UInt64(clamping: components.seconds) &* 1_000_000
             &+ UInt64(clamping: components.attoseconds / 1_000_000_000_000)
         appendDecimal(microseconds / 1000, to: &out)
         out.append(UInt8(ascii: "."))

@@ -36,9 +36,10 @@ final class BufferedLogWriter: @unchecked Sendable {  // `fd` is immutable; the 
     /// - Parameters:
     ///   - fd: where to write; closed in `close()` when `ownsDescriptor`.
     ///   - name: the file's name for messages on stderr ("access log passmint.log").
-    init(fd: Int32, ownsDescriptor: Bool, name: String, interval: Duration = .seconds(1), wakeBytes: Int = 64 * 1024,
-         maxPendingBytes: Int = 8 * 1024 * 1024)
-    {
+    init(
+        fd: Int32, ownsDescriptor: Bool, name: String, interval: Duration = .seconds(1), wakeBytes: Int = 64 * 1024,
+        maxPendingBytes: Int = 8 * 1024 * 1024
+    ) {
         self.fd = fd
         self.ownsDescriptor = ownsDescriptor
         self.name = name

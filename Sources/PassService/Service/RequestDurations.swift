@@ -41,7 +41,8 @@ final class RequestDurations: @unchecked Sendable {  // the counters are atomics
     func record(route index: Int, duration: Duration) {
         let route = index >= 0 && index < routes.count ? index : unmatched
         let components = duration.components
-        let nanoseconds = UInt64(clamping: components.seconds) &* 1_000_000_000
+        let nanoseconds =
+            UInt64(clamping: components.seconds) &* 1_000_000_000
             &+ UInt64(clamping: components.attoseconds / 1_000_000_000)
         var bucket = 0
         while bucket < boundNanoseconds.count && nanoseconds > boundNanoseconds[bucket] { bucket += 1 }

@@ -48,7 +48,7 @@ struct ServeCommand: Command {
         examples: [
             "PASSMINT_ADMIN_TOKEN=$(openssl rand -hex 32) passmint serve --db passmint.db --port 8080",
             "passmint serve --db passmint.db --apns https://127.0.0.1:8443 --apns-ca test-ca.pem",
-            "passmint serve --host 0.0.0.0 --port 443 --tls-cert fullchain.pem --tls-key privkey.pem --access-log access.jsonl",
+            "passmint serve --host 0.0.0.0 --port 443 --tls-cert chain.pem --tls-key key.pem --access-log access.jsonl",
         ]
     )
 
@@ -133,7 +133,8 @@ struct ServeCommand: Command {
         let port = runner.service.boundPort ?? options.configuration.port
         // Written unbuffered: a parent reading this line through a pipe must see it now, not at exit.
         let scheme = options.configuration.tls == nil ? "http" : "https"
-        let line = "passmint serve: listening on \(scheme)://\(options.configuration.host):\(port) (store \(options.databasePath), APNs \(options.apnsURL))\n"
+        let line = "passmint serve: listening on \(scheme)://\(options.configuration.host):\(port) "
+            + "(store \(options.databasePath), APNs \(options.apnsURL))\n"
         FileHandle.standardOutput.write(Data(line.utf8))
         let interrupt = InterruptRequest(secondStopsAtOnce: false)
         interrupt.wait()
