@@ -4,7 +4,7 @@ import PassArchive
 import PassMint
 
 /// Input: an option byte, then either (even option) the bytes of a .pkpass or .pkpasses, or (odd option) archive
-/// entries, each `name LF content`, separated by `FuzzInput.entrySeparator`, that are zipped first.
+/// entries, each `name LF content`, separated by `FuzzInput.separator`, that are zipped first.
 ///
 /// A mutated zip almost always fails its CRC check, so raw bytes mostly exercise libzip and the archive
 /// checks; zipping the entries first lets mutations reach manifest.json, the PKCS#7 signature, pass.json,
@@ -25,7 +25,7 @@ private func fuzzArchive(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     if mode == 0 {
         bytes = input.bytes
     } else {
-        let entries = input.parts(separatedBy: FuzzInput.entrySeparator).map { part in
+        let entries = input.parts().map { part in
             let newline = part.firstIndex(of: 0x0A) ?? part.endIndex
             let content = newline < part.endIndex ? Array(part[(newline + 1)...]) : []
             return ArchiveEntry(name: String(decoding: part[..<newline], as: UTF8.self), bytes: content)
@@ -43,8 +43,8 @@ private func fuzzArchive(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     for report in PassVerifier.verify(bytes: bytes, name: name, now: now) {
         // Each report names the archive it is about, and every problem carries a stable code.
-        precondition(report.file.hasPrefix(name), "a report named \(report.file) for \(name)")
-        for problem in report.problems { precondition(!problem.code.isEmpty, "a problem without a code") }
+        require(report.file.hasPrefix(name), "a report named \(report.file) for \(name)")
+        for problem in report.problems { require(!problem.code.isEmpty, "a problem without a code") }
     }
     return 0
 }

@@ -2,13 +2,12 @@
 ///
 /// Every target reads its input with these few rules, so a crash file turns into a regression test by hand and
 /// `make-seeds.py` writes seeds the same way: an option byte first where a target has options, parts separated
-/// by a separator.
+/// by `separator`.
 public struct FuzzInput: Sendable {
-    /// Separates the parts of an input made of text files (template: pass.json, template.json, …).
-    /// 0xFF never occurs in UTF-8 text, so a seed made of text files joined with it splits back exactly.
-    public static let separator: [UInt8] = [0xFF]
-    /// Separates the entries of an input made of binary files (archive entries), where any single byte occurs.
-    public static let entrySeparator: [UInt8] = Array("\u{0}--passmint-fuzz-entry--\u{0}".utf8)
+    /// Separates the parts of an input that feeds several files (template: pass.json, template.json, …; archive
+    /// entries). Several bytes, with NULs, because parts may be binary (PNG, DER, UTF-16 pass.strings) and any
+    /// single byte occurs in them; the fuzz dictionaries list it, so mutations can add and drop parts.
+    public static let separator: [UInt8] = Array("\u{0}--part--\u{0}".utf8)
 
     public let bytes: [UInt8]
 
@@ -29,7 +28,8 @@ public struct FuzzInput: Sendable {
     }
 
     /// The parts between separators, in order (an input without a separator is one part).
-    public func parts(separatedBy separator: [UInt8] = FuzzInput.separator) -> [[UInt8]] {
+    public func parts() -> [[UInt8]] {
+        let separator = Self.separator
         var parts: [[UInt8]] = []
         var start = 0
         var index = 0
@@ -48,12 +48,12 @@ public struct FuzzInput: Sendable {
 
     /// Exactly `count` parts: missing ones empty, separators past the `count - 1`th kept in the last part.
     public func parts(_ count: Int) -> [[UInt8]] {
-        var parts = parts()
-        if parts.count > count {
-            let tail = parts[(count - 1)...].joined(separator: Self.separator)
-            parts = Array(parts[..<(count - 1)]) + [Array(tail)]
+        var all = self.parts()
+        if all.count > count {
+            let tail = all[(count - 1)...].joined(separator: Self.separator)
+            all = Array(all[..<(count - 1)]) + [Array(tail)]
         }
-        while parts.count < count { parts.append([]) }
-        return parts
+        while all.count < count { all.append([]) }
+        return all
     }
 }

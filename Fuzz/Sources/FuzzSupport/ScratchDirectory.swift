@@ -2,23 +2,20 @@ import Foundation
 
 /// A folder of this process's own, for the readers that take a path (CSV, template folders).
 ///
-/// It lives under `$PASSMINT_FUZZ_SCRATCH` (Benchmarks/fuzz sets it to a folder it removes afterwards), else on
-/// `/dev/shm` when there is one, so writing each input costs no disk I/O; several fuzz processes (`-jobs`) each
-/// get their own by process id. `reset()` empties it between inputs, so a file of one input can never be read
-/// with the next.
+/// It lives under `$PASSMINT_FUZZ_SCRATCH` (Benchmarks/fuzz sets it to a folder on /dev/shm that it removes
+/// afterwards), else in the temporary folder; several fuzz processes (`-jobs`) each get their own by process id.
+/// Each input writes every file a reader may look at, or removes it, so nothing of one input is read with the
+/// next (cheaper than emptying the folder per input).
 public final class ScratchDirectory: Sendable {
     public let path: String
 
-    /// Creates `<tmp>/passmint-fuzz-<name>-<pid>` (emptied first when a dead process left one behind).
+    /// Creates `<scratch>/passmint-fuzz-<name>-<pid>` (emptied first when a dead process left one behind).
     public init(name: String) {
-        let base = ProcessInfo.processInfo.environment["PASSMINT_FUZZ_SCRATCH"]
-            ?? (FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory())
+        let base = ProcessInfo.processInfo.environment["PASSMINT_FUZZ_SCRATCH"] ?? NSTemporaryDirectory()
         path = "\(base)/passmint-fuzz-\(name)-\(getpid())"
         try? FileManager.default.removeItem(atPath: path)
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 
     /// Writes `bytes` to `relative` (creating its folder) and returns the full path.
     @discardableResult
@@ -32,10 +29,8 @@ public final class ScratchDirectory: Sendable {
         return full
     }
 
-    /// Removes everything inside the folder, keeping the folder.
-    public func reset() {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
-            try? FileManager.default.removeItem(atPath: path + "/" + name)
-        }
+    /// Writes `bytes` to `relative`, or removes `relative` (a file or a folder) when `bytes` is nil.
+    public func write(_ relative: String, _ bytes: [UInt8]?) {
+        if let bytes { write(relative, bytes) } else { try? FileManager.default.removeItem(atPath: path + "/" + relative) }
     }
 }

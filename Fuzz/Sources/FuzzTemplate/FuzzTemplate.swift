@@ -15,9 +15,9 @@ private let scratch = ScratchDirectory(name: "template")
 
 private func fuzzTemplate(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let parts = FuzzInput(start, count).parts(4)
-    scratch.reset()
     scratch.write("pass.json", parts[0])
-    if !parts[1].isEmpty { scratch.write("template.json", parts[1]) }
+    scratch.write("template.json", parts[1].isEmpty ? nil : parts[1])
+    scratch.write("en.lproj", nil)
     if !parts[2].isEmpty { scratch.write("en.lproj/pass.strings", parts[2]) }
     guard let template = try? Template.load(directory: scratch.path),
         let record = try? template.resolve(record(parts[3]))
@@ -27,7 +27,7 @@ private func fuzzTemplate(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
         teamIdentifier: "FUZZ123456")
     guard let rendered = try? template.render(record, context: context) else { return 0 }
     // Substitution walks the parsed tree, so whatever the record holds, the result is still one JSON object.
-    precondition(rendered.passJSON.objectValue != nil, "a rendered pass.json is not an object")
+    require(rendered.passJSON.objectValue != nil, "a rendered pass.json is not an object")
     _ = JSONWriter.serialize(rendered.passJSON)
     return 0
 }
