@@ -29,14 +29,15 @@ let package = Package(
         .target(name: "PassService", dependencies: ["PassMint", "CSQLite", "CMicroHTTPD", "CCurl", "COpenSSL"]),
         .executableTarget(name: "passmint", dependencies: ["PassMint", "PassService"]),
 
-        // Tests mirror targets.
-        .testTarget(name: "PassModelTests", dependencies: ["PassModel"]),
-        .testTarget(name: "PassTemplatesTests", dependencies: ["PassTemplates"]),
-        .testTarget(name: "PassSigningTests", dependencies: ["PassSigning"]),
-        .testTarget(name: "PassArchiveTests", dependencies: ["PassArchive"]),
-        .testTarget(name: "PassMintTests", dependencies: ["PassMint"]),
-        .testTarget(name: "PassServiceTests", dependencies: ["PassService"], exclude: ["PushTestServer.py"]),
-        .testTarget(name: "passmintTests", dependencies: ["passmint"], exclude: ["WalletDeviceSimulator.py"]),
+        // Tests mirror targets; shared test helpers (temporary folders, fixtures, the binary, a dev identity).
+        .target(name: "PassMintTestSupport", dependencies: ["PassSigning"], path: "Tests/PassMintTestSupport"),
+        .testTarget(name: "PassModelTests", dependencies: ["PassModel", "PassMintTestSupport"]),
+        .testTarget(name: "PassTemplatesTests", dependencies: ["PassTemplates", "PassMintTestSupport"]),
+        .testTarget(name: "PassSigningTests", dependencies: ["PassSigning", "PassMintTestSupport"]),
+        .testTarget(name: "PassArchiveTests", dependencies: ["PassArchive", "PassMintTestSupport"]),
+        .testTarget(name: "PassMintTests", dependencies: ["PassMint", "PassMintTestSupport"]),
+        .testTarget(name: "PassServiceTests", dependencies: ["PassService", "PassMintTestSupport"], exclude: ["PushTestServer.py"]),
+        .testTarget(name: "passmintTests", dependencies: ["passmint", "PassMintTestSupport"], exclude: ["WalletDeviceSimulator.py", "HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

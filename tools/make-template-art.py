@@ -391,6 +391,7 @@ def loyalty_strings() -> None:
 
 EXPECTED = {  # image name -> size in points (exact); logo is checked as <= 160x50
     "icon": (29, 29), "strip": None, "thumbnail": (90, 90), "background": (180, 220), "logo": None,
+    "artwork": (358, 448), "primaryLogo": None,  # poster generic (ios27.md); primaryLogo: 30 pt x 30-126 pt
 }
 STRIP = {"storeCard": (375, 123), "coupon": (375, 144), "eventTicket": (375, 98)}
 STYLE_KEYS = ("boardingPass", "coupon", "eventTicket", "generic", "storeCard")
@@ -421,6 +422,10 @@ def check_image_set(folder: Path, base: str, points: tuple[int, int] | None, sty
     name = base.split("/")[-1]
     if name == "strip":
         points = STRIP[style]
+    if name == "primaryLogo":
+        w, h = sizes[1]
+        assert h == 30 and 30 <= w <= 126, f"{folder}/{base}.png {sizes[1]} is not 30 pt tall, 30-126 pt wide"
+        points = sizes[1]
     if name == "logo":
         w, h = sizes[1]
         assert w <= 160 and h <= 50, f"{folder}/{base}.png {sizes[1]} exceeds 160x50"
@@ -463,10 +468,14 @@ def check_template(folder: Path) -> None:
     # placeholders: every one is declared; every field is used; every field has a default
     used = {m for s in strings_in(pass_json) for m in PLACEHOLDER.findall(s)}
     assert used - BUILTINS <= set(fields), f"{folder}: undeclared placeholders {used - BUILTINS - set(fields)}"
-    assert set(fields) <= used, f"{folder}: unused fields {set(fields) - used}"
+    images = {name for name, f in fields.items() if f["type"] == "image"}  # photo fields fill a slot, not a value
+    assert set(fields) - images <= used, f"{folder}: unused fields {set(fields) - images - used}"
     date_re = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?([+-]\d\d:\d\d|Z)")
     for f in fields.values():
-        assert f["type"] in ("string", "integer", "decimal", "date", "enum"), f
+        assert f["type"] in ("string", "integer", "decimal", "date", "enum", "image"), f
+        if f["type"] == "image":  # optional, no default: the template's own image is used
+            assert f["image"] in EXPECTED and "default" not in f and f["required"] is False, f
+            continue
         assert isinstance(f.get("default"), str) and f["default"] != "", f"{folder}: {f['name']} has no default"
         assert isinstance(f["required"], bool) and f.get("description")
         if f["type"] == "enum":
@@ -510,7 +519,8 @@ def check_template(folder: Path) -> None:
             assert len(set(by_tier.values())) == len(by_tier), f"{folder}: tier images for {target} are identical"
 
     # rendering with no values at all (defaults only) gives a complete pass
-    rendered = render(pass_json, {name: f["default"] for name, f in fields.items()} | {"serialNumber": "X"}, fields)
+    defaults = {name: f["default"] for name, f in fields.items() if "default" in f}
+    rendered = render(pass_json, defaults | {"serialNumber": "X"}, fields)
     assert not [s for s in strings_in(rendered) if "{{" in s], f"{folder}: placeholders left after rendering"
     if style == "eventTicket":
         sem = rendered["semantics"]

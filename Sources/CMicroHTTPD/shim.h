@@ -6,13 +6,19 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
-/* MHD_start_daemon is variadic: start a daemon bound to `addr` with PassMint's fixed option set. */
+/* The URI log callback's type, which microhttpd.h only spells out in a comment. */
+typedef void *(*pm_mhd_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
+
+/* MHD_start_daemon is variadic: start a daemon bound to `addr` with PassMint's fixed option set. The URI log
+   callback sees the request target before libmicrohttpd decodes it into a C string (where %00 truncates). */
 static inline struct MHD_Daemon *pm_mhd_start_daemon(unsigned int flags, const struct sockaddr *addr,
                                                      unsigned int thread_pool_size, size_t memory_limit,
                                                      unsigned int timeout_seconds, unsigned int connection_limit,
                                                      MHD_AccessHandlerCallback handler, void *handler_cls,
-                                                     MHD_RequestCompletedCallback completed, void *completed_cls) {
+                                                     MHD_RequestCompletedCallback completed, void *completed_cls,
+                                                     pm_mhd_uri_log_callback uri_log, void *uri_log_cls) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
                             MHD_OPTION_SOCK_ADDR, addr,
                             MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,

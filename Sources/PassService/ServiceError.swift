@@ -10,6 +10,8 @@ public enum ServiceError: Error, CustomStringConvertible, Equatable {
     /// Two routes in the table can match the same request.
     case routeConflict(String, String)
     case invalidConfiguration(String)
+    /// The admin token in `variable` is too short to resist guessing (the token itself is never reported).
+    case weakAdminToken(variable: String, minimumLength: Int)
 
     public var description: String {
         switch self {
@@ -27,6 +29,9 @@ public enum ServiceError: Error, CustomStringConvertible, Equatable {
             return "route \(a) clashes with route \(b): both match the same requests; change one pattern"
         case .invalidConfiguration(let message):
             return "invalid service configuration: \(message)"
+        case .weakAdminToken(let variable, let minimumLength):
+            return "the admin token in \(variable) is shorter than \(minimumLength) characters; set it to a random "
+                + "value (e.g. `openssl rand -hex 32`), or unset \(variable) to disable the admin API"
         }
     }
 }

@@ -1,9 +1,10 @@
 import PassModel
 
-/// A loaded template folder: pass.json with `{{placeholders}}`, optional template.json (typed fields, tiers),
-/// images and `xx.lproj` folders.
+/// A loaded template: pass.json with `{{placeholders}}`, optional template.json (typed fields, tiers),
+/// images and `xx.lproj` folders; or a Pass Designer `.pkpasstemplate` (folder or zipped), personalized by
+/// pass field key, with a `tooling.json` that is read but never packed.
 ///
-/// Every file is read once by `load(directory:)` and kept in memory, so rendering many passes never touches the
+/// Every file is read once by `load(directory:)` (or handed over in a `TemplateSource`) and kept in memory, so rendering many passes never touches the
 /// disk again and a template value can be shared freely between tasks.
 ///
 /// Use: `let t = try Template.load(directory:)` once, then per record
@@ -18,33 +19,49 @@ public struct Template: Sendable {
     public static let serialNumberPlaceholder = "serialNumber"
     /// Record keys `image.SLOT` (e.g. `image.thumbnail`) give a per-record image for the slot SLOT.
     public static let imageKeyPrefix = "image."
+    /// Record keys that are not template fields: `serialNumber`, the barcode's message and alternative text (set on
+    /// every barcode of the pass), and the relevant period (`relevantDates`). See `ReservedKeys`. `image.SLOT`
+    /// keys (`imageKeyPrefix`) are reserved too.
+    public static let reservedKeys: [String] = [
+        serialNumberPlaceholder, ReservedKeys.barcodeMessage, ReservedKeys.barcodeAltText,
+        ReservedKeys.relevantDateStart, ReservedKeys.relevantDateEnd,
+    ]
 
-    /// The folder as given to `load(directory:)` (without a trailing `/`); file names in messages start with it.
-    public var directory: String
-    /// From template.json, or one implicit required string field per placeholder when there is no template.json.
-    public var fields: [TemplateField]
+    /// The template's name as given to `load` (without a trailing `/`): the folder, or the zip file (and the
+    /// folder inside it); file names in messages start with it.
+    public let directory: String
+    /// From template.json, plus one implicit field per placeholder when there is no template.json, plus (Pass
+    /// Designer templates) one implicit field per pass field key that template.json does not declare.
+    public let fields: [TemplateField]
+    /// Fields personalized by pass field key: a value for one of these sets the `value` of every pass field with
+    /// that key, in every style dictionary and field group (Pass Designer templates only; see `KeyFields`).
+    public let keyFields: Set<String>
     /// `tiers.field`: the field whose value selects a tier.
-    public var tierField: String?
+    public let tierField: String?
     /// `tiers.values`: tier value → overrides.
-    public var tiers: [String: TemplateTier]
+    public let tiers: [String: TemplateTier]
     /// The template's pass.json, parsed leniently, placeholders still in place.
-    public var passJSON: JSONValue
+    public let passJSON: JSONValue
     /// What the lenient reader forgave in pass.json (report as `pass.json-lenient`).
-    public var leniencies: [JSONLeniency]
+    public let leniencies: [JSONLeniency]
     /// pass.json has a serialNumber string without placeholders.
-    public var hasLiteralSerialNumber: Bool
+    public let hasLiteralSerialNumber: Bool
     /// The folder has a template.json.
-    public var hasTemplateJSON: Bool
+    public let hasTemplateJSON: Bool
+    /// A Pass Designer template: named `*.pkpasstemplate` or holding a `tooling.json`.
+    public let isDesignerTemplate: Bool
+    /// The template's `tooling.json`, when it has one (never packed into a pass).
+    public let tooling: ToolingManifest?
     /// Things worth telling the user that did not stop loading: skipped folders, template.json leniencies,
     /// unknown template.json keys, localizations with different keys.
-    public var warnings: [String]
+    public let warnings: [String]
     /// The `xx.lproj` folder names, sorted.
-    public var localizations: [String]
+    public let localizations: [String]
 
     /// Files copied into every pass, and pass.strings files (substituted per pass when they hold placeholders).
-    var assets: [TemplateAsset]
+    let assets: [TemplateAsset]
     /// Tier image source path → bytes.
-    var tierImages: [String: [UInt8]]
+    let tierImages: [String: [UInt8]]
 
     /// `directory/pass.json`, for messages.
     public var passJSONFile: String { directory + "/pass.json" }
@@ -52,6 +69,8 @@ public struct Template: Sendable {
     public var templateJSONFile: String { directory + "/template.json" }
     /// The file that declares the fields: template.json when present, else pass.json.
     var fieldsFile: String { hasTemplateJSON ? templateJSONFile : passJSONFile }
+    /// tooling.json asks for the legacy fallback to be derived from `posterGeneric`.
+    public var generatesCompatiblePass: Bool { tooling?.automaticallyGenerateCompatiblePass ?? false }
 }
 
 /// A file kept from the template folder.

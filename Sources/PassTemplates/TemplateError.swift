@@ -30,6 +30,10 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
     case invalidStrings(file: String, line: Int, message: String)
     /// A record key `image.SLOT` names no image slot.
     case unknownImageSlot(key: String, suggestion: String?)
+    /// `tooling.json` (Pass Designer authoring metadata) is JSON but has a key of the wrong type.
+    case invalidToolingJSON(file: String, path: String, message: String)
+    /// A record key that is neither a field, a pass field key nor a reserved key (`Template.checkRecordKeys`).
+    case unknownRecordKey(key: String, file: String, suggestion: String?, known: [String])
 
     public var description: String {
         switch self {
@@ -67,6 +71,13 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
             let hint = suggestion.map { "; did you mean \"image.\($0)\"?" } ?? ""
             return "\"\(key)\" names no image slot\(hint) (slots: "
                 + ImageSlot.names.joined(separator: ", ") + ")"
+        case .invalidToolingJSON(let file, let path, let message):
+            return "\(file): \(path.isEmpty ? "" : "\(path): ")\(message)"
+        case .unknownRecordKey(let key, let file, let suggestion, let known):
+            let hint = suggestion.map { "; did you mean \"\($0)\"?" } ?? ""
+            let list = known.isEmpty ? "the template has no fields" : "fields: " + known.joined(separator: ", ")
+            return "\(file): \"\(key)\" is not a field of this template\(hint) (\(list); reserved keys: "
+                + Template.reservedKeys.joined(separator: ", ") + ", image.SLOT); correct the key or remove it"
         }
     }
 }

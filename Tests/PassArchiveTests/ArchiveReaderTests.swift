@@ -99,16 +99,15 @@ struct ArchiveReaderTests {
     func directories() throws {
         try #require(hasTool("zip"), "zip is not installed")
         let dir = try TempDir()
-        defer { dir.remove() }
-        let root = dir.file("src")
+        let root = dir.path("src")
         try FileManager.default.createDirectory(atPath: root + "/en.lproj", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/__MACOSX", withIntermediateDirectories: true)
         _ = try TempDir.writeFile(utf8("{}"), root + "/pass.json")
         _ = try TempDir.writeFile(utf8("\"a\" = \"b\";"), root + "/en.lproj/pass.strings")
         _ = try TempDir.writeFile([0, 5, 22, 7], root + "/__MACOSX/._pass.json")
-        let made = try runTool("zip", ["-q", "-r", "-X", dir.file("folders.zip"), "."], in: root)
+        let made = try runTool("zip", ["-q", "-r", "-X", dir.path("folders.zip"), "."], in: root)
         try #require(made.status == 0, "\(made.output)")
-        let reader = try ArchiveReader(contentsOf: dir.file("folders.zip"))
+        let reader = try ArchiveReader(contentsOf: dir.path("folders.zip"))
         #expect(
             Set(reader.entryNames) == [
                 "en.lproj/", "en.lproj/pass.strings", "__MACOSX/", "__MACOSX/._pass.json", "pass.json",
@@ -123,18 +122,17 @@ struct ArchiveReaderTests {
     func otherWriters() throws {
         try #require(hasTool("zip") && hasTool("sh"), "zip is not installed")
         let dir = try TempDir()
-        defer { dir.remove() }
         let json = utf8(String(repeating: "{\"serialNumber\": \"A1\"}\n", count: 20))
         _ = try dir.write(json, "pass.json")
         let streamed = try runTool("sh", ["-c", "cat pass.json | zip -q - - > streamed.zip"], in: dir.path)
         try #require(streamed.status == 0, "\(streamed.output)")
-        let reader = try ArchiveReader(contentsOf: dir.file("streamed.zip"))
+        let reader = try ArchiveReader(contentsOf: dir.path("streamed.zip"))
         #expect(reader.entryNames == ["-"])
         #expect(try reader.read("-") == json)
 
         let locked = try runTool("zip", ["-q", "-P", "secret", "locked.zip", "pass.json"], in: dir.path)
         try #require(locked.status == 0, "\(locked.output)")
-        let encrypted = try ArchiveReader(contentsOf: dir.file("locked.zip"))
+        let encrypted = try ArchiveReader(contentsOf: dir.path("locked.zip"))
         #expect(encrypted.entryNames == ["pass.json"])
         #expect(encrypted.files.isEmpty)
         let error = #expect(throws: ArchiveError.self) { try encrypted.read("pass.json") }

@@ -49,7 +49,6 @@ struct ArchiveWriterTests {
     func unzipAccepts() throws {
         try #require(hasTool("unzip"), "unzip is not installed")
         let dir = try TempDir()
-        defer { dir.remove() }
         let path = try dir.write(try ArchiveWriter.makeArchive(Self.sample), "sample.pkpass")
         let test = try runTool("unzip", ["-t", path])
         #expect(test.status == 0, "\(test.output)")

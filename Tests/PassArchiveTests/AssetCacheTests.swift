@@ -38,7 +38,6 @@ struct AssetCacheTests {
     func unzipAccepts() throws {
         try #require(hasTool("unzip"), "unzip is not installed")
         let dir = try TempDir()
-        defer { dir.remove() }
         let cache = try AssetCache(Self.assets)
         let zip = try ArchiveWriter.makeArchive(Self.perPass, sharedAssets: cache, sharedNames: Self.assets.map(\.name))
         let path = try dir.write(zip, "shared.pkpass")

@@ -27,7 +27,6 @@ struct PassBundleTests {
         }
         try #require(hasTool("unzip"), "unzip is not installed")
         let dir = try TempDir()
-        defer { dir.remove() }
         let path = try dir.write(bundle, "passes.pkpasses")
         #expect(try runTool("unzip", ["-t", path]).status == 0)
         #expect(parseUnzipVerbose(try runTool("unzip", ["-v", path]).output).allSatisfy { $0.method == "Stored" })

@@ -1,26 +1,6 @@
 import Foundation
+@_exported import PassMintTestSupport
 import Testing
-
-/// A fresh temporary folder, removed by `remove()` (call it in `defer`).
-struct TempDir {
-    let path: String
-
-    init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("passarchive-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        path = base.path
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func write(_ bytes: [UInt8], _ name: String) throws -> String {
-        let target = file(name)
-        try Data(bytes).write(to: URL(fileURLWithPath: target))
-        return target
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
 
 /// Output and exit status of a finished process.
 struct ToolResult {
@@ -28,19 +8,10 @@ struct ToolResult {
     var output: String
 }
 
-/// Runs `/usr/bin/<tool> args` and captures stdout+stderr.
+/// Runs `/usr/bin/<tool> args` (the shared runner) with stdout and stderr together.
 func runTool(_ tool: String, _ args: [String], in directory: String? = nil) throws -> ToolResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
-    process.arguments = args
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ToolResult(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    let result = try CLI.run("/usr/bin/" + tool, args, cwd: directory.map { URL(fileURLWithPath: $0) })
+    return ToolResult(status: result.status, output: result.stdout + result.stderr)
 }
 
 /// Whether `/usr/bin/<tool>` exists (tests that need it are skipped otherwise).

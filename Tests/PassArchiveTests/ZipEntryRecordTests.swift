@@ -30,7 +30,6 @@ struct ZipEntryRecordTests {
     func unzipAccepts() throws {
         try #require(hasTool("unzip"), "unzip is not installed")
         let dir = try TempDir()
-        defer { dir.remove() }
         let cache = try AssetCache([ArchiveEntry(name: "icon.png", bytes: pngLike)])
         let zip = try ArchiveWriter.makeArchive(Self.entries, sharedAssets: cache, sharedNames: ["icon.png"])
         let path = try dir.write(zip, "direct.pkpass")

@@ -71,7 +71,7 @@ struct VerifyBombTests {
 
     @Test("a bundle inside a bundle is not opened")
     func nestedBundle() throws {
-        try VerifyTestSupport.withTemporaryDirectory { dir in
+        try withTemporaryDirectory { dir in
             let inner = try Data(contentsOf: URL(fileURLWithPath: "\(Self.folder)/nul-name.pkpass"))
             try inner.write(to: URL(fileURLWithPath: "\(dir)/inner.pkpasses"))
             let process = Process()

@@ -46,7 +46,7 @@ struct VerifyChainTests {
 
     @Test("signer only, no intermediate: certificate.no-intermediate")
     func noIntermediate() throws {
-        try Support.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let dev = try devChain(directory, "a")
             let bytes = try pass(in: directory, signArguments: ["-signer", dev.certificate, "-inkey", dev.key])
             let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
@@ -57,7 +57,7 @@ struct VerifyChainTests {
 
     @Test("intermediate of another chain: certificate.wrong-intermediate")
     func wrongIntermediate() throws {
-        try Support.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let a = try devChain(directory, "a")
             let b = try devChain(directory, "b")
             let bytes = try pass(in: directory,
@@ -70,7 +70,7 @@ struct VerifyChainTests {
 
     @Test("subject key identifier signer (SignedData v3) verifies like issuer+serial")
     func subjectKeyIdentifier() throws {
-        try Support.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let dev = try devChain(directory, "a")
             let bytes = try pass(in: directory,
                                  signArguments: ["-signer", dev.certificate, "-inkey", dev.key, "-certfile", dev.wwdr,
@@ -83,7 +83,7 @@ struct VerifyChainTests {
 
     @Test("no signed attributes: signature.no-signing-time")
     func noSigningTime() throws {
-        try Support.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let dev = try devChain(directory, "a")
             let bytes = try pass(in: directory,
                                  signArguments: ["-signer", dev.certificate, "-inkey", dev.key, "-certfile", dev.wwdr,
@@ -96,7 +96,7 @@ struct VerifyChainTests {
 
     @Test("an intermediate merely named like Apple's WWDR G4 is certificate.not-apple (an error)")
     func lookAlikeApple() throws {
-        try Support.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let wwdrSubject = "/C=US/O=Apple Inc./OU=G4/CN=Apple Worldwide Developer Relations Certification Authority"
             try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
                          "-days", "30", "-subj", wwdrSubject,
@@ -121,7 +121,7 @@ struct VerifyChainTests {
     func generations() throws {
         #expect(AppleWWDR.pinned.count == 3)
         #expect(Set(AppleWWDR.pinned.values) == [.g4, .g1, .g1Original])
-        try Support.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let dev = try devChain(directory, "a")
             let leaf = try Certificate.load(path: dev.certificate)
             let wwdr = try Certificate.load(path: dev.wwdr)

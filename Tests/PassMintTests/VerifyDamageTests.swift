@@ -55,7 +55,7 @@ struct VerifyDamageTests {
         let missing = PassVerifier.verify(file: "/nonexistent/passmint/x.pkpass")
         #expect(missing.count == 1)
         #expect(missing.first?.codes == ["archive.unreadable"])
-        try Support.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             #expect(PassVerifier.verify(file: directory).first?.codes == ["archive.unreadable"])
         }
     }
@@ -79,7 +79,7 @@ struct VerifyDamageTests {
         #expect(single.map(\.file) == ["one.pkpasses:only.pkpass"])
         #expect(single[0].valid)
 
-        try Support.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)
             #expect(FileManager.default.createFile(atPath: directory + "/sub/x.pkpass", contents: Data(pass)))
             #expect(FileManager.default.createFile(atPath: directory + "/y.pkpasses", contents: Data(two)))

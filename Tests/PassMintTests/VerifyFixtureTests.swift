@@ -4,11 +4,11 @@ import Testing
 @testable import PassMint
 
 /// The real passes in ../shared/fixtures/pkpass (skipped with a message when the folder is absent).
-@Suite("verify: real passes")
+@Suite("verify: real passes", .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
 struct VerifyFixtureTests {
     private func report(_ name: String) -> [VerificationReport]? {
-        guard let path = VerifyTestSupport.fixture(name) else {
-            print("skipped: ../shared/fixtures is absent, \(name) not checked")
+        guard let path = PackagePaths.fixture("pkpass/\(name)") else {
+            Issue.record("fixture \(name) is missing from ../shared/fixtures/pkpass")
             return nil
         }
         let reports = PassVerifier.verify(file: path)

@@ -10,7 +10,7 @@ struct VerifyInspectionTests {
 
     @Test("PEM leaf with matching key, PEM intermediate with a foreign key, DER, .p12")
     func inspect() throws {
-        try Support.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let dev = try DevCertificates.generate(directory: directory + "/dev", passTypeIdentifier: "pass.x.y",
                                                    teamIdentifier: "TEAM123456", validDays: 30)
             let now = Date()

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import PassMintTestSupport
 import PassArchive
 import PassSigning
 
@@ -6,25 +7,7 @@ import PassSigning
 
 /// Helpers for the verify tests: fixture paths, temporary folders, a dev identity and signed test passes.
 enum VerifyTestSupport {
-    /// `../shared/fixtures/pkpass` relative to the package root, or nil when absent.
-    static let fixtures: String? = {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let path = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/pkpass").path
-        return FileManager.default.fileExists(atPath: path) ? path : nil
-    }()
 
-    static func fixture(_ name: String) -> String? {
-        fixtures.map { "\($0)/\(name)" }
-    }
-
-    /// Runs `body` with a fresh temporary folder that is removed afterwards.
-    static func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
-        let directory = NSTemporaryDirectory() + "passmint-verify-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        return try body(directory)
-    }
 
     static let passTypeIdentifier = "pass.test.verify"
     static let teamIdentifier = "VERIFYTEAM"

@@ -16,13 +16,11 @@ struct FixtureTests {
         return .object(o)
     }
 
-    @Test("every template pass.json round-trips through Pass unchanged apart from colour normalisation")
+    @Test("every template pass.json round-trips through Pass unchanged apart from colour normalisation",
+          .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
     func roundTrip() throws {
         let fixtures = Fixtures.templatePassJSONs()
-        guard !fixtures.isEmpty else {
-            print("skipped: \(Fixtures.root.path) is absent")
-            return
-        }
+        try #require(!fixtures.isEmpty)
         for (name, bytes) in fixtures {
             let doc = try JSONReader.parse(bytes, file: "\(name)/pass.json")
             let pass = try Pass(json: doc.value)
@@ -70,12 +68,8 @@ struct FixtureTests {
         "signed real-world passes: Apple's samples and a PassSource boarding pass are clean; Apple's generic sample only draws style warnings"
     )
     func pkpassFixtures() throws {
-        guard let board = Fixtures.pkpassJSON("ueman__boarding_pass_ui.pkpass"),
-            let generic = Fixtures.pkpassJSON("ueman__generic_with_invalid_checksum.pkpass")
-        else {
-            print("skipped: pkpass fixtures or /usr/bin/unzip absent")
-            return
-        }
+        let board = try #require(Fixtures.pkpassJSON("ueman__boarding_pass_ui.pkpass"))
+        let generic = try #require(Fixtures.pkpassJSON("ueman__generic_with_invalid_checksum.pkpass"))
         let boardJSON = try JSONReader.parse(board).value
         let boardProblems = PassValidator.validate(boardJSON)
         for p in boardProblems { print("boarding_pass_ui: \(p)") }
@@ -100,14 +94,9 @@ struct FixtureTests {
 
     @Test("the scrubbed Lufthansa passes lack their identifiers, and one has a web service without a token")
     func lufthansa() throws {
-        guard
-            let withZone = Fixtures.pkpassJSON(
-                "kitinerary__lufthansa.pkpasses", inner: "lufthansa-with-timezone.pkpass"),
-            let plain = Fixtures.pkpassJSON("kitinerary__lufthansa.pkpasses", inner: "lufthansa.pkpass")
-        else {
-            print("skipped: kitinerary fixture or /usr/bin/unzip absent")
-            return
-        }
+        let withZone = try #require(
+            Fixtures.pkpassJSON("kitinerary__lufthansa.pkpasses", inner: "lufthansa-with-timezone.pkpass"))
+        let plain = try #require(Fixtures.pkpassJSON("kitinerary__lufthansa.pkpasses", inner: "lufthansa.pkpass"))
         let a = PassValidator.validate(try JSONReader.parse(withZone).value)
         for p in a { print("lufthansa-with-timezone: \(p)") }
         #expect(Set(a.filter(\.isError).map(\.path)) == ["serialNumber", "teamIdentifier"])

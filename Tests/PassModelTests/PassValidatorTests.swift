@@ -29,6 +29,18 @@ struct PassValidatorTests {
         #expect(!passing.contains { $0.isError }, "\(passing)")
     }
 
+    @Test("passes Wallet installs are valid: textAlignment on every field (py-pkpass, wallet-py3k), appLaunchURL alone")
+    func whatWalletInstalls() {
+        var j = Sample.storeCard
+        for path in ["storeCard.primaryFields[0]", "storeCard.secondaryFields[0]", "storeCard.backFields[0]"] {
+            j.set(path + ".textAlignment", "PKTextAlignmentLeft")
+        }
+        j.set("appLaunchURL", "myapp://pass/1")
+        let problems = PassValidator.validate(j)
+        #expect(PassValidator.isValid(j), "\(problems)")
+        #expect(problems.filter { $0.severity == .warning }.count == 3, "\(problems)")
+    }
+
     @Test("a top level that is not an object is one error at the empty path")
     func notAnObject() {
         let problems = PassValidator.validate(["storeCard"])

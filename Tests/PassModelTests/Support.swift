@@ -1,15 +1,15 @@
 import Foundation
+@_exported import PassMintTestSupport
 import Testing
 
 @testable import PassModel
 
 /// Fixture access and small JSON helpers shared by the PassModel tests.
 enum Fixtures {
-    /// `../shared/fixtures`, relative to the package root.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../shared/fixtures").standardizedFileURL
+    /// `../shared/fixtures` (the shared `PackagePaths`; a path that does not exist when the folder is absent).
+    static let root = PackagePaths.fixtures ?? PackagePaths.root.appendingPathComponent("../shared/fixtures")
 
-    static var isPresent: Bool { FileManager.default.fileExists(atPath: root.path) }
+    static var isPresent: Bool { PackagePaths.hasFixtures }
 
     /// Every `templates/*/pass.json`, by template folder name.
     static func templatePassJSONs() -> [(name: String, bytes: [UInt8])] {

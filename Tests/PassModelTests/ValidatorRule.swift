@@ -137,7 +137,7 @@ extension ValidatorRule {
             mentions: ["did you mean \"PKTransitTypeAir\"?"]),
         rule(
             "transitType outside boardingPass", fail: [("storeCard.transitType", "PKTransitTypeAir")], pass: [],
-            invalid, at: "storeCard.transitType"),
+            invalid, at: "storeCard.transitType", .warning, mentions: ["ignores it"]),
         rule(
             "field without key", fail: [("storeCard.primaryFields[0].key", nil)], pass: [], missing,
             at: "storeCard.primaryFields[0].key"),
@@ -207,7 +207,7 @@ extension ValidatorRule {
         rule(
             "currencyCode on a string value", fail: [("storeCard.secondaryFields[0].currencyCode", "USD")],
             pass: [("storeCard.secondaryFields[0].currencyCode", "USD"), ("storeCard.secondaryFields[0].value", 12)],
-            invalid, at: "storeCard.secondaryFields[0].currencyCode", mentions: ["numeric"]),
+            invalid, at: "storeCard.secondaryFields[0].currencyCode", .warning, mentions: ["numeric"]),
         rule(
             "numberStyle on a numeric string",
             fail: [
@@ -218,7 +218,7 @@ extension ValidatorRule {
                 ("storeCard.secondaryFields[0].numberStyle", "PKNumberStylePercent"),
                 ("storeCard.secondaryFields[0].value", 0.5),
             ],
-            invalid, at: "storeCard.secondaryFields[0].numberStyle", mentions: ["as a number without quotes"]),
+            invalid, at: "storeCard.secondaryFields[0].numberStyle", .warning, mentions: ["as a number without quotes"]),
         rule(
             "numberStyle not a known value", fail: [("storeCard.primaryFields[0].numberStyle", "PKNumberStyleMoney")],
             pass: [],
@@ -231,11 +231,11 @@ extension ValidatorRule {
             "textAlignment on a primary field",
             fail: [("storeCard.primaryFields[0].textAlignment", "PKTextAlignmentRight")],
             pass: [("storeCard.secondaryFields[0].textAlignment", "PKTextAlignmentRight")], invalid,
-            at: "storeCard.primaryFields[0].textAlignment"),
+            at: "storeCard.primaryFields[0].textAlignment", .warning, mentions: ["ignores it"]),
         rule(
             "textAlignment on a back field", fail: [("storeCard.backFields[0].textAlignment", "PKTextAlignmentLeft")],
             pass: [],
-            invalid, at: "storeCard.backFields[0].textAlignment"),
+            invalid, at: "storeCard.backFields[0].textAlignment", .warning),
         rule(
             "textAlignment not a known value", fail: [("storeCard.secondaryFields[0].textAlignment", "right")],
             pass: [],
@@ -243,7 +243,7 @@ extension ValidatorRule {
         rule(
             "row outside eventTicket auxiliaryFields", fail: [("storeCard.secondaryFields[0].row", 1)], pass: [],
             invalid,
-            at: "storeCard.secondaryFields[0].row"),
+            at: "storeCard.secondaryFields[0].row", .warning),
         rule(
             "row other than 0 or 1", .eventTicket, fail: [("eventTicket.auxiliaryFields[0].row", 2)],
             pass: [("eventTicket.auxiliaryFields[0].row", 1)], invalid, at: "eventTicket.auxiliaryFields[0].row"),

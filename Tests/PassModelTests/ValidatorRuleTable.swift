@@ -140,7 +140,7 @@ extension ValidatorRule {
         rule(
             "appLaunchURL without associatedStoreIdentifiers", fail: [("appLaunchURL", "myapp://open")],
             pass: [("appLaunchURL", "myapp://open"), ("associatedStoreIdentifiers", [284_882_215])], invalid,
-            at: "appLaunchURL"),
+            at: "appLaunchURL", .warning, mentions: ["ignores the URL"]),
         rule(
             "associatedStoreIdentifiers as strings", fail: [("associatedStoreIdentifiers", ["284882215"])], pass: [],
             invalid, at: "associatedStoreIdentifiers[0]"),

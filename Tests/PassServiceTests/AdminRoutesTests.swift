@@ -75,10 +75,10 @@ struct AdminRoutesTests {
     func customVariable() throws {
         let live = try LiveService(
             configuration: ServiceConfiguration(host: "127.0.0.1", port: 0, adminTokenVariable: "MY_ADMIN"),
-            environment: ["MY_ADMIN": "other-secret", "PASSMINT_ADMIN_TOKEN": LiveService.adminToken])
+            environment: ["MY_ADMIN": "other-secret-0123456789abcdef0123", "PASSMINT_ADMIN_TOKEN": LiveService.adminToken])
         _ = try live.addPass("S1")
         #expect(try live.request("GET", "/admin/v1/passes/S1", headers: bearer).status == 401)
         #expect(try live.request("GET", "/admin/v1/passes/S1",
-                                 headers: ["Authorization": "Bearer other-secret"]).status == 200)
+                                 headers: ["Authorization": "Bearer other-secret-0123456789abcdef0123"]).status == 200)
     }
 }

@@ -113,7 +113,7 @@ struct HTTPConnectionTests {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
             process.arguments = [
                 "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
-                "Authorization: ApplePass \(pass.authenticationToken)", "--data-binary", "{\"pushToken\":\"ab\(i)\"}",
+                "Authorization: ApplePass \(pass.authenticationToken)", "--data-binary", "{\"pushToken\":\"\(String(format: "ab%04x", i))\"}",
                 path,
             ]
             process.standardOutput = Pipe()
@@ -173,7 +173,7 @@ private func runParallelRegistrations(port: Int, pass: StoredPass, devices: Int)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = [
             "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
-            "Authorization: ApplePass \(pass.authenticationToken)", "--data-binary", "{\"pushToken\":\"ab\(i)\"}",
+            "Authorization: ApplePass \(pass.authenticationToken)", "--data-binary", "{\"pushToken\":\"\(String(format: "ab%04x", i))\"}",
             "http://127.0.0.1:\(port)/v1/devices/dev\(i)/registrations/\(passType)/\(pass.serialNumber)",
         ]
         process.standardOutput = Pipe()

@@ -35,7 +35,7 @@ final class LiveService {
     let renderer = TestRenderer()
     let service: WalletService
     let port: Int
-    static let adminToken = "admin-secret-0123456789"
+    static let adminToken = "admin-secret-0123456789abcdef0123"
 
     init(
         configuration: ServiceConfiguration = ServiceConfiguration(host: "127.0.0.1", port: 0),
@@ -55,15 +55,18 @@ final class LiveService {
 
     var store: SQLiteStore { fixture.store }
 
-    /// Runs curl; `body` is sent as the request body.
+    /// Runs curl; `body` is sent as the request body. `extraHeaders` are sent as given, in order (duplicates
+    /// too); `pathAsIs` keeps curl from touching the path.
     func request(
         _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8]? = nil,
-        expectContinue: Bool = false
+        expectContinue: Bool = false, extraHeaders: [String] = [], pathAsIs: Bool = false
     ) throws -> CurlResponse {
         let bodyFile = fixture.directory.path("response-\(UUID().uuidString)")
         var arguments = ["-sS", "-o", bodyFile, "-D", "-", "-X", method]
         if !expectContinue { arguments += ["-H", "Expect:"] }
         for (name, value) in headers { arguments += ["-H", "\(name): \(value)"] }
+        for header in extraHeaders { arguments += ["-H", header] }
+        if pathAsIs { arguments.append("--path-as-is") }
         if method == "HEAD" { arguments = arguments.filter { $0 != "-X" && $0 != "HEAD" } + ["-I"] }
         var input: FileHandle?
         if let body {
@@ -115,4 +118,65 @@ func applePass(_ pass: StoredPass) -> [String: String] {
 
 func jsonBody(_ object: [String: Any]) -> [UInt8] {
     Array((try? JSONSerialization.data(withJSONObject: object)) ?? Data())
+}
+
+extension LiveService {
+    /// What came back on a raw connection: every byte until the server closed it, and whether it did close
+    /// (false: it was still open after `timeout`).
+    struct RawExchange {
+        var text: String
+        var closedByServer: Bool
+        var status: Int? { text.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } }
+    }
+
+    /// Sends `bytes` as they are (no client normalises them) on a fresh connection and reads until the server
+    /// closes it or `timeout` (whole seconds, at least 1) passes; `hangUp` closes right after sending instead.
+    @discardableResult
+    func raw(_ bytes: [UInt8], timeout: TimeInterval = 10, hangUp: Bool = false) throws -> RawExchange {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { break }  // the server may close early on a refused head
+            sent += n
+        }
+        if hangUp { return RawExchange(text: "", closedByServer: false) }
+        var wait = timeval(tv_sec: max(1, Int(timeout)), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return RawExchange(text: String(decoding: received, as: UTF8.self), closedByServer: true) }
+            if n < 0 {
+                if errno == ECONNRESET {
+                    return RawExchange(text: String(decoding: received, as: UTF8.self), closedByServer: true)
+                }
+                return RawExchange(text: String(decoding: received, as: UTF8.self), closedByServer: false)
+            }
+            received += buffer[0..<n]
+        }
+    }
+
+    /// Waits until the server holds no request state (every request ended, however it ended).
+    func settles(timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if service.openRequests == 0 { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return service.openRequests == 0
+    }
 }

@@ -75,10 +75,51 @@ struct RouterTests {
 
     @Test("a 256-character segment is accepted")
     func longestSegment() throws {
-        let router = try Router(routes: [Route(.get, "/p/:serial", ok)])
+        let router = try Router(routes: [Route(.get, "/p/:token", ok)])
         guard case .found = router.match(method: .get, path: "/p/" + String(repeating: "x", count: 256)) else {
             Issue.record("expected a match")
             return
         }
+    }
+
+    @Test("a path that decodes to a control byte, or has a bad escape, is malformed (400), never a shorter match",
+          arguments: ["/v1/passes/pass.a/S1%00", "/v1/passes/pass.a/S1%00junk", "/v1/passes/pass.a/S1%0A",
+                      "/v1/passes/pass.a/S1\u{0}", "/v1/passes/pass.a/S1%zz", "/v1/passes/pass.a/S1%FF",
+                      "/v1/pas%00ses/pass.a/S1"])
+    func malformedPaths(path: String) throws {
+        let router = try Router(routes: [Route(.get, "/v1/passes/:passType/:serial", ok)])
+        guard case .malformedPath = router.match(method: .get, path: path) else {
+            Issue.record("expected a malformed path for \(path.debugDescription)")
+            return
+        }
+    }
+
+    @Test("parameters reach the handler decoded, exactly as sent; %2F is no separator")
+    func decodedParameters() throws {
+        let router = try Router(routes: [Route(.get, "/v1/passes/:passType/:serial", ok)])
+        guard case .found(_, let parameters) = router.match(method: .get, path: "/v1/%70asses/pass.a/S%2D%31") else {
+            Issue.record("no match")
+            return
+        }
+        #expect(parameters["serial"] == "S-1")
+        guard case .badSegment(_, let message) = router.match(method: .get, path: "/v1/passes/pass.a/a%2Fb") else {
+            Issue.record("%2F must not split the segment")
+            return
+        }
+        #expect(message.contains("serial"))
+    }
+
+    @Test("each parameter is checked against its own grammar before the handler", arguments: [
+        ("/v1/devices/dev%20ice/registrations/pass.a/S1", "device"),
+        ("/v1/devices/d1/registrations/com.example/S1", "passType"),
+        ("/v1/devices/d1/registrations/pass.a/S%211", "serial"),
+    ])
+    func grammarPerParameter(path: String, parameter: String) throws {
+        let router = try Router(routes: [Route(.post, "/v1/devices/:device/registrations/:passType/:serial", ok)])
+        guard case .badSegment(_, let message) = router.match(method: .post, path: path) else {
+            Issue.record("expected a bad \(parameter) in \(path)")
+            return
+        }
+        #expect(message.hasPrefix("path parameter \(parameter) "))
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("SQLite group commit and background checkpoints")
 struct SQLiteGroupCommitTests {
-    private func pool(_ directory: TemporaryDirectory, background: Bool = false) throws -> SQLiteConnectionPool {
+    private func pool(_ directory: TempDir, background: Bool = false) throws -> SQLiteConnectionPool {
         let pool = SQLiteConnectionPool(path: directory.path("group.sqlite"), backgroundCheckpoints: background)
         try pool.withWriter { try $0.execute("CREATE TABLE IF NOT EXISTS t (k TEXT PRIMARY KEY, v INTEGER)") }
         return pool
@@ -31,7 +31,7 @@ struct SQLiteGroupCommitTests {
 
     @Test("writes from 32 threads at once are all committed and each gets its own result")
     func manyWriters() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TempDir()
         let pool = try pool(directory)
         let results = Mutex<[Int: Int]>([:])
         let group = DispatchGroup()
@@ -59,7 +59,7 @@ struct SQLiteGroupCommitTests {
     @Test("a write that fails inside a group rolls back only its own changes; the others of the group commit")
     func failureIsolated() throws {
         struct Refused: Error {}
-        let directory = try TemporaryDirectory()
+        let directory = try TempDir()
         let pool = try pool(directory)
         let holding = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
@@ -103,7 +103,7 @@ struct SQLiteGroupCommitTests {
 
     @Test("with background checkpoints the log is copied into the database file while the store stays open")
     func backgroundCheckpoint() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TempDir()
         let pool = try pool(directory, background: true)
         let file = directory.path("group.sqlite")
         let before = try fileSize(file)

@@ -1,21 +1,8 @@
 import Foundation
+@_exported import PassMintTestSupport
 import Synchronization
 
 @testable import PassService
-
-/// A fresh directory removed when the value is deinitialized.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("passservice-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
@@ -34,12 +21,12 @@ func samplePass(_ serial: String, passType: String = "pass.com.example.loyalty",
 }
 
 struct StoreFixture {
-    let directory: TemporaryDirectory
+    let directory: TempDir
     let clock: TestClock
     let store: SQLiteStore
 
     init(clock: TestClock = TestClock()) throws {
-        directory = try TemporaryDirectory()
+        directory = try TempDir()
         self.clock = clock
         store = try SQLiteStore(path: directory.path("passes.sqlite"), now: clock.closure)
     }

@@ -7,7 +7,7 @@ import Testing
 struct CertificateTests {
     @Test("PEM and DER parse to the same certificate; load detects the format")
     func pemAndDER() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let pem = try Certificate(pem: TestSupport.read(paths.certificate))
             let der = try Certificate(der: pem.derBytes)
@@ -23,7 +23,7 @@ struct CertificateTests {
 
     @Test("fingerprint and serial agree with the openssl CLI")
     func fingerprintAndSerial() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let leaf = try Certificate.load(path: paths.certificate)
             let cli = try TestSupport.openssl(
@@ -38,7 +38,7 @@ struct CertificateTests {
     func garbage() throws {
         #expect(throws: SigningError.self) { try Certificate(der: [0x30, 0x03, 0x01, 0x01, 0x00]) }
         #expect(throws: SigningError.self) { try Certificate(pem: Array("-----BEGIN CERTIFICATE-----\n".utf8)) }
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let path = directory + "/not-a-cert.pem"
             try TestSupport.write(Array("hello".utf8), to: path)
             let error = #expect(throws: SigningError.self) { try Certificate.load(path: path) }

@@ -7,7 +7,7 @@ import Testing
 struct DevCertificatesTests {
     @Test("writes the five files with private ones at 0600 and the folder at 0700")
     func writesFiles() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try DevCertificates.generate(directory: directory + "/nested/dev")
             #expect(paths.rootCA == directory + "/nested/dev/root-ca.pem")
             #expect(paths.wwdr.hasSuffix("/wwdr.pem"))
@@ -28,7 +28,7 @@ struct DevCertificatesTests {
 
     @Test("the leaf carries Apple's pass-type facts")
     func leafFacts() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try DevCertificates.generate(
                 directory: directory, passTypeIdentifier: "pass.example.leaf", teamIdentifier: "ABCDE12345",
                 validDays: 10)
@@ -61,7 +61,7 @@ struct DevCertificatesTests {
 
     @Test("the openssl CLI accepts the chain and sees the pass-type extension as UTF8String")
     func opensslAcceptsChain() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let verify = try TestSupport.openssl(
                 ["verify", "-CAfile", paths.rootCA, "-untrusted", paths.wwdr, "-purpose", "any", paths.certificate])
@@ -75,7 +75,7 @@ struct DevCertificatesTests {
 
     @Test("pass.p12 opens with the documented password and includes the WWDR")
     func pkcs12Opens() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let identity = try SigningIdentity.load(
                 pkcs12Path: paths.pkcs12, password: DevCertificates.pkcs12Password, wwdrPath: nil)
@@ -86,7 +86,7 @@ struct DevCertificatesTests {
 
     @Test("an unwritable location fails with the path in the message")
     func unwritable() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let blocker = directory + "/file"
             try TestSupport.write([1], to: blocker)
             let error = #expect(throws: SigningError.self) { try DevCertificates.generate(directory: blocker) }

@@ -10,7 +10,7 @@ struct PassSignerTests {
 
     @Test("the openssl CLI verifies the signature against the dev root")
     func opensslVerifies() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let identity = try SigningIdentity.load(
                 certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil)
@@ -38,7 +38,7 @@ struct PassSignerTests {
 
     @Test("the structure holds signingTime, SHA-256, both certificates and no S/MIME capabilities")
     func structure() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let identity = try SigningIdentity.load(
                 certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil)
@@ -59,7 +59,7 @@ struct PassSignerTests {
 
     @Test("SignatureReport reads PassSigner's output; changed content does not verify")
     func report() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let identity = try SigningIdentity.load(pkcs12Path: paths.pkcs12, password: "passmint-dev", wwdrPath: nil)
             let signature = try PassSigner(identity: identity).sign(Self.manifest)

@@ -7,7 +7,7 @@ import Testing
 struct PrivateKeyTests {
     @Test("a key matches its own certificate and no other")
     func matches() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let key = try PrivateKey.load(path: paths.key, password: nil)
             #expect(key.keyDescription == "RSA 2048")
@@ -18,7 +18,7 @@ struct PrivateKeyTests {
 
     @Test("encrypted keys: right password opens, wrong or missing password says so")
     func encrypted() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let encrypted = directory + "/encrypted.pem"
             let result = try TestSupport.openssl(
@@ -40,7 +40,7 @@ struct PrivateKeyTests {
 
     @Test("DER PKCS#8 keys load too")
     func der() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let derPath = directory + "/key.der"
             let result = try TestSupport.openssl(["pkey", "-in", paths.key, "-outform", "DER", "-out", derPath])
@@ -52,7 +52,7 @@ struct PrivateKeyTests {
 
     @Test("a certificate is not a key")
     func notAKey() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let error = #expect(throws: SigningError.self) {
                 try PrivateKey.load(path: paths.certificate, password: nil)

@@ -7,7 +7,7 @@ import Testing
 struct SignatureReportTests {
     @Test("a subject-key-identifier (v3) signature from `openssl cms -sign -keyid` is read")
     func keyIdentifierSigner() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let content = Array("{\n  \"pass.json\" : \"abcd\"\n}".utf8)
             try TestSupport.write(content, to: directory + "/manifest.json")
@@ -32,7 +32,7 @@ struct SignatureReportTests {
 
     @Test("a signature without the signer certificate parses but does not verify")
     func noCertificates() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             try TestSupport.write(Array("{}".utf8), to: directory + "/m")
             let sign = try TestSupport.openssl([

@@ -61,7 +61,7 @@ struct SignatureTemplateTests {
 
     /// A signer for a fresh development chain, removed afterwards.
     private func withDevSigner(_ body: (SigningIdentity, PassSigner) throws -> Void) throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let identity = try SigningIdentity.load(
                 certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil)

@@ -7,7 +7,7 @@ import Testing
 struct SigningIdentityTests {
     @Test("PEM certificate, key and WWDR load into one identity")
     func loadsPEM() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let identity = try SigningIdentity.load(
                 certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil)
@@ -18,7 +18,7 @@ struct SigningIdentityTests {
 
     @Test("a key from another certificate is refused, naming both files")
     func keyMismatch() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let first = try TestSupport.devChain(in: directory + "/a")
             let second = try TestSupport.devChain(in: directory + "/b", other: true)
             let expected = SigningError.keyMismatch(certificatePath: first.certificate, keyPath: second.key)
@@ -33,7 +33,7 @@ struct SigningIdentityTests {
 
     @Test("a WWDR that did not issue the certificate is refused")
     func wrongIntermediate() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let first = try TestSupport.devChain(in: directory + "/a")
             let second = try TestSupport.devChain(in: directory + "/b", other: true)
             let error = #expect(throws: SigningError.self) {
@@ -50,7 +50,7 @@ struct SigningIdentityTests {
 
     @Test("a legacy (RC2/3DES) .p12 made by `openssl pkcs12 -export -legacy` loads")
     func legacyPKCS12() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let p12 = directory + "/legacy.p12"
             let export = try TestSupport.openssl([
@@ -72,7 +72,7 @@ struct SigningIdentityTests {
 
     @Test("a wrong .p12 password gives a clear error without the password")
     func wrongPassword() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let error = #expect(throws: SigningError.wrongPassword(path: paths.pkcs12)) {
                 try SigningIdentity.load(pkcs12Path: paths.pkcs12, password: "not-the-password", wwdrPath: nil)
@@ -84,7 +84,7 @@ struct SigningIdentityTests {
 
     @Test("a .p12 without a CA certificate needs --wwdr")
     func missingWWDR() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let p12 = directory + "/bare.p12"
             let export = try TestSupport.openssl([
@@ -103,7 +103,7 @@ struct SigningIdentityTests {
 
     @Test("a file that is not a .p12 is refused")
     func notPKCS12() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let error = #expect(throws: SigningError.self) {
                 try SigningIdentity.load(pkcs12Path: paths.certificate, password: "x", wwdrPath: nil)
@@ -118,7 +118,7 @@ struct SigningIdentityTests {
 
     @Test("PKCS12Bundle exposes certificate, key and extras; the identity hands out PEM for TLS clients")
     func bundleAndPEM() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let paths = try TestSupport.devChain(in: directory)
             let bundle = try PKCS12Bundle.load(path: paths.pkcs12, password: DevCertificates.pkcs12Password)
             #expect(bundle.key.matches(bundle.certificate))

@@ -8,7 +8,7 @@ import Testing
 struct SigningIdentityUsabilityTests {
     @Test("an expired signing certificate is refused, naming the file and the date")
     func expired() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let chain = try DevCertificates.makeChain(
                 passTypeIdentifier: "pass.test.passmint", teamIdentifier: "TEAMTEST01", validDays: -2)
             let paths = try DevCertificates.write(chain, to: directory + "/dev")
@@ -41,7 +41,7 @@ struct SigningIdentityUsabilityTests {
 
     @Test("a TLS certificate is not a Pass Type ID certificate")
     func tlsCertificate() throws {
-        try TestSupport.withTemporaryDirectory { directory in
+        try withTemporaryDirectory { directory in
             let result = try TestSupport.run(
                 "/usr/bin/openssl",
                 ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem", "-out",

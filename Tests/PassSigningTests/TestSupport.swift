@@ -1,17 +1,11 @@
 import Foundation
+@_exported import PassMintTestSupport
 import Testing
 
 @testable import PassSigning
 
 /// Helpers shared by the PassSigning tests.
 enum TestSupport {
-    /// Runs `body` with a fresh temporary folder that is removed afterwards.
-    static func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
-        let directory = NSTemporaryDirectory() + "passsigning-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        return try body(directory)
-    }
 
     /// Two in-memory dev chains, generated once per test run (RSA key generation is the slow part).
     static let chains: [DevCertificates.Chain] = (0..<2).map { _ in
@@ -86,9 +80,7 @@ enum TestSupport {
     }
 
     /// ../shared/fixtures relative to the package root.
-    static let fixturesDirectory: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/fixtures").standardizedFileURL.path
+    static let fixturesDirectory: String = (PackagePaths.fixtures ?? PackagePaths.root).path
 
     static let storeCardSample = fixturesDirectory + "/pkpass/apple-sample__StoreCard.pkpass"
 

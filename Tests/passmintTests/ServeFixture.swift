@@ -24,8 +24,11 @@ final class ServeFixture {
     let db: String
     let apns: ManagedProcess?
     let apnsLog: String
-    let serve: ManagedProcess
-    let port: Int
+    private(set) var serve: ManagedProcess
+    private(set) var port: Int
+    /// `serve`'s arguments, kept for `killAndRestart()`.
+    private let serveArguments: [String]
+    private let serveEnvironment: [String: String]
     var base: String { "http://127.0.0.1:\(port)" }
 
     /// - Parameters:
@@ -55,18 +58,33 @@ final class ServeFixture {
         } else {
             apns = nil
         }
-        serve = try ManagedProcess(
-            "passmint serve", CLI.binary,
-            ["serve", "--db", db, "--port", "0", "--threads", "2", "--apns", apnsURL, "--log-requests"] + apnsCA
-                + DevIdentity.signingArgs,
-            environment: environment, stderrPath: tmp.path("serve.err"))
+        serveArguments = ["serve", "--db", db, "--port", "0", "--threads", "2", "--apns", apnsURL, "--log-requests"]
+            + apnsCA + DevIdentity.signingArgs
+        serveEnvironment = environment
+        (serve, port) = try Self.startServe(serveArguments, environment: environment, stderrPath: tmp.path("serve.err"))
+    }
+
+    /// Starts `passmint serve` and reads the port from its first line.
+    private static func startServe(_ arguments: [String], environment: [String: String], stderrPath: String)
+        throws -> (ManagedProcess, Int)
+    {
+        let serve = try ManagedProcess(
+            "passmint serve", CLI.binary, arguments, environment: environment, stderrPath: stderrPath)
         let line = try serve.firstLine()
         guard let range = line.range(of: "http://127.0.0.1:"),
             let port = Int(line[range.upperBound...].prefix { $0.isNumber })
         else {
             throw ServeFailure("serve said '\(line)': \(serve.stderr)")
         }
-        self.port = port
+        return (serve, port)
+    }
+
+    /// Kills `serve` with SIGKILL (a crash: no clean stop, nothing flushed) and starts it again on the same store
+    /// and APNs stand-in; the new process listens on a new port.
+    func killAndRestart() throws {
+        serve.stop(grace: 0)
+        (serve, port) = try Self.startServe(
+            serveArguments, environment: serveEnvironment, stderrPath: tmp.path("serve-\(UUID().uuidString).err"))
     }
 
     deinit { stop() }

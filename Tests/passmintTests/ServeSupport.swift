@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -23,14 +24,9 @@ enum ServeTools {
 
     static let skipMessage = "python3 with h2 is not available for the APNs stand-in: apt-get install python3-h2"
 
-    /// Polls `condition` every 20 ms until it holds or `timeout` passes.
+    /// Polls `condition` every 20 ms until it holds or `timeout` passes (the shared `waitUntil`).
     static func waitUntil(timeout: TimeInterval = 15, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(20_000)
-        }
-        return try condition()
+        try PassMintTestSupport.waitUntil(timeout: timeout, condition)
     }
 
     /// A 64-digit hex push token: `prefix`, zeros, `number` in hex.
@@ -147,7 +143,7 @@ final class ManagedProcess {
     /// The first line on stdout; kills the process and throws if none comes within `timeout`.
     func firstLine(timeout: TimeInterval = 30) throws -> String {
         let handle = stdoutPipe.fileHandleForReading
-        let box = Mutexed(Data())
+        let box = Mutex(Data())
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             var line = Data()
@@ -156,14 +152,14 @@ final class ManagedProcess {
                 if chunk.isEmpty { break }
                 line.append(chunk)
             }
-            box.set(line)
+            box.withLock { $0 = line }
             done.signal()
         }
         if done.wait(timeout: .now() + timeout) == .timedOut {
             _ = stop(grace: 0)
             _ = done.wait(timeout: .now() + 5)
         }
-        let text = String(decoding: box.get(), as: UTF8.self)
+        let text = String(decoding: box.withLock { $0 }, as: UTF8.self)
         guard let line = text.split(separator: "\n").first else {
             _ = stop(grace: 0)
             throw ServeFailure("\(name) printed nothing within \(timeout) s; stderr: \(stderr)")

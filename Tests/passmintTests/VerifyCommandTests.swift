@@ -14,12 +14,10 @@ struct VerifyCommandTests {
         (report["problems"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
     }
 
-    @Test("fixtures folder: one JSON line per pass, the expected codes, exit 1")
+    @Test("fixtures folder: one JSON line per pass, the expected codes, exit 1",
+          .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
     func fixtures() throws {
-        guard let fixtures = CLI.fixtures?.appendingPathComponent("pkpass").path else {
-            print("skipped: ../shared/fixtures is absent")
-            return
-        }
+        let fixtures = try #require(CLI.fixtures?.appendingPathComponent("pkpass").path)
         let result = try CLI.passmint(["verify", "--json", fixtures])
         #expect(result.status == 1)
         let reports = try Self.jsonLines(result.stdout)

@@ -6,6 +6,8 @@ public struct BatchOptions: Sendable {
     public var csvPath: String
     /// Separator, encoding and limits of the CSV (detected from the file where not given).
     public var csvFormat: CSVFormat
+    /// Roots accepted in place of Apple's when `--resume` re-checks kept passes.
+    public var trustRoots: TrustRoots = .none
     public var outputDirectory: String
     /// Parallel signers; defaults to the number of cores.
     public var jobs: Int
@@ -20,13 +22,16 @@ public struct BatchOptions: Sendable {
     /// Only records whose index (0-based, in file order) modulo `count` equals `index - 1`.
     public var shard: (index: Int, count: Int)?
     public var identity: IdentityOptions
+    /// Derive the legacy `generic` fallback from `posterGeneric` for every pass (`IssueRequest.compatiblePass`).
+    public var compatiblePass: Bool
 
     public init(
         templateDirectory: String, csvPath: String, outputDirectory: String, jobs: Int, reportPath: String? = nil,
         bundle: Bool = false, resume: Bool = false, webServiceURL: String? = nil, shard: (index: Int, count: Int)? = nil,
-        identity: IdentityOptions = IdentityOptions(), csvFormat: CSVFormat = CSVFormat()
+        identity: IdentityOptions = IdentityOptions(), csvFormat: CSVFormat = CSVFormat(), compatiblePass: Bool = false
     ) {
         self.csvFormat = csvFormat
+        self.compatiblePass = compatiblePass
         self.templateDirectory = templateDirectory
         self.csvPath = csvPath
         self.outputDirectory = outputDirectory

@@ -25,7 +25,8 @@ public final class BatchRunner: Sendable {
         if options.webServiceURL != nil, sink == nil {
             throw .invalidInput("--web-service-url needs --db FILE so the service can find the passes it issued")
         }
-        issuer = try PassFactory.issuer(templateDirectory: options.templateDirectory, identity: options.identity)
+        issuer = try PassFactory.issuer(
+            templateDirectory: options.templateDirectory, identity: options.identity, trust: options.trustRoots)
         csvName = (options.csvPath as NSString).lastPathComponent
         templateAbsolutePath = URL(fileURLWithPath: options.templateDirectory).standardizedFileURL.path
     }
@@ -231,12 +232,12 @@ public final class BatchRunner: Sendable {
             record[name] = value
         }
         let serial = record.removeValue(forKey: "serialNumber") ?? stableSerial(line: input.line, fields: fields)
-        guard Self.isSafeFileName(serial) else {
-            return failed(serial, "serialNumber '\(serial)' is not usable as a file name; use letters, digits, '.', '_' or '-'")
+        guard IdentifierGrammar.serialNumber.accepts(serial) else {
+            return failed(serial, "serialNumber '\(serial)' \(IdentifierGrammar.serialNumber.rule) (it names the file and the pass's URL)")
         }
         let fileName = "\(serial).pkpass"
         let path = "\(options.outputDirectory)/\(fileName)"
-        if options.resume, let kept = ResumeCheck.validPass(at: path) {
+        if options.resume, let kept = ResumeCheck.validPass(at: path, trust: options.trustRoots) {
             // With --db the kept pass is stored again: a kill can fall between writing a window's files and storing
             // its rows. A kept pass that lacks this run's web service (or a token) cannot be served: issue it anew.
             let stored = options.webServiceURL.flatMap { resumedRecord(kept, path: path, serial: serial, record: record, url: $0) }
@@ -250,7 +251,9 @@ public final class BatchRunner: Sendable {
         let token = options.webServiceURL == nil ? nil : AuthenticationToken.generate()
         do {
             let pass = try issuer.issue(
-                IssueRequest(record: record, serialNumber: serial, webServiceURL: options.webServiceURL, authenticationToken: token))
+                IssueRequest(
+                    record: record, serialNumber: serial, webServiceURL: options.webServiceURL, authenticationToken: token,
+                    compatiblePass: options.compatiblePass))
             try PassOutput.write(pass.archiveParts, to: path, durable: false)
             let stored = token.map {
                 IssuedPassRecord(
@@ -278,8 +281,9 @@ public final class BatchRunner: Sendable {
             let json = try? JSONReader.parse(bytes, file: path).value,
             json["webServiceURL"]?.stringValue == url,
             let token = json["authenticationToken"]?.stringValue, !token.isEmpty,
-            let values = try? issuer.template.resolve(record).values
+            var values = try? issuer.template.resolve(record).values
         else { return nil }
+        if options.compatiblePass { values[IssueRequest.compatiblePassKey] = "true" }
         return IssuedPassRecord(
             serialNumber: serial, passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "",
             templateDirectory: templateAbsolutePath, record: values, authenticationToken: token, webServiceURL: url)
@@ -291,20 +295,6 @@ public final class BatchRunner: Sendable {
         // The first 24 hex digits, upper-cased byte-wise (only a-f change).
         let digits = Manifest.sha1Hex(Array(material.utf8)).utf8.prefix(24).map { $0 >= 0x61 ? $0 - 0x20 : $0 }
         return String(decoding: digits, as: UTF8.self)
-    }
-
-    /// ASCII letters, digits, `.`, `_` and `-`, 1-128 characters, not `.` or `..`.
-    static func isSafeFileName(_ s: String) -> Bool {
-        let bytes = s.utf8
-        guard !bytes.isEmpty, bytes.count <= 128, s != ".", s != ".." else { return false }
-        return bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                true
-            default: false
-            }
-        }
     }
 
     private func prepareOutputDirectory() throws(PassMintError) {

@@ -14,7 +14,8 @@ extension BatchRunner {
     /// Unknown headers are warned about once; a required field with no default and no column stops the batch.
     func checkHeader(_ header: [String], delimiter: CSVDelimiter = .comma) throws(PassMintError) -> Columns {
         let fields = issuer.template.fields
-        let known = Set(fields.map(\.name)).union(["serialNumber"])
+        // Reserved keys (serialNumber, barcode.message, relevantDate.start, image.SLOT, …) are columns too.
+        let known = Set(issuer.template.recordKeys).union(header.filter(Template.isReservedKey))
         // A header that names no field at all is a file read wrongly (another separator, another file), not a
         // batch of members who all want the defaults.
         if !fields.isEmpty, !header.contains(where: { known.contains($0) }) {
@@ -37,8 +38,9 @@ extension BatchRunner {
                     + "template \(issuer.template.directory); add the column(s) — no pass was made")
         }
         let unknown = header.filter { !known.contains($0) }
-        let warnings = unknown.map {
-            "--csv: column '\($0)' is not a field of template \(issuer.template.directory); it is ignored"
+        let warnings = unknown.map { name in
+            let hint = issuer.template.suggestion(forRecordKey: name).map { "; did you mean '\($0)'?" } ?? ""
+            return "--csv: column '\(name)' is not a field of template \(issuer.template.directory)\(hint); it is ignored"
         }
         return Columns(names: header, used: known, warnings: warnings)
     }

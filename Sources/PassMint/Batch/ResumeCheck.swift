@@ -5,10 +5,10 @@ enum ResumeCheck {
     /// The bytes at `path` when they are a pass that `passmint verify` finds no error in (complete archive,
     /// manifest hashes, signature over the manifest, pass.json rules): the same checks, not a second copy of them.
     /// nil when the file is missing or not such a pass. Read once, so the caller can reuse the bytes.
-    static func validPass(at path: String) -> [UInt8]? {
+    static func validPass(at path: String, trust: TrustRoots) -> [UInt8]? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let bytes = [UInt8](data)
-        return PassVerifier.verify(bytes: bytes, name: path).allSatisfy(\.valid) ? bytes : nil
+        return PassVerifier.verify(bytes: bytes, name: path, trust: trust).allSatisfy(\.valid) ? bytes : nil
     }
 
     /// Removes temporary files a killed run left behind (`<name>.tmp-<random>`).

@@ -73,8 +73,17 @@ public struct IdentityOptions: Sendable {
 
     /// What is worth saying about a loaded identity: a private key file (or .p12) readable by group or others,
     /// and a signing certificate that expires within 30 days.
-    public func warnings(for identity: SigningIdentity, now: Date = Date()) -> [String] {
+    /// - Parameter trust: roots accepted in place of Apple's; an intermediate that is neither Apple's, PassMint's
+    ///   development one nor trusted is warned about (no iPhone would add the passes).
+    public func warnings(for identity: SigningIdentity, trust: TrustRoots = .none, now: Date = Date()) -> [String] {
         var out: [String] = []
+        let generation = AppleWWDR.generation(ofIntermediate: identity.wwdr)
+        if !generation.isApplePassIntermediate, generation != .passMintDevelopment,
+            trust.root(for: identity.certificate, intermediate: identity.wwdr) == nil
+        {
+            out.append("the signing intermediate \(identity.wwdr.subject) is not Apple's WWDR and leads to no trusted "
+                + "root; no iPhone will add passes signed with it — sign with your Apple Pass Type ID certificate")
+        }
         let secretFile = pkcs12Path ?? keyPath ?? (certificatePath == nil ? "\(defaultDirectory)/pass-key.pem" : nil)
         if let secretFile, let mode = (try? FileManager.default.attributesOfItem(atPath: secretFile))?[.posixPermissions]
             as? Int, mode & 0o077 != 0

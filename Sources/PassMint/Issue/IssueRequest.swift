@@ -10,11 +10,24 @@ public struct IssueRequest: Sendable {
     /// Base URL of the update service; when set, `authenticationToken` must be set too.
     public var webServiceURL: String?
     public var authenticationToken: String?
+    /// Derive the legacy `generic` fallback from `posterGeneric` even when the template's tooling.json does not
+    /// ask for it (see `PassTemplates.CompatibleFallback`).
+    public var compatiblePass: Bool
+    /// A record key that is neither a template field nor a reserved key fails the pass (with a did-you-mean)
+    /// instead of being ignored with a warning: for values a person typed, where a typo would otherwise leave
+    /// the template's value in place unnoticed.
+    public var rejectsUnknownKeys: Bool
+
+    /// The key under which `IssuedPass.record` remembers `compatiblePass`, so a pass re-rendered from its stored
+    /// record (serve, update) keeps its fallback. `@` keys are never template fields.
+    public static let compatiblePassKey = "@compatiblePass"
 
     public init(
         record: [String: String] = [:], serialNumber: String? = nil, webServiceURL: String? = nil,
-        authenticationToken: String? = nil
+        authenticationToken: String? = nil, compatiblePass: Bool = false, rejectsUnknownKeys: Bool = false
     ) {
+        self.compatiblePass = compatiblePass
+        self.rejectsUnknownKeys = rejectsUnknownKeys
         self.record = record
         self.serialNumber = serialNumber
         self.webServiceURL = webServiceURL
@@ -33,7 +46,8 @@ public struct IssuedPass: Sendable {
     public var archive: [UInt8] { archiveParts.bytes }
     /// The final pass.json as written.
     public let passJSON: JSONValue
-    /// The record after typing and defaults (what a store keeps to re-render the pass).
+    /// The record after typing and defaults (what a store keeps to re-render the pass), with
+    /// `IssueRequest.compatiblePassKey` when the pass was issued with `compatiblePass`.
     public let record: [String: String]
     /// Non-fatal findings: unknown record keys, identifier overrides, Wallet warnings.
     public let warnings: [String]

@@ -6,21 +6,33 @@ import PassTemplates
 /// Builds issuers from paths, turning library errors into `PassMintError`s.
 public enum PassFactory {
     /// Loads the template and the signing identity.
-    public static func issuer(templateDirectory: String, identity: IdentityOptions) throws(PassMintError) -> PassIssuer {
+    public static func issuer(templateDirectory: String, identity: IdentityOptions, trust: TrustRoots = .none)
+        throws(PassMintError) -> PassIssuer
+    {
         let template = try loadTemplate(templateDirectory)
         let loaded = try identity.load()
-        return PassIssuer(template: template, identity: loaded, identityWarnings: identity.warnings(for: loaded))
+        return PassIssuer(template: template, identity: loaded, identityWarnings: identity.warnings(for: loaded, trust: trust))
     }
 
-    /// Loads a template folder; a missing folder is named with what to do.
-    public static func loadTemplate(_ directory: String) throws(PassMintError) -> Template {
+    /// Loads a template: a folder (a `.pass`-style folder or a Pass Designer `.pkpasstemplate`), or a zipped
+    /// template file (`.pkpasstemplate` or `.zip`, see `TemplateArchive`). A missing path is named with what to do.
+    /// - Parameter path: the folder or the zip file.
+    /// - Throws: `PassMintError.invalidInput` with the template's own message.
+    public static func loadTemplate(_ path: String) throws(PassMintError) -> Template {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .invalidInput(
-                "template folder \(directory) does not exist; give a folder holding pass.json (see Templates/ for examples)")
+                "template \(path) does not exist; give a folder holding pass.json, or a zipped .pkpasstemplate "
+                    + "(see Templates/ for examples)")
         }
         do {
-            return try Template.load(directory: directory)
+            if isDirectory.boolValue { return try Template.load(directory: path) }
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+        let source = try TemplateArchive.source(path: path)
+        do {
+            return try Template.load(source)
         } catch {
             throw .invalidInput("\(error)")
         }

@@ -44,13 +44,14 @@ public final class PassIssuer: Sendable {
         let resolved: ResolvedRecord
         let rendered: RenderedPass
         do {
+            if request.rejectsUnknownKeys { try template.checkRecordKeys(record) }
             resolved = try template.resolve(record)
             let context = RenderContext(
                 serialNumber: serial,
                 passTypeIdentifier: identity.certificate.passTypeIdentifier,
                 teamIdentifier: identity.certificate.teamIdentifier,
                 webServiceURL: request.webServiceURL,
-                authenticationToken: request.authenticationToken)
+                authenticationToken: request.authenticationToken, compatiblePass: request.compatiblePass)
             rendered = try template.render(resolved, context: context)
         } catch {
             throw .invalidInput("\(error)")
@@ -65,6 +66,11 @@ public final class PassIssuer: Sendable {
             json = parsed.normalizedPaths.isEmpty ? rendered.passJSON : parsed.pass.jsonValue
         } catch {
             throw .invalidInput("\(passFile): \(error)")
+        }
+        // A serial outside the grammar could never be fetched or registered by URL, nor be a file name.
+        if let issued = json["serialNumber"]?.stringValue, !IdentifierGrammar.serialNumber.accepts(issued) {
+            throw .invalidInput("\(passFile): serialNumber '\(issued)' \(IdentifierGrammar.serialNumber.rule); it names "
+                + "the pass's file and its web service URL")
         }
         let problems = PassValidator.validate(json)
         let errors = problems.filter { $0.severity == .error }
@@ -98,10 +104,12 @@ public final class PassIssuer: Sendable {
         }
         let warnings = resolved.warnings + rendered.warnings
             + problems.filter { $0.severity == .warning }.map { "\($0.code) at \($0.path): \($0.message)" }
+        var kept = resolved.values
+        if request.compatiblePass { kept[IssueRequest.compatiblePassKey] = "true" }
         return IssuedPass(
             serialNumber: json["serialNumber"]?.stringValue ?? serial ?? "",
             passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "",
-            archiveParts: archive, passJSON: json, record: resolved.values, warnings: warnings)
+            archiveParts: archive, passJSON: json, record: kept, warnings: warnings)
     }
 
     /// The shared files of one variant, hashed and compressed once. A variant's files come from the immutable

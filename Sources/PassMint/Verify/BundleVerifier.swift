@@ -5,7 +5,9 @@ import PassModel
 extension PassVerifier {
     /// A .pkpasses bundle: one report per inner pass, plus a report for the bundle when it is empty, holds
     /// more than `PassBundle.maxPasses` passes, holds other files, or repeats a serial number.
-    static func verifyBundle(_ reader: ArchiveReader, name: String, now: Date) -> [VerificationReport] {
+    static func verifyBundle(_ reader: ArchiveReader, name: String, now: Date, trust: TrustRoots)
+        -> [VerificationReport]
+    {
         var findings = Findings()
         var reports: [VerificationReport] = []
         for error in reader.unreadableEntries {
@@ -25,7 +27,7 @@ extension PassVerifier {
                     "'\(entry.name)' is not a .pkpass; a bundle holds only .pkpass files", path: entry.name)
                 continue
             }
-            reports.append(verify(archive: entry.bytes, name: inner, now: now))
+            reports.append(verify(archive: entry.bytes, name: inner, now: now, trust: trust))
         }
         if reports.isEmpty {
             findings.error(VerifyCode.bundleEmpty, "the bundle holds no .pkpass file; nothing would be added")

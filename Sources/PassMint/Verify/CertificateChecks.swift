@@ -6,7 +6,7 @@ import PassSigning
 enum CertificateChecks {
     /// - Returns: true when the signer is a PassMint development certificate.
     static func check(leaf: Certificate, embedded: [Certificate], signingTime: Date?, facts: PassFacts, now: Date,
-                      into findings: inout Findings) -> Bool {
+                      trust: TrustRoots = .none, into findings: inout Findings) -> Bool {
         let isDevelopment = AppleWWDR.isDevelopmentSigner(leaf)
         if isDevelopment {
             findings.note("development pass: signed with a PassMint development certificate (passmint certs dev); "
@@ -16,7 +16,7 @@ enum CertificateChecks {
         let intermediates = embedded.filter { $0 != leaf }
         let issuing = intermediates.first { leaf.isIssued(by: $0) }
         checkChain(leaf: leaf, intermediates: intermediates, issuing: issuing, isDevelopment: isDevelopment,
-                   into: &findings)
+                   trust: trust, into: &findings)
 
         var validWhenMade = true
         validWhenMade = checkDates(leaf, role: "the Pass Type ID certificate (\(leaf.commonName ?? leaf.subject))",
@@ -61,7 +61,7 @@ enum CertificateChecks {
     }
 
     private static func checkChain(leaf: Certificate, intermediates: [Certificate], issuing: Certificate?,
-                                   isDevelopment: Bool, into findings: inout Findings) {
+                                   isDevelopment: Bool, trust: TrustRoots, into findings: inout Findings) {
         let claimed = AppleWWDR.claimedGeneration(ofIssuerOf: leaf)
         let generation: WWDRGeneration
         if let issuing {
@@ -81,6 +81,11 @@ enum CertificateChecks {
             generation = claimed
         }
         guard !generation.isApplePassIntermediate else { return }
+        if let root = trust.root(for: leaf, intermediate: issuing) {
+            findings.note("the chain leads to the trusted root \(root.certificate.subject) (from \(root.file)), "
+                + "accepted in place of Apple's for this check; iPhones still accept only Apple-issued passes")
+            return
+        }
         if isDevelopment {
             findings.warning(VerifyCode.certificateNotApple,
                 "the chain leads to the PassMint development intermediate, not Apple's WWDR; sign with your "

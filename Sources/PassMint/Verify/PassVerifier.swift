@@ -11,7 +11,10 @@ public enum PassVerifier {
     /// - Parameters:
     ///   - path: the file to read; also the name used in reports.
     ///   - now: the moment certificate expiry is judged against.
-    public static func verify(file path: String, now: Date = Date()) -> [VerificationReport] {
+    ///   - trust: roots accepted in place of Apple's for the chain checks.
+    public static func verify(file path: String, now: Date = Date(), trust: TrustRoots = .none)
+        -> [VerificationReport]
+    {
         // Never read more of a file than any archive may hold.
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
             size > ArchiveLimits.bundle.maxTotalBytes
@@ -26,12 +29,14 @@ public enum PassVerifier {
             let reason = !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "permission denied"
             return [unreadable(path, "cannot read \(path): \(reason); check the path")]
         }
-        return verify(bytes: bytes, name: path, now: now)
+        return verify(bytes: bytes, name: path, now: now, trust: trust)
     }
 
     /// Verifies archive bytes, telling a pass from a bundle by the name (`.pkpasses`) or, failing that, by
     /// content (no pass.json, but .pkpass entries).
-    public static func verify(bytes: [UInt8], name: String, now: Date = Date()) -> [VerificationReport] {
+    public static func verify(bytes: [UInt8], name: String, now: Date = Date(), trust: TrustRoots = .none)
+        -> [VerificationReport]
+    {
         let reader: ArchiveReader
         let namedBundle = name.lowercased().hasSuffix(".pkpasses")
         do {
@@ -42,9 +47,9 @@ public enum PassVerifier {
         let looksLikeBundle = !reader.contains("pass.json")
             && reader.entryNames.contains { $0.lowercased().hasSuffix(".pkpass") }
         if namedBundle || looksLikeBundle {
-            return verifyBundle(reader, name: name, now: now)
+            return verifyBundle(reader, name: name, now: now, trust: trust)
         }
-        return [verify(reader, name: name, now: now)]
+        return [verify(reader, name: name, now: now, trust: trust)]
     }
 
     /// Verifies one .pkpass held in memory.
@@ -52,20 +57,23 @@ public enum PassVerifier {
     ///   - archive: the .pkpass bytes.
     ///   - name: the name used in the report.
     ///   - now: the moment certificate expiry is judged against.
-    public static func verify(archive: [UInt8], name: String, now: Date = Date()) -> VerificationReport {
+    public static func verify(archive: [UInt8], name: String, now: Date = Date(), trust: TrustRoots = .none)
+        -> VerificationReport
+    {
         do {
-            return verify(try ArchiveReader(bytes: archive, name: name, limits: .pass), name: name, now: now)
+            return verify(try ArchiveReader(bytes: archive, name: name, limits: .pass), name: name, now: now, trust: trust)
         } catch {
             return unreadable(name, error.description)
         }
     }
 
-    static func verify(_ reader: ArchiveReader, name: String, now: Date) -> VerificationReport {
+    static func verify(_ reader: ArchiveReader, name: String, now: Date, trust: TrustRoots) -> VerificationReport {
         var findings = Findings()
         let pass = ArchiveChecks.check(reader, into: &findings)
         let facts = PassJSONChecks.check(pass, into: &findings)
         let manifest = ManifestChecks.check(pass, into: &findings)
-        let isDevelopment = SignatureChecks.check(pass, manifest: manifest, facts: facts, now: now, into: &findings)
+        let isDevelopment = SignatureChecks.check(
+            pass, manifest: manifest, facts: facts, now: now, trust: trust, into: &findings)
         ImageChecks.check(pass, facts: facts, into: &findings)
         LocalizationChecks.check(pass, into: &findings)
         return VerificationReport(

@@ -5,7 +5,7 @@ import PassSigning
 /// certificates it carries (see `CertificateChecks`).
 enum SignatureChecks {
     /// - Returns: true when the signer is a PassMint development certificate.
-    static func check(_ pass: PassFiles, manifest: [UInt8]?, facts: PassFacts, now: Date,
+    static func check(_ pass: PassFiles, manifest: [UInt8]?, facts: PassFacts, now: Date, trust: TrustRoots,
                       into findings: inout Findings) -> Bool {
         guard let signature = pass["signature"] else {
             if pass.unreadable.contains("signature") { return false }
@@ -59,6 +59,6 @@ enum SignatureChecks {
         }
         return CertificateChecks.check(
             leaf: leaf, embedded: report.embeddedCertificates, signingTime: report.signingTime, facts: facts,
-            now: now, into: &findings)
+            now: now, trust: trust, into: &findings)
     }
 }

@@ -56,7 +56,10 @@ extension Checker {
                 _ = enumValue(dict, "transitType", in: style.rawValue, as: TransitType.self)
             }
         } else if dict["transitType"] != nil {
-            invalid(path, "transitType is only valid in boardingPass; remove it from \(style.rawValue)")
+            // Wallet ignores a key a style does not use; the pass installs.
+            invalid(
+                path, "transitType only applies to boardingPass; Wallet ignores it in \(style.rawValue) — remove it",
+                severity: .warning)
         }
     }
 
@@ -139,9 +142,12 @@ extension Checker {
         guard f["textAlignment"] != nil else { return }
         guard enumValue(f, "textAlignment", in: path, as: TextAlignment.self) != nil else { return }
         if group == .primaryFields || group == .backFields {
+            // Apple's docs disallow it here, yet Wallet installs such passes and ignores the key (py-pkpass and
+            // wallet-py3k put it on every field by default): a warning, not a refusal.
             invalid(
                 JSONPath.member(path, "textAlignment"),
-                "textAlignment is not allowed on \(group.rawValue); remove it (Wallet aligns these fields itself)")
+                "textAlignment has no effect on \(group.rawValue): Wallet aligns these fields itself and ignores it; remove it",
+                severity: .warning)
         }
     }
 
@@ -191,9 +197,12 @@ extension Checker {
             if let s = value.stringValue, Double(s.trimmingSpaces()) != nil {
                 fix = "write the value as a number without quotes, or remove \(key)"
             }
+            // Wallet shows a text value as it is and ignores the number formatting; the pass installs.
             invalid(
                 JSONPath.member(path, key),
-                "\(key) applies only to numeric values, but \(name)'s value is \(Checker.show(value)); \(fix)")
+                "\(key) applies only to numeric values, but \(name)'s value is \(Checker.show(value)), so Wallet shows it "
+                    + "unformatted; \(fix)",
+                severity: .warning)
         }
     }
 
@@ -201,10 +210,11 @@ extension Checker {
         guard let v = f["row"] else { return }
         let p = JSONPath.member(path, "row")
         if style != .eventTicket || group != .auxiliaryFields {
+            // Ignored outside event ticket auxiliary fields; the pass installs.
             invalid(
                 p,
-                "row is only allowed in eventTicket.auxiliaryFields; remove it from \(style.rawValue).\(group.rawValue)"
-            )
+                "row only applies to eventTicket.auxiliaryFields; Wallet ignores it in \(style.rawValue).\(group.rawValue) — remove it",
+                severity: .warning)
         } else if v != .integer(0) && v != .integer(1) {
             invalid(p, "row is \(Checker.show(v)); write 0 (first auxiliary row) or 1 (second row)")
         }

@@ -75,7 +75,8 @@ extension Checker {
             if storeIDs == 0 {
                 invalid(
                     "appLaunchURL",
-                    "appLaunchURL is set but associatedStoreIdentifiers is missing or empty; add \"associatedStoreIdentifiers\": [your app's App Store ID], or remove appLaunchURL"
+                    "appLaunchURL is set but associatedStoreIdentifiers is missing or empty, so Wallet ignores the URL (the pass installs); add \"associatedStoreIdentifiers\": [your app's App Store ID], or remove appLaunchURL",
+                    severity: .warning
                 )
             }
         }

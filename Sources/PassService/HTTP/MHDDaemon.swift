@@ -20,11 +20,13 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
     }
 
     /// Binds and starts serving; `respond` is called on the daemon's threads.
-    init(options: Options, maxBodyBytes: Int, respond: @escaping @Sendable (Request) -> Response)
+    init(options: Options, limits: RequestLimits, respond: @escaping @Sendable (Request) -> Response)
         throws(ServiceError)
     {
         let workers = options.writeWorkers > 0 ? BlockingWorkers(threads: options.writeWorkers) : nil
-        let context = Unmanaged.passRetained(MHDContext(maxBodyBytes: maxBodyBytes, workers: workers, respond: respond))
+        let context = Unmanaged.passRetained(MHDContext(limits: limits, workers: workers, respond: respond))
+        // Room for every head the limits allow, so that one over a limit gets PassMint's JSON answer.
+        let memory = max(options.connectionMemoryLimit, limits.connectionMemory)
         let host = options.host == "localhost" ? "127.0.0.1" : options.host
         let isIPv6 = host.contains(":")
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ERROR_LOG.rawValue
@@ -33,9 +35,10 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
         let started: OpaquePointer? = Self.withSocketAddress(host: host, port: options.port) { address in
             guard let address else { return nil }
             return pm_mhd_start_daemon(
-                flags, address, UInt32(options.threadPoolSize), options.connectionMemoryLimit,
+                flags, address, UInt32(options.threadPoolSize), memory,
                 UInt32(options.connectionTimeoutSeconds), UInt32(options.connectionLimit),
-                mhdAccessHandler, context.toOpaque(), mhdRequestCompleted, context.toOpaque())
+                mhdAccessHandler, context.toOpaque(), mhdRequestCompleted, context.toOpaque(),
+                mhdRequestStarted, context.toOpaque())
         }
         guard let started else {
             let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused the options"
@@ -50,6 +53,9 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
         self.workers = workers
         self.port = Int(pm_mhd_bound_port(started))
     }
+
+    /// Requests whose state is alive now (tests: zero once every connection is done, whatever way it ended).
+    var openRequests: Int { context.takeUnretainedValue().openRequests.load(ordering: .relaxed) }
 
     deinit {
         // Every suspended connection must be resumed before MHD stops (it panics otherwise): let the workers

@@ -42,7 +42,8 @@ func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
     return true
 }
 
-/// The values of a route pattern's `:name` segments.
+/// The values of a route pattern's `:name` segments: percent-decoded, and each within its `ParameterGrammar`
+/// (the router refuses the request otherwise, before the handler runs).
 public struct PathParameters: Sendable {
     let names: [String]
     let values: [String]
@@ -62,10 +63,11 @@ public struct PathParameters: Sendable {
 /// One HTTP request as handlers see it: plain values, no server pointers.
 public struct Request: Sendable {
     public var method: HTTPMethod
-    /// The path without the query string.
+    /// The path without the query string, percent-encoding intact, exactly as the client sent it; the router
+    /// decodes it segment by segment.
     public var path: String
     public var parameters: PathParameters
-    /// Query arguments in arrival order (a key without `=` has the value "").
+    /// Query arguments in arrival order, decoded (a key without `=` has the value "").
     public var query: [(name: String, value: String)]
     public var headers: HTTPHeaders
     public var body: [UInt8]

@@ -10,11 +10,9 @@ struct RegistrationHandlers: Sendable {
         guard let pushToken = body["pushToken"]?.stringValue else {
             throw .badRequest(#"request body must contain "pushToken" (a string)"#)
         }
-        guard Self.isValidPushToken(pushToken) else {
-            throw .badRequest("pushToken must be 1-512 hexadecimal characters")
-        }
+        guard let token = PushToken(pushToken) else { throw .badRequest("pushToken must be \(PushToken.rule)") }
         let outcome = try context.storeCall {
-            try context.store.register(device: device, passType: passType, serial: serial, pushToken: pushToken)
+            try context.store.register(device: device, passType: passType, serial: serial, pushToken: token.hex)
         }
         return .empty(outcome == .created ? 201 : 200)
     }
@@ -55,15 +53,5 @@ struct RegistrationHandlers: Sendable {
         guard let version, let token = authorizationCredentials(request, scheme: "ApplePass"),
             constantTimeEquals(token, version.authenticationToken)
         else { throw .unauthorized() }
-    }
-
-    static func isValidPushToken(_ token: String) -> Bool {
-        (1...512).contains(token.utf8.count) && token.utf8.allSatisfy { $0.isHexDigit }
-    }
-}
-
-extension UInt8 {
-    var isHexDigit: Bool {
-        (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self)
     }
 }

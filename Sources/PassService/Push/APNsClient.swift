@@ -77,7 +77,7 @@ public final class APNsClient {
 
     /// Starts one transfer; returns a result at once when the job cannot be sent.
     private func start(_ job: PushJob, inFlight: inout [Int: Int], index: Int) -> PushResult? {
-        guard PushToken.isValid(job.pushToken) else {
+        guard let token = PushToken(job.pushToken) else {
             return PushResult(job: job, status: 0, apnsID: nil, outcome: .unregistered(reason: "BadDeviceToken"))
         }
         guard Self.isValidTopic(job.passTypeIdentifier) else {
@@ -87,7 +87,7 @@ public final class APNsClient {
             let easy = try idleHandle()
             let headers = try headerList(topic: job.passTypeIdentifier)
             do {
-                try easy.prepare(url: "\(baseURL)/3/device/\(job.pushToken)", headers: headers)
+                try easy.prepare(url: "\(baseURL)/3/device/\(token.hex)", headers: headers)
                 try multi.add(easy)
             } catch {
                 idle.append(easy.slot)

@@ -1,10 +1,25 @@
-/// Checks and redacts APNs device tokens.
-public enum PushToken {
-    /// Longest token accepted (Apple's are 64 hex digits today; allow growth).
+/// An APNs device token as Wallet sends it at registration and as the pusher puts it into a URL.
+///
+/// The one grammar for push tokens: the register handler refuses what this refuses (400), and the pusher only
+/// builds `/3/device/{token}` from a value of this type, so the service never stores a token it cannot send.
+/// Its `description` is redacted, so interpolating a token into a message never logs it.
+public struct PushToken: Sendable, Hashable, CustomStringConvertible {
+    /// Longest token accepted: Apple's are 64 hex digits today; allow growth.
     public static let maxLength = 200
 
+    /// The rule in words, for error messages.
+    public static let rule = "an even number (2 to \(maxLength)) of hexadecimal characters"
+
+    /// The token's text, exactly as Wallet sent it.
+    public let hex: String
+
+    /// The token, or nil when `text` is not non-empty, even-length hexadecimal of at most `maxLength` characters.
+    public init?(_ text: String) {
+        guard Self.isValid(text) else { return nil }
+        hex = text
+    }
+
     /// True for a non-empty, even-length, hexadecimal token no longer than `maxLength`.
-    /// Anything else is never put into a URL and is treated as `BadDeviceToken`.
     public static func isValid(_ token: String) -> Bool {
         let utf8 = token.utf8
         guard !utf8.isEmpty, utf8.count <= maxLength, utf8.count % 2 == 0 else { return false }
@@ -18,4 +33,7 @@ public enum PushToken {
         let prefix = token.prefix(min(8, token.count / 2)).filter { $0.isHexDigit }
         return prefix + "…"
     }
+
+    /// The redacted form: a token never reaches a log through string interpolation.
+    public var description: String { Self.redacted(hex) }
 }

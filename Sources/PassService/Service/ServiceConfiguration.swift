@@ -18,9 +18,14 @@ public struct ServiceConfiguration: Sendable {
     /// Threads that run requests which change state (register, unregister, log, personalize, admin PATCH) while
     /// the network threads go on serving; 0 answers them on the network threads.
     public var writeWorkers: Int
-    /// Request bodies larger than this get 413.
-    public var maxBodyBytes: Int
-    /// Per-connection memory for headers and buffers; larger request headers are refused by the server.
+    /// How much of a request is read from outside: target, header count and bytes, body.
+    public var limits: RequestLimits
+    /// Request bodies larger than this get 413 (the same value as `limits.maxBodyBytes`).
+    public var maxBodyBytes: Int {
+        get { limits.maxBodyBytes }
+        set { limits.maxBodyBytes = newValue }
+    }
+    /// Least per-connection memory for headers and buffers; raised to what `limits` need.
     public var connectionMemoryLimit: Int
     public var connectionTimeoutSeconds: Int
     public var connectionLimit: Int
@@ -34,7 +39,7 @@ public struct ServiceConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, threadPoolSize: Int = Self.defaultThreadPoolSize,
-        writeWorkers: Int = Self.defaultWriteWorkers, maxBodyBytes: Int = 64 * 1024,
+        writeWorkers: Int = Self.defaultWriteWorkers, limits: RequestLimits = RequestLimits(),
         connectionMemoryLimit: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 4096,
         adminTokenVariable: String = "PASSMINT_ADMIN_TOKEN", logRequests: Bool = false,
         renderCacheEntries: Int = 4096, renderCacheBytes: Int = 256 * 1024 * 1024
@@ -43,7 +48,7 @@ public struct ServiceConfiguration: Sendable {
         self.port = port
         self.threadPoolSize = threadPoolSize
         self.writeWorkers = writeWorkers
-        self.maxBodyBytes = maxBodyBytes
+        self.limits = limits
         self.connectionMemoryLimit = connectionMemoryLimit
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.connectionLimit = connectionLimit

@@ -18,7 +18,8 @@ public final class WalletService: Sendable {
     ///   - tokenSigner: signs personalization tokens; nil disables `…/personalize` (404).
     ///   - environment: where the admin token variable is looked up.
     ///   - onRecordUpdated: called after an admin PATCH stored a change (pass, pushes queued): wake the pusher.
-    /// - Throws: `ServiceError` when the route table is inconsistent.
+    /// - Throws: `ServiceError.weakAdminToken` when the admin token is shorter than 32 characters;
+    ///   `ServiceError` when the route table is inconsistent.
     public init(
         configuration: ServiceConfiguration, store: any PassStore, renderer: any PassRenderer,
         recordValidator: @escaping RecordValidator = WalletService.mergeRecord, tokenSigner: TokenSigner? = nil,
@@ -27,7 +28,7 @@ public final class WalletService: Sendable {
     ) throws {
         self.configuration = configuration
         self.metrics = metrics
-        let adminToken = environment[configuration.adminTokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let adminToken = try AdminToken.load(from: environment, variable: configuration.adminTokenVariable)
         let context = HandlerContext(
             store: store, renderer: renderer,
             cache: RenderCache(
@@ -51,12 +52,15 @@ public final class WalletService: Sendable {
             connectionMemoryLimit: configuration.connectionMemoryLimit,
             connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
             connectionLimit: configuration.connectionLimit)
-        let started = try MHDDaemon(options: options, maxBodyBytes: configuration.maxBodyBytes) {
+        let started = try MHDDaemon(options: options, limits: configuration.limits) {
             [weak self] request in
             self?.respond(to: request) ?? HTTPError(503, "the service is shutting down").response
         }
         daemon.withLock { $0 = started }
     }
+
+    /// Requests the server holds state for right now; nil when not running (tests prove nothing leaks).
+    var openRequests: Int? { daemon.withLock { $0?.openRequests } }
 
     /// The port actually bound (useful with port 0); nil when not running.
     public var boundPort: Int? { daemon.withLock { $0?.port } }
@@ -88,6 +92,8 @@ public final class WalletService: Sendable {
             }
         case .badSegment(let index, let message):
             label = router.routes[index].label
+            response = HTTPError.badRequest(message).response
+        case .malformedPath(let message):
             response = HTTPError.badRequest(message).response
         case .methodNotAllowed(let allowed):
             let list = allowed.map(\.rawValue).joined(separator: ", ")

@@ -11,11 +11,14 @@ public final class ServiceRunner: Sendable {
         public var apnsURL: String
         public var apnsCAFile: String?
         public var identity: IdentityOptions
+        /// Roots accepted in place of Apple's when the identity's chain is checked at start.
+        public var trustRoots: TrustRoots
 
         public init(
             databasePath: String, configuration: ServiceConfiguration, apnsURL: String, apnsCAFile: String?,
-            identity: IdentityOptions
+            identity: IdentityOptions, trustRoots: TrustRoots = .none
         ) {
+            self.trustRoots = trustRoots
             self.databasePath = databasePath
             self.configuration = configuration
             self.apnsURL = apnsURL
@@ -30,10 +33,22 @@ public final class ServiceRunner: Sendable {
     /// Things to log at start: a private key readable by others, a certificate close to expiry.
     public let warnings: [String]
 
-    /// Opens the store, loads the identity and builds the service and the pusher (nothing listens yet).
-    public init(options: Options) throws(PassMintError) {
+    /// Checks the admin token, opens the store, loads the identity and builds the service and the pusher
+    /// (nothing listens yet).
+    /// - Parameter environment: where the admin token variable is looked up.
+    /// - Throws: `PassMintError.environment` naming the variable (never the token) when the admin token is too
+    ///   short, or the file or URL that could not be used.
+    public init(options: Options, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(PassMintError)
+    {
+        // Refused before the store is created or opened: a misconfigured service leaves nothing behind.
+        do {
+            _ = try AdminToken.load(from: environment, variable: options.configuration.adminTokenVariable)
+        } catch {
+            throw .environment("\(error)")
+        }
         let identity = try options.identity.load()
-        warnings = options.identity.warnings(for: identity)
+        warnings = options.identity.warnings(for: identity, trust: options.trustRoots)
         store = try StoreAccess.sqlite(path: options.databasePath, serving: true)
         let renderer = TemplateRenderer(identity: identity)
         let signer = PassSigner(identity: identity)
@@ -53,7 +68,7 @@ public final class ServiceRunner: Sendable {
             service = try WalletService(
                 configuration: options.configuration, store: store, renderer: renderer,
                 recordValidator: { pass, changes in try renderer.validate(pass, changes: changes) },
-                tokenSigner: { token in try signer.sign(token) }, metrics: metrics,
+                tokenSigner: { token in try signer.sign(token) }, metrics: metrics, environment: environment,
                 onRecordUpdated: { _, _ in pusher.wake() })
         } catch {
             throw .environment("starting the service: \(error)")

@@ -3,14 +3,26 @@ import PassMint
 
 /// Opens stores for the CLI commands (`generate --db`, `batch --db`, `update`, `serve`).
 public enum StoreAccess {
-    /// The SQLite store at `path` (created when missing), or an environment error naming the file.
-    /// `serving`: the store of a long-running `serve` (checkpoints on a background thread).
-    public static func sqlite(path: String, serving: Bool = false) throws(PassMintError) -> SQLiteStore {
+    /// The SQLite store at `path` (created 0600 when missing), or an environment error naming the file.
+    /// - Parameters:
+    ///   - serving: the store of a long-running `serve` (checkpoints on a background thread).
+    ///   - warn: receives one line per store file that other users can read (default: stderr).
+    public static func sqlite(
+        path: String, serving: Bool = false, warn: (String) -> Void = StoreAccess.warnOnStandardError
+    ) throws(PassMintError) -> SQLiteStore {
+        let store: SQLiteStore
         do {
-            return try SQLiteStore(path: path, backgroundCheckpoints: serving)
+            store = try SQLiteStore(path: path, backgroundCheckpoints: serving)
         } catch {
             throw .environment("--db \(path): cannot open the store: \(error)")
         }
+        for exposure in store.exposures { warn("warning: \(exposure)") }
+        return store
+    }
+
+    /// Writes `line` to stderr.
+    public static func warnOnStandardError(_ line: String) {
+        FileHandle.standardError.write(Data("passmint: \(line)\n".utf8))
     }
 
     /// A sink that stores issued passes in the SQLite store at `path`.

@@ -25,7 +25,8 @@ public final class TemplateRenderer: PassRenderer {
         let issued = try issuer(for: pass.templatePath).issue(
             IssueRequest(
                 record: fields, serialNumber: pass.serialNumber, webServiceURL: url,
-                authenticationToken: url == nil ? nil : pass.authenticationToken))
+                authenticationToken: url == nil ? nil : pass.authenticationToken,
+                compatiblePass: pass.record[IssueRequest.compatiblePassKey] == "true"))
         return issued.archive
     }
 
@@ -35,7 +36,8 @@ public final class TemplateRenderer: PassRenderer {
             throw PassMintError.invalidInput("'\(reserved)' cannot be changed; serial number, pass type and token stay fixed")
         }
         let template = try issuer(for: pass.templatePath).template
-        let known = Set(template.fields.map(\.name))
+        // Reserved keys (barcode.message, relevantDate.start, …) are stored with the record like fields.
+        let known = Set(template.recordKeys)
         if let unknown = changes.keys.sorted().first(where: { !known.contains($0) }) {
             throw PassMintError.invalidInput(
                 "'\(unknown)' is not a field of template \(pass.templatePath); fields: \(known.sorted().joined(separator: ", "))")
@@ -45,6 +47,7 @@ public final class TemplateRenderer: PassRenderer {
         var record = resolved.values
         record.removeValue(forKey: "serialNumber")
         if let url { record[StoredRecordKeys.webServiceURL] = url }
+        record[IssueRequest.compatiblePassKey] = pass.record[IssueRequest.compatiblePassKey]
         return record
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
+import PassModel
 
 /// The little file-system access the loader needs, with errors that name the path.
 enum FolderReader {
-    /// Files and folders that never belong in a pass and are skipped without a warning.
+    /// Files and folders that never belong in a pass and are skipped without a warning: the pass rule
+    /// (`PassFileNames.isJunk`) plus any dotfile or dot-folder (`.git`, `.idea`).
     static func isJunk(_ name: String) -> Bool {
-        name.hasPrefix(".") || name == "__MACOSX" || name == "Thumbs.db" || name == "desktop.ini"
+        name.hasPrefix(".") || PassFileNames.isJunk(name)
     }
 
     static func isDirectory(_ path: String) -> Bool {

@@ -2,52 +2,106 @@ import PassModel
 
 extension Template {
     /// Loads a template folder once: every file's bytes are read here and kept; nothing is re-read per pass.
-    /// A plain Wallet `.pass` folder without placeholders and without template.json is a valid template.
-    ///
-    /// What is kept: pass.json, template.json (not copied into passes), every other top-level file, and
-    /// `xx.lproj/` folders (pass.strings and localized images). Skipped silently: junk (`.DS_Store`, `__MACOSX`,
-    /// `Thumbs.db`, dotfiles) and tier image sources (paths named in template.json tiers). Skipped with a
-    /// warning: other folders, folders inside `.lproj`, and `manifest.json` / `signature` (made when signing).
+    /// A plain Wallet `.pass` folder without placeholders and without template.json is a valid template, and so
+    /// is a Pass Designer `.pkpasstemplate` folder. For a zipped template, unpack it into a `TemplateSource` and
+    /// call `load(_:)`.
     /// - Parameter directory: the template folder.
-    /// - Throws: `TemplateError` naming the file and JSON path: unreadable folder, missing pass.json, invalid
-    ///   JSON (file:line:column), a template.json that breaks the contract, a missing tier image, a malformed
-    ///   or unknown placeholder, a malformed pass.strings.
+    /// - Throws: `TemplateError` as `load(_:)`, and `.unreadable` for a folder or file that cannot be read.
     public static func load(directory: String) throws(TemplateError) -> Template {
-        var dir = directory
-        while dir.count > 1, dir.hasSuffix("/") { dir.removeLast() }
-        guard FolderReader.isDirectory(dir) else {
-            throw .unreadable(path: dir, reason: FolderReader.exists(dir) ? "not a folder" : "no such folder")
-        }
-        let passFile = dir + "/pass.json"
-        guard FolderReader.exists(passFile) else { throw .missingPassJSON(directory: dir) }
-        let passDocument = try parseJSON(FolderReader.read(passFile), file: passFile)
-        guard passDocument.value.objectValue != nil else {
-            throw .invalidPassJSON(file: passFile, path: "", message: "the top level must be an object, found "
-                + "\(passDocument.value.kindName)")
-        }
+        try load(TemplateSource.read(directory: directory))
+    }
 
+    /// Assembles a template from its files (a folder read by `TemplateSource.read(directory:)`, or the entries
+    /// of a zipped template).
+    ///
+    /// What is kept: pass.json, template.json and tooling.json (neither copied into passes), every other
+    /// top-level file, and `xx.lproj/` folders (pass.strings and localized images). Skipped silently: junk
+    /// (`.DS_Store`, `__MACOSX`, `Thumbs.db`, dotfiles) and tier image sources (paths named in template.json
+    /// tiers). Skipped with a warning: other folders, folders inside `.lproj`, and `manifest.json` / `signature`
+    /// (made when signing).
+    /// - Parameter source: the template's files.
+    /// - Throws: `TemplateError` naming the file and JSON path: missing pass.json, invalid JSON
+    ///   (file:line:column), a template.json that breaks the contract, an invalid tooling.json, a missing tier
+    ///   image, a malformed or unknown placeholder, a malformed pass.strings.
+    public static func load(_ source: TemplateSource) throws(TemplateError) -> Template {
         var warnings: [String] = []
-        let templateFile = dir + "/template.json"
+        let documents = try parseDocuments(source, warnings: &warnings)
+        let tiers = documents.manifest?.tiers ?? [:]
+        let tierImages = try readTierImages(tiers, source: source)
+        var (assets, localizations) = try collectAssets(source, tierImages: tierImages, warnings: &warnings)
+        var fields = try placeholderFields(
+            documents, assets: &assets, source: source, warnings: &warnings)
+        var keyFields: Set<String> = []
+        if source.isDesignerTemplate {
+            // template.json's fields stand; without one, a placeholder named like a key is the key's field.
+            let keyed = KeyFields.scan(documents.pass.value, declared: documents.manifest?.fields ?? [],
+                                       file: source.file("pass.json"), warnings: &warnings)
+            let implicit = Set(keyed.implicit.map(\.name))
+            fields = fields.filter { !implicit.contains($0.name) } + keyed.implicit
+            keyFields = keyed.names
+        }
+        warnings += localizationWarnings(assets, directory: source.name)
+
+        let serial = documents.pass.value["serialNumber"]?.stringValue
+        let literalSerial = serial.map { (try? PlaceholderScan.uses(in: $0, path: "", file: ""))?.isEmpty == true }
+        localizations.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return Template(
+            directory: source.name, fields: fields, keyFields: keyFields, tierField: documents.manifest?.tierField,
+            tiers: tiers, passJSON: documents.pass.value, leniencies: documents.pass.leniencies,
+            hasLiteralSerialNumber: literalSerial ?? false, hasTemplateJSON: documents.manifest != nil,
+            isDesignerTemplate: source.isDesignerTemplate, tooling: documents.tooling, warnings: warnings,
+            localizations: localizations, assets: assets, tierImages: tierImages)
+    }
+
+    /// pass.json, template.json and tooling.json, parsed and checked.
+    struct Documents {
+        let pass: JSONDocument
+        let manifest: TemplateManifest?
+        let tooling: ToolingManifest?
+    }
+
+    static func parseDocuments(_ source: TemplateSource, warnings: inout [String]) throws(TemplateError) -> Documents {
+        guard let passBytes = source.files["pass.json"] else { throw .missingPassJSON(directory: source.name) }
+        let passFile = source.file("pass.json")
+        let pass = try parseJSON(passBytes, file: passFile)
+        guard pass.value.objectValue != nil else {
+            throw .invalidPassJSON(file: passFile, path: "", message: "the top level must be an object, found "
+                + "\(pass.value.kindName)")
+        }
         var manifest: TemplateManifest?
-        if FolderReader.exists(templateFile) {
-            let document = try parseJSON(FolderReader.read(templateFile), file: templateFile)
+        if let bytes = source.files["template.json"] {
+            let file = source.file("template.json")
+            let document = try parseJSON(bytes, file: file)
             for leniency in document.leniencies {
-                warnings.append("\(templateFile): \(leniency); strict JSON readers reject this")
+                warnings.append("\(file): \(leniency); strict JSON readers reject this")
             }
-            let parsed = try TemplateManifest.parse(document.value, file: templateFile)
+            let parsed = try TemplateManifest.parse(document.value, file: file)
             warnings += parsed.warnings
             manifest = parsed
         }
-        let tiers = manifest?.tiers ?? [:]
-        let tierImages = try readTierImages(tiers, directory: dir, file: templateFile)
-        var (assets, localizations) = try readAssets(directory: dir, tierImages: tierImages, warnings: &warnings)
+        var tooling: ToolingManifest?
+        if let bytes = source.files[ToolingManifest.fileName] {
+            let file = source.file(ToolingManifest.fileName)
+            let document = try parseJSON(bytes, file: file)
+            for leniency in document.leniencies {
+                warnings.append("\(file): \(leniency); strict JSON readers reject this")
+            }
+            tooling = try ToolingManifest.parse(document.value, file: file, warnings: &warnings)
+        }
+        return Documents(pass: pass, manifest: manifest, tooling: tooling)
+    }
 
-        // Placeholders: pass.json, pass.strings values, tier overrides.
-        var uses = try PlaceholderScan.uses(in: passDocument.value, path: "", file: passFile, warnings: &warnings)
+    /// The fields the placeholders call for: template.json's (every placeholder must name one), or one implicit
+    /// required string field per placeholder. pass.strings without placeholders get their shared bytes here.
+    static func placeholderFields(
+        _ documents: Documents, assets: inout [TemplateAsset], source: TemplateSource, warnings: inout [String]
+    ) throws(TemplateError) -> [TemplateField] {
+        let passFile = source.file("pass.json")
+        var uses = try PlaceholderScan.uses(in: documents.pass.value, path: "", file: passFile, warnings: &warnings)
         var stringsUses: [(file: String, uses: [PlaceholderUse])] = []
         for (index, asset) in assets.enumerated() {
             guard case .strings(var strings) = asset else { continue }
-            let file = dir + "/" + strings.path
+            let file = source.file(strings.path)
             var found: [PlaceholderUse] = []
             for entry in strings.entries {
                 found += try PlaceholderScan.uses(in: entry.value, path: "key \"\(entry.key)\"", file: file)
@@ -58,35 +112,24 @@ extension Template {
             }
             stringsUses.append((file, found))
         }
-        let fields: [TemplateField]
-        if let manifest {
-            let names = manifest.fields.map(\.name)
-            try PlaceholderScan.checkKnown(uses, fields: names, file: passFile)
-            for (file, found) in stringsUses { try PlaceholderScan.checkKnown(found, fields: names, file: file) }
-            for name in tiers.keys.sorted() {
-                let path = TemplatePath.member("tiers.values", name) + ".pass"
-                let found = try PlaceholderScan.uses(
-                    in: .object(tiers[name]!.pass), path: path, file: templateFile, warnings: &warnings)
-                try PlaceholderScan.checkKnown(found, fields: names, file: templateFile)
-            }
-            fields = manifest.fields
-        } else {
+        guard let manifest = documents.manifest else {
             uses += stringsUses.flatMap(\.uses)
             var seen: Set<String> = [serialNumberPlaceholder]
-            fields = uses.compactMap { use in
+            return uses.compactMap { use in
                 seen.insert(use.name).inserted ? TemplateField(name: use.name, kind: .string, required: true) : nil
             }
         }
-        warnings += localizationWarnings(assets, directory: dir)
-
-        let serial = passDocument.value["serialNumber"]?.stringValue
-        let literalSerial = serial.map { (try? PlaceholderScan.uses(in: $0, path: "", file: ""))?.isEmpty == true }
-        localizations.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        return Template(
-            directory: dir, fields: fields, tierField: manifest?.tierField, tiers: tiers,
-            passJSON: passDocument.value, leniencies: passDocument.leniencies,
-            hasLiteralSerialNumber: literalSerial ?? false, hasTemplateJSON: manifest != nil, warnings: warnings,
-            localizations: localizations, assets: assets, tierImages: tierImages)
+        let templateFile = source.file("template.json")
+        let names = manifest.fields.map(\.name)
+        try PlaceholderScan.checkKnown(uses, fields: names, file: passFile)
+        for (file, found) in stringsUses { try PlaceholderScan.checkKnown(found, fields: names, file: file) }
+        for name in manifest.tiers.keys.sorted() {
+            let path = TemplatePath.member("tiers.values", name) + ".pass"
+            let found = try PlaceholderScan.uses(
+                in: .object(manifest.tiers[name]!.pass), path: path, file: templateFile, warnings: &warnings)
+            try PlaceholderScan.checkKnown(found, fields: names, file: templateFile)
+        }
+        return manifest.fields
     }
 
     static func parseJSON(_ bytes: [UInt8], file: String) throws(TemplateError) -> JSONDocument {
@@ -99,83 +142,72 @@ extension Template {
 
     /// Reads every tier image once; a missing one is an error naming its template.json path.
     static func readTierImages(
-        _ tiers: [String: TemplateTier], directory: String, file: String
+        _ tiers: [String: TemplateTier], source: TemplateSource
     ) throws(TemplateError) -> [String: [UInt8]] {
         var images: [String: [UInt8]] = [:]
         for name in tiers.keys.sorted() {
             let tier = tiers[name]!
             for dest in tier.images.keys.sorted() {
-                let source = tier.images[dest]!
-                if images[source] != nil { continue }
-                let full = directory + "/" + source
-                guard FolderReader.exists(full), !FolderReader.isDirectory(full) else {
-                    let path = TemplatePath.member(TemplatePath.member("tiers.values", name) + ".images", dest)
-                    throw .missingTierImage(file: file, path: path, source: source)
+                let path = tier.images[dest]!
+                if images[path] != nil { continue }
+                guard let bytes = source.files[path] else {
+                    let member = TemplatePath.member(TemplatePath.member("tiers.values", name) + ".images", dest)
+                    throw .missingTierImage(file: source.file("template.json"), path: member, source: path)
                 }
-                images[source] = try FolderReader.read(full)
+                images[path] = bytes
             }
         }
         return images
     }
 
-    /// Reads the files that go into every pass: top-level files and `.lproj` folders.
-    static func readAssets(
-        directory: String, tierImages: [String: [UInt8]], warnings: inout [String]
+    /// The files that go into every pass: top-level files and `.lproj` folders.
+    static func collectAssets(
+        _ source: TemplateSource, tierImages: [String: [UInt8]], warnings: inout [String]
     ) throws(TemplateError) -> (assets: [TemplateAsset], localizations: [String]) {
         var assets: [TemplateAsset] = []
         var localizations: [String] = []
-        for name in try FolderReader.list(directory) {
-            let full = directory + "/" + name
-            if FolderReader.isDirectory(full) {
-                if name.hasSuffix(".lproj"), name.count > 6 {
-                    localizations.append(name)
-                    assets += try readLocalization(name, directory: directory, tierImages: tierImages,
-                                                   warnings: &warnings)
-                } else {
-                    let unused = try FolderReader.filesRecursively(full).filter { tierImages[name + "/" + $0] == nil }
-                    if !unused.isEmpty {
-                        warnings.append("\(full)/: folder skipped (\(unused.count) file(s) not used as tier images); "
-                            + "a pass holds files only at its top level and in xx.lproj folders")
-                    }
+        for name in source.topLevelFiles {
+            switch name {
+            case "pass.json", "template.json", ToolingManifest.fileName:
+                continue
+            case "manifest.json", "signature":
+                warnings.append("\(source.file(name)): skipped; it is made anew when the pass is signed")
+            default:
+                if tierImages[name] != nil { continue }
+                assets.append(.file(PassFile(path: name, bytes: source.files[name]!, isSharedAsset: true)))
+            }
+        }
+        for folder in source.folders {
+            guard folder.name.hasSuffix(".lproj"), folder.name.count > 6 else {
+                let unused = folder.files.filter { tierImages[folder.name + "/" + $0] == nil }
+                if !unused.isEmpty {
+                    warnings.append("\(source.file(folder.name))/: folder skipped (\(unused.count) file(s) not used as "
+                        + "tier images); a pass holds files only at its top level and in xx.lproj folders")
                 }
                 continue
             }
-            switch name {
-            case "pass.json", "template.json":
-                continue
-            case "manifest.json", "signature":
-                warnings.append("\(full): skipped; it is made anew when the pass is signed")
-                continue
-            default:
-                if tierImages[name] != nil { continue }
-                assets.append(.file(PassFile(path: name, bytes: try FolderReader.read(full), isSharedAsset: true)))
+            localizations.append(folder.name)
+            var nested: Set<String> = []
+            for inner in folder.files {
+                let path = folder.name + "/" + inner
+                if let slash = inner.firstIndex(of: "/") {
+                    if nested.insert(String(inner[..<slash])).inserted {
+                        warnings.append("\(source.file(folder.name + "/" + inner[..<slash]))/: folder skipped; an "
+                            + ".lproj folder holds only files")
+                    }
+                    continue
+                }
+                if tierImages[path] != nil { continue }
+                let bytes = source.files[path]!
+                if inner == "pass.strings" {
+                    let entries = try PassStrings.parse(bytes, file: source.file(path))
+                    assets.append(.strings(LocalizedStrings(path: path, entries: entries, sharedBytes: nil)))
+                } else {
+                    assets.append(.file(PassFile(path: path, bytes: bytes, isSharedAsset: true)))
+                }
             }
         }
         return (assets, localizations)
-    }
-
-    static func readLocalization(
-        _ name: String, directory: String, tierImages: [String: [UInt8]], warnings: inout [String]
-    ) throws(TemplateError) -> [TemplateAsset] {
-        var assets: [TemplateAsset] = []
-        let folder = directory + "/" + name
-        for inner in try FolderReader.list(folder) {
-            let full = folder + "/" + inner
-            let path = name + "/" + inner
-            if FolderReader.isDirectory(full) {
-                warnings.append("\(full)/: folder skipped; an .lproj folder holds only files")
-                continue
-            }
-            if tierImages[path] != nil { continue }
-            let bytes = try FolderReader.read(full)
-            if inner == "pass.strings" {
-                let entries = try PassStrings.parse(bytes, file: full)
-                assets.append(.strings(LocalizedStrings(path: path, entries: entries, sharedBytes: nil)))
-            } else {
-                assets.append(.file(PassFile(path: path, bytes: bytes, isSharedAsset: true)))
-            }
-        }
-        return assets
     }
 
     /// Every localization should carry the same keys (wallet-spec §4).

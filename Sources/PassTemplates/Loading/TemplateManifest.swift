@@ -62,6 +62,10 @@ struct TemplateManifest: Sendable {
             throw .invalidTemplateJSON(file: file, path: path + ".name", message: "\"serialNumber\" is reserved: "
                 + "the serial number is given when issuing (--serial or a serialNumber column); remove this field")
         }
+        guard !Template.isReservedKey(name) else {
+            throw .invalidTemplateJSON(file: file, path: path + ".name", message: "\"\(name)\" is a reserved record "
+                + "key (\(Template.reservedKeys.dropFirst().joined(separator: ", ")), image.SLOT), not a field; rename the field")
+        }
         var field = TemplateField(name: name)
         if let type = object["type"] {
             guard let text = type.stringValue, let kind = TemplateField.Kind(rawValue: text) else {

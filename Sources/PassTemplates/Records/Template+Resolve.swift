@@ -3,7 +3,10 @@ import PassModel
 extension Template {
     /// Checks and types one record (`--set` values, a CSV row, a stored pass's data).
     ///
-    /// - Keys that are not fields (and not `serialNumber`) are ignored with a warning.
+    /// - Keys that are not fields (and not reserved, see `ReservedKeys`) are ignored with a warning;
+    ///   `checkRecordKeys(_:)` makes them an error instead.
+    /// - Reserved keys are checked and kept in `values` (`relevantDate.*` normalised like dates); `image.SLOT`
+    ///   keys go to `images`.
     /// - An empty value counts as no value: the default applies, or a required field fails.
     /// - integer: `[+-]digits` within 64 bits → canonical digits. decimal: `[+-]digits[.digits]` → no `+`, no
     ///   leading zeros, fraction kept as written. Surrounding spaces are ignored for both and for dates.
@@ -25,13 +28,13 @@ extension Template {
             if let path = record[key], !path.isEmpty { images[slot] = path }
         }
         for key in record.keys.sorted()
-        where key != Template.serialNumberPlaceholder && !known.contains(key) && !key.hasPrefix(Template.imageKeyPrefix) {
+        where !known.contains(key) && !Template.isReservedKey(key) {
             var text = "\(fieldsFile): \"\(key)\" is not a field of this template and is ignored"
-            if let near = NearMiss.suggestion(for: key, in: names) { text += "; did you mean \"\(near)\"?" }
+            if let near = NearMiss.suggestion(for: key, in: recordKeys) { text += "; did you mean \"\(near)\"?" }
             text += names.isEmpty ? " (the template has no fields)" : " (fields: \(names.joined(separator: ", ")))"
             warnings.append(text)
         }
-        var values: [String: String] = [:]
+        var values = try ReservedKeys.resolve(record, file: fieldsFile)
         if let serial = record[Template.serialNumberPlaceholder], !serial.isEmpty {
             values[Template.serialNumberPlaceholder] = serial
         }

@@ -16,11 +16,16 @@ public struct RenderContext: Sendable, Equatable {
     /// Per-record image files (a member photo scaled to its slot's @1x/@2x/@3x PNGs, `isPerRecord` set). Each
     /// replaces the template's or the tier's file of the same path.
     public var images: [PassFile]
+    /// Derive the legacy `generic` fallback from `posterGeneric` (see `CompatibleFallback`) even when the
+    /// template's tooling.json does not ask for it.
+    public var compatiblePass: Bool
 
     public init(
         serialNumber: String? = nil, passTypeIdentifier: String? = nil, teamIdentifier: String? = nil,
-        webServiceURL: String? = nil, authenticationToken: String? = nil, images: [PassFile] = []
+        webServiceURL: String? = nil, authenticationToken: String? = nil, images: [PassFile] = [],
+        compatiblePass: Bool = false
     ) {
+        self.compatiblePass = compatiblePass
         self.serialNumber = serialNumber
         self.passTypeIdentifier = passTypeIdentifier
         self.teamIdentifier = teamIdentifier

@@ -6,9 +6,17 @@ extension Template {
     /// 1. Tier: when `tierField`'s value has an entry in `tiers`, its `pass` keys replace top-level pass.json keys
     ///    (`null` removes one) and its images replace files of the same path. A value without an entry uses the
     ///    base pass.
-    /// 2. Placeholders are substituted in string values of the parsed tree (never in member names), in tier
+    /// 2. Compatible fallback: when tooling.json's `automaticallyGenerateCompatiblePass` or
+    ///    `context.compatiblePass` is set, a `generic` dictionary is derived from `posterGeneric` if the pass has
+    ///    no legacy style dictionary (see `CompatibleFallback`).
+    /// 3. Placeholders are substituted in string values of the parsed tree (never in member names), in tier
     ///    overrides and in pass.strings values; see `Substituter`.
-    /// 3. serialNumber, passTypeIdentifier, teamIdentifier, webServiceURL and authenticationToken are applied
+    /// 4. Personalization by key (Pass Designer templates): each `keyFields` value replaces the `value` of every
+    ///    pass field with that key (see `KeyFields`). After substitution, so a value is never scanned for
+    ///    placeholders.
+    /// 5. Reserved record keys: `barcode.message`, `barcode.altText`, `relevantDate.start`/`.end` (see
+    ///    `ReservedKeys`).
+    /// 6. serialNumber, passTypeIdentifier, teamIdentifier, webServiceURL and authenticationToken are applied
     ///    from `context` (see `RenderContext`).
     /// - Throws: `TemplateError.missingSerialNumber` when no serial number can be found.
     public func render(_ record: ResolvedRecord, context: RenderContext) throws(TemplateError) -> RenderedPass {
@@ -21,6 +29,7 @@ extension Template {
                 if value == .null { root.removeValue(forKey: key) } else { root[key] = value }
             }
         }
+        if generatesCompatiblePass || context.compatiblePass { CompatibleFallback.apply(to: &root) }
         var kinds: [String: TemplateField.Kind] = [:]
         for field in fields { kinds[field.name] = field.kind }
 
@@ -36,6 +45,8 @@ extension Template {
         }
         let substituter = Substituter(values: record.values, kinds: kinds, serialNumber: serial)
         root = root.mapValues(substituter.apply)
+        KeyFields.apply(record.values, names: keyFields, kinds: kinds, to: &root)
+        ReservedKeys.apply(record.values, to: &root, file: passJSONFile, warnings: &warnings)
         root["serialNumber"] = .string(serial)
 
         for (key, fromCertificate) in [

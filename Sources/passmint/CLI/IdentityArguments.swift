@@ -25,3 +25,14 @@ extension PassMintError {
         isInvalidInput ? .invalid(description) : .environment(description)
     }
 }
+
+/// `--trust-root FILE` (repeatable), shared by verify, generate, batch and serve.
+enum TrustArguments {
+    static let option = OptionSpec.value(
+        "trust-root", "FILE", "a test or enterprise root CA accepted in place of Apple's for the chain checks",
+        repeatable: true)
+
+    static func load(_ args: ParsedArguments) throws(CLIError) -> TrustRoots {
+        do { return try TrustRoots.load(args.all("trust-root")) } catch { throw error.cli }
+    }
+}

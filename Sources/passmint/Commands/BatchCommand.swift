@@ -7,10 +7,12 @@ struct BatchCommand: Command {
     static let spec = CommandSpec(
         name: "batch",
         abstract: "issue one signed pass per CSV record, in parallel, with a per-record report",
-        usage: "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--bundle] [--resume] [--db FILE --web-service-url URL] [--shard i/N]",
+        usage: "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--bundle] [--resume] [--db FILE --web-service-url URL] [--shard i/N] [--compatible]",
         discussion: """
-            The CSV header names template fields (plus an optional serialNumber column). Values are typed by
-            template.json; a bad record is reported with its line number and skipped, the others are issued.
+            The CSV header names template fields (plus an optional serialNumber column and the other reserved
+            keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, image.SLOT; for a Pass
+            Designer .pkpasstemplate, pass field keys). An unknown column is warned about once and ignored.
+            Values are typed by template.json; a bad record is reported with its line number and skipped, the others are issued.
             Serial numbers not given in the CSV are derived from the file name, line and values, so a rerun with
             --resume finds the passes a killed run already made and issues only the rest (with --db it stores
             them again with the tokens they carry). A serialNumber used twice fails the later record.
@@ -20,7 +22,7 @@ struct BatchCommand: Command {
             Exit 0 when every record was issued, 1 when any failed.
             """,
         options: [
-            .value("template", "DIR", "template folder"),
+            .value("template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip"),
             .value("csv", "FILE", "records, RFC 4180 CSV (header on line 1; separator and UTF-16 detected)"),
             .value("out", "DIR", "output folder for <serial>.pkpass files"),
             .value("jobs", "N", "parallel signers (default: number of cores)"),
@@ -30,8 +32,10 @@ struct BatchCommand: Command {
             .value("db", "FILE", "store issued passes in this SQLite database for `passmint serve`"),
             .value("web-service-url", "URL", "update service base URL written into each pass (needs --db)"),
             .value("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV"),
+            .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
             .value("delimiter", "SEP", "field separator: , ; tab or | (default: detected from the header)"),
             .value("encoding", "ENC", "CSV encoding: utf-8, utf-16le, utf-16be, windows-1252 or latin1 (default: UTF-8, or UTF-16 by its BOM)"),
+            TrustArguments.option,
         ] + IdentityArguments.options,
         examples: [
             "passmint batch --template Templates/loyalty --csv members.csv --out passes/ --report report.jsonl",
@@ -39,7 +43,7 @@ struct BatchCommand: Command {
         ]
     )
 
-    let options: BatchOptions
+    var options: BatchOptions
     let dbPath: String?
 
     init(_ args: ParsedArguments) throws(CLIError) {
@@ -84,7 +88,8 @@ struct BatchCommand: Command {
             jobs: try args.integer("jobs", of: Self.spec) ?? ProcessInfo.processInfo.activeProcessorCount,
             reportPath: args.value("report"), bundle: args.flag("bundle"), resume: args.flag("resume"),
             webServiceURL: args.value("web-service-url"), shard: shard, identity: IdentityArguments.make(args),
-            csvFormat: format)
+            csvFormat: format, compatiblePass: args.flag("compatible"))
+        options.trustRoots = try TrustArguments.load(args)
     }
 
     func run() throws(CLIError) -> Int32 {

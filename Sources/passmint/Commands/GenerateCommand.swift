@@ -8,23 +8,30 @@ struct GenerateCommand: Command {
     static let spec = CommandSpec(
         name: "generate",
         abstract: "make one signed .pkpass from a template",
-        usage: "generate --template DIR [--set key=value]… [--data FILE.json] [--serial S] --out FILE.pkpass",
+        usage: "generate --template DIR [--set key=value]… [--data FILE.json] [--serial S] [--compatible] --out FILE.pkpass",
         discussion: """
             Values come from --data (a JSON object) and then --set (which wins). Template fields not given take
-            their defaults from template.json. The pass is written to a temporary name and renamed into place.
+            their defaults from template.json. A Pass Designer .pkpasstemplate (folder or zipped) is personalized
+            by field key: --set MEMBER_NAME=Ada sets every pass field with that key. Reserved keys:
+            serialNumber, barcode.message, barcode.altText, relevantDate.start, relevantDate.end, image.SLOT.
+            A key that is neither a field nor reserved is an error. The pass is written to a temporary name and
+            renamed into place.
             """,
         options: [
-            .value("template", "DIR", "template folder (pass.json, images, optional template.json)"),
-            .value("set", "KEY=VALUE", "value of a template field", repeatable: true),
+            .value("template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip"),
+            .value("set", "KEY=VALUE", "value of a template field, pass field key or reserved key", repeatable: true),
             .value("data", "FILE", "JSON object of field values"),
             .value("serial", "S", "serial number (default: the record's serialNumber or a new UUID)"),
             .value("out", "FILE", "where to write the .pkpass"),
+            .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
             .value("db", "FILE", "store the pass in this SQLite database so `passmint serve` can update it"),
             .value("web-service-url", "URL", "update service base URL written into the pass (needs --db)"),
+            TrustArguments.option,
         ] + IdentityArguments.options,
         examples: [
             "passmint generate --template Templates/loyalty --out loyalty.pkpass",
             "passmint generate --template Templates/status --set memberName='Ada Lovelace' --set tier=Gold --out ada.pkpass",
+            "passmint generate --template Templates/designer-club.pkpasstemplate --set MEMBER_NAME='Ada Lovelace' --out ada.pkpass",
         ]
     )
 
@@ -35,6 +42,8 @@ struct GenerateCommand: Command {
     let identity: IdentityOptions
     let dbPath: String?
     let webServiceURL: String?
+    let trust: TrustRoots
+    let compatible: Bool
 
     init(_ args: ParsedArguments) throws(CLIError) {
         templateDir = try args.required("template", of: Self.spec)
@@ -43,6 +52,8 @@ struct GenerateCommand: Command {
         identity = IdentityArguments.make(args)
         dbPath = args.value("db")
         webServiceURL = args.value("web-service-url")
+        trust = try TrustArguments.load(args)
+        compatible = args.flag("compatible")
         if webServiceURL != nil, dbPath == nil {
             throw .usage("--web-service-url needs --db FILE so `passmint serve` can find the pass")
         }
@@ -56,12 +67,14 @@ struct GenerateCommand: Command {
 
     func run() throws(CLIError) -> Int32 {
         do {
-            let issuer = try PassFactory.issuer(templateDirectory: templateDir, identity: identity)
+            let issuer = try PassFactory.issuer(templateDirectory: templateDir, identity: identity, trust: trust)
             let token = webServiceURL.map { _ in AuthenticationToken.generate() }
             let pass = try issuer.issue(
-                IssueRequest(record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token))
+                IssueRequest(
+                    record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token,
+                    compatiblePass: compatible, rejectsUnknownKeys: true))
             for warning in issuer.identityWarnings + issuer.templateWarnings + pass.warnings { Console.error("warning: \(warning)") }
-            try PassSelfCheck.require(pass, name: out)
+            try PassSelfCheck.require(pass, name: out, trust: trust)
             try PassOutput.write(pass.archiveParts, to: out)
             // Stored only once the file exists, so the service never knows a pass its holder was not given.
             if let dbPath {

@@ -16,6 +16,10 @@ struct ServeCommand: Command {
             signed from their stored record. Changes made with `passmint update` or the admin PATCH are pushed to
             every registered device over HTTP/2 with the Pass Type ID certificate as TLS client certificate.
             Stops cleanly on SIGINT or SIGTERM.
+
+            Limits on what is read from clients (each refused with a JSON error naming the option): request
+            target 4096 bytes (414), 64 header fields and 16384 bytes of headers (431), body 65536 bytes (413).
+            The admin token must be at least 32 characters; the store is created readable by its owner only.
             """,
         options: [
             .value("db", "FILE", "SQLite store (default passmint.db)"),
@@ -27,6 +31,11 @@ struct ServeCommand: Command {
             .value("apns-ca", "FILE", "trust this CA for APNs instead of the system store (tests)"),
             .value("admin-token-env", "VAR", "environment variable holding the admin bearer token"),
             .flag("log-requests", "one line per request on stderr (route, status, time; never tokens)"),
+            .value("max-url-bytes", "N", "longest request target, path and query (default 4096; longer: 414)"),
+            .value("max-headers", "N", "most header fields in a request (default 64; more: 431)"),
+            .value("max-header-bytes", "N", "most bytes of header names and values (default 16384; more: 431)"),
+            .value("max-body-bytes", "N", "largest request body (default 65536; larger: 413)"),
+            TrustArguments.option,
         ] + IdentityArguments.options,
         examples: [
             "PASSMINT_ADMIN_TOKEN=$(openssl rand -hex 32) passmint serve --db passmint.db --port 8080",
@@ -44,16 +53,23 @@ struct ServeCommand: Command {
             }
             port = p
         }
+        let defaults = RequestLimits()
+        let limits = RequestLimits(
+            maxURLBytes: try args.integer("max-url-bytes", of: Self.spec) ?? defaults.maxURLBytes,
+            maxHeaderCount: try args.integer("max-headers", of: Self.spec) ?? defaults.maxHeaderCount,
+            maxHeaderBytes: try args.integer("max-header-bytes", of: Self.spec) ?? defaults.maxHeaderBytes,
+            maxBodyBytes: try args.integer("max-body-bytes", of: Self.spec) ?? defaults.maxBodyBytes)
         let configuration = ServiceConfiguration(
             host: args.value("host") ?? "127.0.0.1", port: port,
             threadPoolSize: try args.integer("threads", of: Self.spec) ?? ServiceConfiguration.defaultThreadPoolSize,
             writeWorkers: try args.integer("write-workers", of: Self.spec) ?? ServiceConfiguration.defaultWriteWorkers,
+            limits: limits,
             adminTokenVariable: args.value("admin-token-env") ?? "PASSMINT_ADMIN_TOKEN",
             logRequests: args.flag("log-requests"))
         options = ServiceRunner.Options(
             databasePath: args.value("db") ?? "passmint.db", configuration: configuration,
             apnsURL: args.value("apns") ?? "https://api.push.apple.com", apnsCAFile: args.value("apns-ca"),
-            identity: IdentityArguments.make(args))
+            identity: IdentityArguments.make(args), trustRoots: try TrustArguments.load(args))
     }
 
     func run() throws(CLIError) -> Int32 {

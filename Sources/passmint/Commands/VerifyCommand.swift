@@ -18,6 +18,7 @@ struct VerifyCommand: Command {
         options: [
             .flag("json", "print one JSON object per pass per line: {file, valid, style, passTypeIdentifier, "
                 + "serialNumber, problems: [{severity, code, message, path}]}"),
+            TrustArguments.option,
         ],
         positionals: 1...Int.max,
         examples: [
@@ -28,10 +29,12 @@ struct VerifyCommand: Command {
 
     let inputs: [String]
     let json: Bool
+    let trust: TrustRoots
 
     init(_ args: ParsedArguments) throws(CLIError) {
         inputs = args.positionals
         json = args.flag("json")
+        trust = try TrustArguments.load(args)
     }
 
     func run() throws(CLIError) -> Int32 {
@@ -49,7 +52,7 @@ struct VerifyCommand: Command {
                 }
             }
             for file in files {
-                for report in PassVerifier.verify(file: file) {
+                for report in PassVerifier.verify(file: file, trust: trust) {
                     if report.valid { counts.valid += 1 } else { counts.invalid += 1; allValid = false }
                     if json {
                         print(JSONWriter.string(report.jsonValue, pretty: false))

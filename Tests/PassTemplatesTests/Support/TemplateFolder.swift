@@ -1,4 +1,5 @@
 import Foundation
+@_exported import PassMintTestSupport
 import PassModel
 import PassTemplates
 
@@ -7,10 +8,8 @@ enum TemplateFolder {
     /// Writes `files` (relative path → bytes) and calls `body` with the folder path.
     @discardableResult
     static func with<R>(_ files: [String: [UInt8]], _ body: (String) throws -> R) throws -> R {
-        let root = FileManager.default.temporaryDirectory
-            .appendingPathComponent("passtemplates-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let dir = root + "/tpl"
+        let temporary = try TempDir()
+        let dir = temporary.path("tpl")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         for (path, bytes) in files {
             let full = dir + "/" + path

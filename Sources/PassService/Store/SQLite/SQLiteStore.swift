@@ -6,7 +6,10 @@ public final class SQLiteStore: PassStore, PushOutbox {
     let pool: SQLiteConnectionPool
     let now: @Sendable () -> Date
 
-    /// Opens (creating when missing) the store at `path` and brings its schema up to date.
+    /// Store files that other users can read, found when the store was opened (see `StoreFileExposure`).
+    public let exposures: [StoreFileExposure]
+
+    /// Opens (creating when missing, with mode 0600) the store at `path` and brings its schema up to date.
     /// - Parameters:
     ///   - busyTimeoutMilliseconds: how long a writer waits for another writer (another process included).
     ///   - backgroundCheckpoints: copy the write-ahead log into the file on a thread of its own rather than
@@ -17,6 +20,8 @@ public final class SQLiteStore: PassStore, PushOutbox {
         path: String, busyTimeoutMilliseconds: Int32 = 10_000, backgroundCheckpoints: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
+        SQLiteFileMode.createIfMissing(path)
+        self.exposures = SQLiteFileMode.exposures(path)
         self.pool = SQLiteConnectionPool(
             path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, backgroundCheckpoints: backgroundCheckpoints)
         self.now = now

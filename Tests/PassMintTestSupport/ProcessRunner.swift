@@ -1,0 +1,78 @@
+import Foundation
+import Synchronization
+
+/// Runs the built `passmint` binary and other tools (openssl, unzip, curl, …) for tests.
+public enum CLI {
+    /// The package root.
+    public static var root: URL { PackagePaths.root }
+    /// `../shared/fixtures`, or nil when absent.
+    public static var fixtures: URL? { PackagePaths.fixtures }
+
+    /// The `passmint` executable next to the test bundle.
+    public static let binary: String = {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("passmint").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return root.appendingPathComponent(".build/debug/passmint").path
+    }()
+
+    /// What a finished process printed and its exit status.
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+    }
+
+    /// Runs `passmint args…` in `cwd`.
+    @discardableResult
+    public static func passmint(_ args: [String], cwd: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+        try run(binary, args, cwd: cwd, environment: environment)
+    }
+
+    /// Runs any program (absolute path or found on PATH), with stdin from `stdin` or /dev/null.
+    @discardableResult
+    public static func run(
+        _ program: String, _ args: [String], cwd: URL? = nil, environment: [String: String] = [:], stdin: Data? = nil
+    ) throws -> Result {
+        let process = Process()
+        if program.hasPrefix("/") {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = args
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [program] + args
+        }
+        if let cwd { process.currentDirectoryURL = cwd }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let outPipe = Pipe(), errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        if let stdin {
+            let inPipe = Pipe()
+            process.standardInput = inPipe
+            try process.run()
+            inPipe.fileHandleForWriting.write(stdin)
+            try inPipe.fileHandleForWriting.close()
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+        // Read both pipes at once so a chatty child never blocks on a full pipe.
+        let errData = Mutex(Data())
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            let data = errPipe.fileHandleForReading.readDataToEndOfFile()
+            errData.withLock { $0 = data }
+            group.leave()
+        }
+        let out = outPipe.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
+    }
+}
