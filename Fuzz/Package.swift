@@ -6,7 +6,8 @@ import PackageDescription
 //
 // Build (Benchmarks/fuzz does this): the sanitizer flags are given on the command line, not as unsafeFlags here,
 // so that they reach every module of the main package too: coverage has to come from the code under test.
-//   swift build -c release -Xswiftc -g -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+//   swift build -c release -Xswiftc -g -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing \
+//     -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --product FuzzJSON
 let package = Package(
     name: "PassMintFuzz",
     platforms: [.macOS(.v15)],

@@ -115,41 +115,45 @@ def json_seeds(seeds, fixtures, templates):
     seeds.add("FuzzJSON", "escapes.json", b'{"s": "\\u00e9\\ud83d\\ude00\\t\\"\\\\\\/\\b\\f\\n\\r"}')
 
 
+def template_files(folder):
+    """Every file of a template folder as `path LF content`, a PNG as a 1x1 one: PassTemplates copies images
+    without reading them, so their bytes would only slow the fuzzer down."""
+    parts = []
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            relative = os.path.relpath(path, folder)
+            data = png(1, 1) if name.endswith(".png") else read(path)
+            parts.append(relative.encode() + b"\n" + data)
+    return parts
+
+
 def template_seeds(seeds, fixtures, templates):
+    """Part 0 the record (`key=value` lines), then the files (FuzzTemplate.swift)."""
     for name, folder in template_folders(fixtures, templates):
-        pass_json = read(os.path.join(folder, "pass.json"))
-        template_json = b""
         record = b"serialNumber=FUZZ-0001\n"
         path = os.path.join(folder, "template.json")
         if os.path.isfile(path):
-            manifest = json.loads(read(path))
-            # Tier images would be files beside template.json; the target writes none, so keep the tiers'
-            # pass.json overrides and drop their images.
-            for tier in manifest.get("tiers", {}).get("values", {}).values():
-                tier.pop("images", None)
-            template_json = json.dumps(manifest, indent=1).encode()
-            for field in manifest.get("fields", []):
-                if "default" in field:
-                    record += f"{field['name']}={field['default']}\n".encode()
+            for field in json.loads(read(path)).get("fields", []):
                 if field.get("type") == "enum" and field.get("values"):
                     record += f"{field['name']}={field['values'][-1]}\n".encode()
-        strings = b""
-        for lproj in ("en.lproj", "de.lproj", "es.lproj"):
-            path = os.path.join(folder, lproj, "pass.strings")
-            if os.path.isfile(path):
-                strings = read(path)
-                break
-        seeds.add("FuzzTemplate", name, PART.join([pass_json, template_json, strings, record]))
-        seeds.add("FuzzTemplate", name + "-no-record", PART.join([pass_json, template_json, strings, b""]))
+                elif "default" in field:
+                    record += f"{field['name']}={field['default']}\n".encode()
+        files = template_files(folder)
+        seeds.add("FuzzTemplate", name, PART.join([record] + files))
+        seeds.add("FuzzTemplate", name + "-no-record", PART.join([b""] + files))
     seeds.add("FuzzTemplate", "placeholders", PART.join([
-        b'{"serialNumber": "{{serialNumber}}", "description": "{{ name }} has {{points}}", '
+        b"serialNumber=S1\nname=Ana\npoints=+0042\nwhen=2026-02-03T04:05+01:00\nrate=-0.50\ntier=B\n",
+        b'pass.json\n{"serialNumber": "{{serialNumber}}", "description": "{{ name }} has {{points}}", '
         b'"generic": {"primaryFields": [{"key": "p", "value": "{{points}}"}]}}',
-        b'{"fields": [{"name": "name", "type": "string", "required": true}, '
+        b'template.json\n{"fields": [{"name": "name", "type": "string", "required": true}, '
         b'{"name": "points", "type": "integer", "default": "0"}, {"name": "when", "type": "date"}, '
         b'{"name": "rate", "type": "decimal"}, {"name": "tier", "type": "enum", "values": ["A", "B"]}], '
-        b'"tiers": {"field": "tier", "values": {"B": {"pass": {"backgroundColor": "rgb(1, 2, 3)", "x": null}}}}}',
-        b'"{{name}}" = "Hello {{name}}";\n/* c */ "k" = "v";',
-        b"serialNumber=S1\nname=Ana\npoints=+0042\nwhen=2026-02-03T04:05+01:00\nrate=-0.50\ntier=B\n"]))
+        b'"tiers": {"field": "tier", "values": {"B": {"pass": {"backgroundColor": "rgb(1, 2, 3)", "x": null}, '
+        b'"images": {"strip.png": "tiers/b/strip.png"}}}}}',
+        b"tiers/b/strip.png\n" + png(1, 1),
+        b'en.lproj/pass.strings\n"{{name}}" = "Hello {{name}}";\n/* c */ "k" = "v";']))
 
 
 def archive_seeds(seeds, fixtures):
@@ -182,10 +186,11 @@ def csv_seeds(seeds):
 
 
 def http_seeds(seeds):
-    """Requests as `METHOD TARGET` then header lines, a blank line and the body (FuzzHTTP.swift)."""
+    """Requests as `METHOD TARGET` then header lines, a blank line and the body, about the one pass FuzzHTTP.swift
+    stores (same serial, pass type, authentication token and admin token)."""
     device, kind, serial = "a1b2c3d4e5f60718293a4b5c6d7e8f90", "pass.com.example.fuzz", "FUZZ-0001"
     auth = "Authorization: ApplePass 0123456789abcdef0123456789abcdef\n"
-    admin = "Authorization: Bearer fuzz-admin-token\n"
+    admin = "Authorization: Bearer fuzz-admin-token-0123456789abcdef\n"
     requests = {
         "register": f"POST /v1/devices/{device}/registrations/{kind}/{serial}\n{auth}Content-Type: application/json"
                     '\n\n{"pushToken": "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"}',
@@ -216,7 +221,9 @@ JSON_TOKENS = [b"{", b"}", b"[", b"]", b":", b",", b'""', b"true", b"false", b"n
                b"PKTextAlignmentNatural", b"PKDateStyleShort", b"PKNumberStyleDecimal", b"PKTransitTypeAir", b"%@"]
 TEMPLATE_TOKENS = [b"{{", b"}}", b"{{serialNumber}}", b"{{ name }}", b"string", b"integer", b"decimal", b"date",
                    b"enum", b"image", b"=", b";", b"\xff\xfe", b"\xfe\xff", b"\n", b"serialNumber=", b"tier=",
-                   b"image.thumbnail=", b"barcode.message=", b"relevantDate.start="]
+                   b"image.thumbnail=", b"barcode.message=", b"relevantDate.start=", b"pass.json\n",
+                   b"template.json\n", b"tooling.json\n", b"en.lproj/pass.strings\n", b"de.lproj/", b"tiers/",
+                   b"strip.png\n", b"__MACOSX/", b".DS_Store\n"]
 ARCHIVE_TOKENS = [b"PK\x03\x04", b"PK\x01\x02", b"PK\x05\x06", b"PK\x06\x06", b"PK\x06\x07", b"PK\x07\x08",
                   b"\x89PNG\r\n\x1a\n", b"IHDR", b"IDAT", b"IEND", b"pass.json\n", b"manifest.json\n", b"signature\n",
                   b"icon.png\n", b"icon@2x.png\n", b"logo.png\n", b"strip@3x.png\n", b"en.lproj/pass.strings\n",
@@ -227,7 +234,7 @@ HTTP_TOKENS = [b"GET ", b"HEAD ", b"POST ", b"PUT ", b"PATCH ", b"DELETE ", b"OP
                b"/registrations/", b"/v1/passes/", b"/personalize", b"/v1/log", b"/admin/v1/passes/", b"/healthz",
                b"/metrics", b"//", b"/../", b"%2F", b"%00", b"%25", b"%2e", b"%", b"?", b"&", b"=",
                b"?passesUpdatedSince=", b"\n\n", b"\r\n", b": ", b"Authorization: ApplePass ",
-               b"Authorization: Bearer fuzz-admin-token", b"If-Modified-Since: ", b"Tue, 01 Dec 2026 10:00:00 GMT",
+               b"Authorization: Bearer fuzz-admin-token-0123456789abcdef", b"If-Modified-Since: ", b"Tue, 01 Dec 2026 10:00:00 GMT",
                b"Content-Type: application/json", b"Content-Type: text/csv", b"Content-Length: ", b"pushToken", b"logs",
                b"personalizationToken", b"FUZZ-0001", b"pass.com.example.fuzz", b"0123456789abcdef0123456789abcdef"]
 

@@ -2,25 +2,25 @@ import FuzzSupport
 import PassModel
 import PassTemplates
 
-/// Input: four parts split at `FuzzInput.separator`: pass.json, template.json, en.lproj/pass.strings and the
-/// record as `key=value` lines. An empty part means the file is absent (pass.json is always written).
-/// The folder is loaded, the record resolved and the pass rendered, as `passmint generate` does before signing.
+/// Input: parts split at `FuzzInput.separator`: first the record as `key=value` lines, then the template's files,
+/// each `path LF content` (pass.json, template.json, tooling.json, xx.lproj/pass.strings, images, tier images).
+/// The files are loaded as an in-memory `TemplateSource` (as a zipped template is), the record resolved and the
+/// pass rendered, as `passmint generate` does before signing.
 @main
 enum FuzzTemplate {
     static func main() { FuzzDriver.run(fuzzTemplate) }
 }
 
-/// `Template.load(directory:)` reads a folder: each input's files are written here first.
-private let scratch = ScratchDirectory(name: "template")
-
 private func fuzzTemplate(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let parts = FuzzInput(start, count).parts(4)
-    scratch.write("pass.json", parts[0])
-    scratch.write("template.json", parts[1].isEmpty ? nil : parts[1])
-    scratch.write("en.lproj", nil)
-    if !parts[2].isEmpty { scratch.write("en.lproj/pass.strings", parts[2]) }
-    guard let template = try? Template.load(directory: scratch.path),
-        let record = try? template.resolve(record(parts[3]))
+    let parts = FuzzInput(start, count).parts()
+    var files: [String: [UInt8]] = [:]
+    for part in parts.dropFirst() {
+        let newline = part.firstIndex(of: 0x0A) ?? part.endIndex
+        files[String(decoding: part[..<newline], as: UTF8.self)] =
+            newline < part.endIndex ? Array(part[(newline + 1)...]) : []
+    }
+    guard let template = try? Template.load(TemplateSource(name: "fuzz", files: files)),
+        let record = try? template.resolve(record(parts[0]))
     else { return 0 }
     let context = RenderContext(
         serialNumber: record.values[Template.serialNumberPlaceholder], passTypeIdentifier: "pass.com.example.fuzz",
