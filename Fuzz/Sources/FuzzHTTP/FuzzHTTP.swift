@@ -22,20 +22,45 @@ private let storedPass = StoredPass(
     serialNumber: "FUZZ-0001", passTypeIdentifier: "pass.com.example.fuzz", templatePath: "Templates/loyalty",
     record: ["tier": "Silver", "points": "10"], authenticationToken: "0123456789abcdef0123456789abcdef")
 
-/// One store and service for the whole run: state carried between inputs (registrations, logs) is what a
-/// running server has too. The store lives in the scratch folder, so it is gone with it.
-private let service: WalletService = {
-    let scratch = ScratchDirectory(name: "http")
-    do {
-        let store = try SQLiteStore(path: scratch.path + "/passes.sqlite")
-        try store.insertPasses([storedPass])
-        return try WalletService(
-            configuration: ServiceConfiguration(limits: limits), store: store, renderer: FixedRenderer(),
-            tokenSigner: { Array($0.reversed()) }, environment: ["PASSMINT_ADMIN_TOKEN": adminToken])
-    } catch {
-        fatalError("fuzz harness: cannot set up the service: \(error)")
+/// The service and its store, renewed every `inputsPerStore` inputs. State carried between inputs (registrations,
+/// logs, queued pushes) is what a running server has too, but an admin PATCH queues a push per registration, so
+/// one store for a whole run would make each input slower than the last.
+private struct ServiceGeneration {
+    static let inputsPerStore = 5_000
+    let service: WalletService
+    let folder: String
+    var inputs = 0
+
+    init(number: Int) {
+        folder = scratch.path + "/store-\(number)"
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let store = try SQLiteStore(path: folder + "/passes.sqlite")
+            try store.insertPasses([storedPass])
+            service = try WalletService(
+                configuration: ServiceConfiguration(limits: limits), store: store, renderer: FixedRenderer(),
+                tokenSigner: { Array($0.reversed()) }, environment: ["PASSMINT_ADMIN_TOKEN": adminToken])
+        } catch {
+            fatalError("fuzz harness: cannot set up the service: \(error)")
+        }
     }
-}()
+}
+
+private let scratch = ScratchDirectory(name: "http")
+private nonisolated(unsafe) var generation = ServiceGeneration(number: 0)  // libFuzzer calls in from one thread
+private nonisolated(unsafe) var generations = 0
+
+/// The service to answer the next input with.
+private func currentService() -> WalletService {
+    if generation.inputs == ServiceGeneration.inputsPerStore {
+        let old = generation.folder
+        generations += 1
+        generation = ServiceGeneration(number: generations)  // the old store is closed as it is released
+        try? FileManager.default.removeItem(atPath: old)
+    }
+    generation.inputs += 1
+    return generation.service
+}
 
 /// Renders any stored pass as fixed bytes: rendering and signing are other targets' business.
 private struct FixedRenderer: PassRenderer {
@@ -63,7 +88,7 @@ private func respond(_ raw: RawRequest) -> Response {
         let headers = try RequestScreen.headers(raw.fields, limits: limits)
         guard raw.body.count <= limits.maxBodyBytes else { throw RequestScreen.bodyTooLarge(limits) }
         let method = HTTPMethod(String(decoding: raw.method, as: UTF8.self))
-        return service.respond(
+        return currentService().respond(
             to: Request(method: method, path: path, query: query, headers: headers, body: raw.body))
     } catch {
         return error.response
