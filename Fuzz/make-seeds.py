@@ -227,14 +227,16 @@ TEMPLATE_TOKENS = [b"{{", b"}}", b"{{serialNumber}}", b"{{ name }}", b"string", 
 ARCHIVE_TOKENS = [b"PK\x03\x04", b"PK\x01\x02", b"PK\x05\x06", b"PK\x06\x06", b"PK\x06\x07", b"PK\x07\x08",
                   b"\x89PNG\r\n\x1a\n", b"IHDR", b"IDAT", b"IEND", b"pass.json\n", b"manifest.json\n", b"signature\n",
                   b"icon.png\n", b"icon@2x.png\n", b"logo.png\n", b"strip@3x.png\n", b"en.lproj/pass.strings\n",
-                  b"__MACOSX/", b".DS_Store", b"../", b"a.pkpass\n", b"\x30\x82", b"\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x07\x02"]
+                  b"__MACOSX/", b".DS_Store", b"../", b"a.pkpass\n", b"\x30\x82",
+                  b"\x06\x09\x2a\x86\x48\x86\xf7\x0d\x01\x07\x02"]  # DER: a sequence, the PKCS#7 signedData OID
 CSV_TOKENS = [b'"', b'""', b"\r\n", b"\r", b"\n", b",", b";", b"\t", b"|", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff",
               b"\xd8\x3d\xde\x00", b"\x00\xd8", b"\x80", b"\xc3\xa9"]
 HTTP_TOKENS = [b"GET ", b"HEAD ", b"POST ", b"PUT ", b"PATCH ", b"DELETE ", b"OPTIONS ", b"/v1/devices/",
                b"/registrations/", b"/v1/passes/", b"/personalize", b"/v1/log", b"/admin/v1/passes/", b"/healthz",
                b"/metrics", b"//", b"/../", b"%2F", b"%00", b"%25", b"%2e", b"%", b"?", b"&", b"=",
                b"?passesUpdatedSince=", b"\n\n", b"\r\n", b": ", b"Authorization: ApplePass ",
-               b"Authorization: Bearer fuzz-admin-token-0123456789abcdef", b"If-Modified-Since: ", b"Tue, 01 Dec 2026 10:00:00 GMT",
+               b"Authorization: Bearer fuzz-admin-token-0123456789abcdef", b"If-Modified-Since: ",
+               b"Tue, 01 Dec 2026 10:00:00 GMT",
                b"Content-Type: application/json", b"Content-Type: text/csv", b"Content-Length: ", b"pushToken", b"logs",
                b"personalizationToken", b"FUZZ-0001", b"pass.com.example.fuzz", b"0123456789abcdef0123456789abcdef"]
 
