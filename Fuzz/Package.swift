@@ -14,21 +14,31 @@ let package = Package(
     dependencies: [.package(name: "PassMint", path: "..")],
     targets: [
         .target(name: "FuzzSupport"),
-        .executableTarget(name: "FuzzCSV", dependencies: [
-            "FuzzSupport", .product(name: "PassMint", package: "PassMint"),
-        ]),
-        .executableTarget(name: "FuzzJSON", dependencies: [
-            "FuzzSupport", .product(name: "PassMint", package: "PassMint"),
-        ]),
-        .executableTarget(name: "FuzzTemplate", dependencies: [
-            "FuzzSupport", .product(name: "PassMint", package: "PassMint"),
-        ]),
-        .executableTarget(name: "FuzzArchive", dependencies: [
-            "FuzzSupport", .product(name: "PassMint", package: "PassMint"),
-        ]),
-        .executableTarget(name: "FuzzHTTP", dependencies: [
-            "FuzzSupport", .product(name: "PassService", package: "PassMint"),
-        ]),
+        .executableTarget(
+            name: "FuzzCSV",
+            dependencies: [
+                "FuzzSupport", .product(name: "PassMint", package: "PassMint"),
+            ]),
+        .executableTarget(
+            name: "FuzzJSON",
+            dependencies: [
+                "FuzzSupport", .product(name: "PassMint", package: "PassMint"),
+            ]),
+        .executableTarget(
+            name: "FuzzTemplate",
+            dependencies: [
+                "FuzzSupport", .product(name: "PassMint", package: "PassMint"),
+            ]),
+        .executableTarget(
+            name: "FuzzArchive",
+            dependencies: [
+                "FuzzSupport", .product(name: "PassMint", package: "PassMint"),
+            ]),
+        .executableTarget(
+            name: "FuzzHTTP",
+            dependencies: [
+                "FuzzSupport", .product(name: "PassService", package: "PassMint"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
