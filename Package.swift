@@ -19,13 +19,18 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Debian's libzint-dev has no .pc file: the modulemap links "zint" by name.
+        .systemLibrary(name: "CZint", providers: [.apt(["libzint-dev"])]),
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
 
         // Libraries, layered bottom-up.
         .target(name: "PassModel"),
         .target(name: "PassTemplates", dependencies: ["PassModel"]),
         .target(name: "PassSigning", dependencies: ["COpenSSL", "PassModel"]),
         .target(name: "PassArchive", dependencies: ["CZip", "CDeflate", "PassModel"]),
-        .target(name: "PassMint", dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassArchive"]),
+        .target(
+            name: "PassMint",
+            dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassArchive", "CVips", "CZint", "CDeflate"]),
         .target(name: "PassService", dependencies: ["PassMint", "CSQLite", "CMicroHTTPD", "CCurl", "COpenSSL"]),
         .executableTarget(name: "passmint", dependencies: ["PassMint", "PassService"]),
 

@@ -6,4 +6,8 @@
 static inline int pm_sqlite3_bind_text_transient(sqlite3_stmt *stmt, int index, const char *text, int length) {
     return sqlite3_bind_text(stmt, index, text, length, SQLITE_TRANSIENT);
 }
+/* The same for blobs (stored pass images): SQLite copies the bytes, so Swift's buffer need not outlive the call. */
+static inline int pm_sqlite3_bind_blob_transient(sqlite3_stmt *stmt, int index, const void *bytes, int length) {
+    return sqlite3_bind_blob(stmt, index, bytes, length, SQLITE_TRANSIENT);
+}
 #endif

@@ -54,18 +54,18 @@ public enum SigningError: Error, CustomStringConvertible, Equatable {
             return "\(path ?? "key data") is not a private key OpenSSL can read (\(text)); "
                 + "export the key that belongs to the Pass Type ID certificate as PEM"
         case .keyPasswordRequired(let path):
-            return "the private key \(path ?? "data") is encrypted; give its password with --password-env VAR"
+            return "the private key \(path ?? "data") is encrypted; give its passphrase in an environment variable"
         case .wrongPassword(let path):
             return "the password does not open \(path ?? "the key data") (mac verify failure / bad decrypt); "
                 + "check the variable named by --password-env"
         case .invalidPKCS12(let path, let text):
             return "\(path) is not a readable PKCS#12 (.p12) file (\(text)); re-export it from Keychain Access "
-                + "or with `openssl pkcs12 -export`, or pass --cert/--key/--wwdr instead"
+                + "or with `openssl pkcs12 -export`, or give the certificate, key and WWDR files instead"
         case .pkcs12MissingIdentity(let path):
             return "\(path) holds no certificate with its private key; export the Pass Type ID certificate "
                 + "together with its key from Keychain Access"
         case .missingWWDR(let path):
-            return "\(path) holds no WWDR intermediate certificate; pass --wwdr AppleWWDRCAG4.pem "
+            return "\(path) holds no WWDR intermediate certificate; give Apple's WWDR intermediate (AppleWWDRCAG4.pem) "
                 + "(download it from Apple PKI)"
         case .keyMismatch(let certificatePath, let keyPath):
             return "the private key \(keyPath) does not belong to the certificate \(certificatePath); "

@@ -28,6 +28,8 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
     case missingSerialNumber(file: String)
     /// A `pass.strings` file is malformed.
     case invalidStrings(file: String, line: Int, message: String)
+    /// A record value holds a NUL or another control character (tab and line breaks aside).
+    case controlCharacter(key: String, offset: Int, code: UInt32)
     /// A record key `image.SLOT` names no image slot.
     case unknownImageSlot(key: String, suggestion: String?)
     /// `tooling.json` (Pass Designer authoring metadata) is JSON but has a key of the wrong type.
@@ -59,14 +61,18 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
                 + "add the file or correct the path (relative to the template folder)"
         case .missingValue(let field, let file):
             return "\(file): field \"\(field)\" is required but the record has no value for it; "
-                + "give it with --set \(field)=… or a \"\(field)\" column, or add a default to the field"
+                + "give it a value (\(field)=… in the record, or a \"\(field)\" column), or add a default to the field"
         case .invalidValue(let field, let value, let expected, let file):
             return "\(file): field \"\(field)\" has the value \"\(value)\", expected \(expected)"
         case .missingSerialNumber(let file):
-            return "\(file): serialNumber: the pass has no serial number; give one when issuing (--serial or a "
+            return "\(file): serialNumber: the pass has no serial number; give one when issuing (a serial number or a "
                 + "serialNumber column) or put a literal serialNumber in pass.json"
         case .invalidStrings(let file, let line, let message):
             return "\(file):\(line): invalid pass.strings: \(message); each entry must read \"key\" = \"value\";"
+        case .controlCharacter(let key, let offset, let code):
+            let hex = String(code, radix: 16, uppercase: true)
+            return "the value of \"\(key)\" holds the control character U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex) "
+                + "at character \(offset); remove it (values may hold tabs and line breaks, no other control characters)"
         case .unknownImageSlot(let key, let suggestion):
             let hint = suggestion.map { "; did you mean \"image.\($0)\"?" } ?? ""
             return "\"\(key)\" names no image slot\(hint) (slots: "

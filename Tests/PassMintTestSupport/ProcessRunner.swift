@@ -21,8 +21,25 @@ public enum CLI {
     /// What a finished process printed and its exit status.
     public struct Result: Sendable {
         public let status: Int32
-        public let stdout: String
+        /// Standard output as bytes (binary output such as `unzip -p` of an image).
+        public let output: [UInt8]
         public let stderr: String
+        /// Standard output as UTF-8 text.
+        public var stdout: String { String(decoding: output, as: UTF8.self) }
+    }
+
+    /// Starts `passmint args…` in the background, its output discarded, for tests that stop it themselves
+    /// (signals, kills).
+    public static func launch(_ args: [String], environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = args
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
     }
 
     /// Runs `passmint args…` in `cwd`.
@@ -72,7 +89,7 @@ public enum CLI {
         group.wait()
         process.waitUntilExit()
         return Result(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            status: process.terminationStatus, output: Array(out),
             stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh temporary folder, removed when the value is released (the test ends).
-public final class TempDir {
+public final class TempDir: Sendable {
     public let url: URL
 
     /// Creates `<tmp>/passmint-test-<uuid>`.

@@ -17,7 +17,7 @@ struct VerifyInspectionTests {
             let leaf = try CertificateInspection.inspect(path: dev.certificate, keyPath: dev.key, now: now)
             #expect(leaf.format == "PEM")
             let entry = try #require(leaf.entries.first)
-            #expect(entry.role == "Pass Type ID certificate")
+            #expect(entry.role == CertificateInspection.Role.passType)
             #expect(entry.generation == .passMintDevelopment)
             #expect(entry.certificate.passTypeIdentifier == "pass.x.y")
             #expect((28...30).contains(leaf.daysToExpiry(entry.certificate)))
@@ -25,7 +25,7 @@ struct VerifyInspectionTests {
             #expect(leaf.key?.type == "RSA 2048")
 
             let wwdr = try CertificateInspection.inspect(path: dev.wwdr, keyPath: dev.key, now: now)
-            #expect(wwdr.entries.first?.role == "WWDR intermediate")
+            #expect(wwdr.entries.first?.role == CertificateInspection.Role.intermediate)
             #expect(wwdr.key?.matches == false)
             #expect(wwdr.jsonValue["certificates"]?.arrayValue?.first?["teamIdentifier"] == .null)
 
@@ -35,7 +35,7 @@ struct VerifyInspectionTests {
 
             let p12 = try CertificateInspection.inspect(path: dev.pkcs12, password: DevCertificates.pkcs12Password)
             #expect(p12.format == "PKCS#12")
-            #expect(p12.entries.map(\.role) == ["Pass Type ID certificate", "WWDR intermediate"])
+            #expect(p12.entries.map(\.role) == [CertificateInspection.Role.passType, .intermediate])
             #expect(p12.jsonValue["certificates"]?.arrayValue?.count == 2)
 
             #expect(throws: PassMintError.self) {

@@ -14,7 +14,7 @@ struct AdminRoutesTests {
         for device in ["d1", "d2"] {
             _ = try live.store.register(device: device, passType: passType, serial: "S1", pushToken: "ab\(device.last!)")
         }
-        let response = try live.request("PATCH", "/admin/v1/passes/S1", headers: bearer,
+        let response = try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer,
                                         body: jsonBody(["tier": "Gold", "points": 250]))
         #expect(response.status == 200)
         let json = try #require(response.json)
@@ -26,7 +26,7 @@ struct AdminRoutesTests {
         #expect(try live.store.outboxDepth() == 2)
         #expect(try live.store.pass(serial: "S1")?.record["tier"] == "Gold")
 
-        let shown = try live.request("GET", "/admin/v1/passes/S1", headers: bearer)
+        let shown = try live.call("GET", "/admin/v1/passes/S1", headers: bearer)
         #expect(shown.status == 200)
         #expect((shown.json?["registrations"] as? [Any])?.count == 2)
         #expect(shown.json?["pendingPushes"] as? Int == 2)
@@ -41,14 +41,14 @@ struct AdminRoutesTests {
             return pass.record.merging(changes) { $1 }
         })
         _ = try live.addPass("S1")
-        let invalid = try live.request("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody(["tier": "Tin"]))
+        let invalid = try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody(["tier": "Tin"]))
         #expect(invalid.status == 400)
         #expect((invalid.json?["error"] as? [String: Any])?["message"] as? String == "tier must be Silver or Gold")
-        #expect(try live.request("PATCH", "/admin/v1/passes/S1", headers: bearer, body: Array("[1]".utf8)).status == 400)
-        #expect(try live.request("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody([:])).status == 400)
-        #expect(try live.request("PATCH", "/admin/v1/passes/S1", headers: bearer,
+        #expect(try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer, body: Array("[1]".utf8)).status == 400)
+        #expect(try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody([:])).status == 400)
+        #expect(try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer,
                                  body: jsonBody(["a": ["nested": 1]])).status == 400)
-        #expect(try live.request("PATCH", "/admin/v1/passes/NOPE", headers: bearer,
+        #expect(try live.call("PATCH", "/admin/v1/passes/NOPE", headers: bearer,
                                  body: jsonBody(["tier": "Gold"])).status == 404)
         #expect(try live.store.pass(serial: "S1")?.record["tier"] == "Silver")
     }
@@ -57,11 +57,11 @@ struct AdminRoutesTests {
     func auth() throws {
         let live = try LiveService()
         _ = try live.addPass("S1")
-        #expect(try live.request("GET", "/admin/v1/passes/S1").status == 401)
-        let wrong = try live.request("GET", "/admin/v1/passes/S1", headers: ["Authorization": "Bearer nope"])
+        #expect(try live.call("GET", "/admin/v1/passes/S1").status == 401)
+        let wrong = try live.call("GET", "/admin/v1/passes/S1", headers: ["Authorization": "Bearer nope"])
         #expect(wrong.status == 401)
         #expect(wrong.header("WWW-Authenticate") == "Bearer")
-        #expect(try live.request("GET", "/admin/v1/passes/S1",
+        #expect(try live.call("GET", "/admin/v1/passes/S1",
                                  headers: ["Authorization": "ApplePass \(LiveService.adminToken)"]).status == 401)
 
         let disabled = try LiveService(environment: [:])
@@ -77,8 +77,8 @@ struct AdminRoutesTests {
             configuration: ServiceConfiguration(host: "127.0.0.1", port: 0, adminTokenVariable: "MY_ADMIN"),
             environment: ["MY_ADMIN": "other-secret-0123456789abcdef0123", "PASSMINT_ADMIN_TOKEN": LiveService.adminToken])
         _ = try live.addPass("S1")
-        #expect(try live.request("GET", "/admin/v1/passes/S1", headers: bearer).status == 401)
-        #expect(try live.request("GET", "/admin/v1/passes/S1",
+        #expect(try live.call("GET", "/admin/v1/passes/S1", headers: bearer).status == 401)
+        #expect(try live.call("GET", "/admin/v1/passes/S1",
                                  headers: ["Authorization": "Bearer other-secret-0123456789abcdef0123"]).status == 200)
     }
 }

@@ -90,6 +90,22 @@ final class LiveService {
         return Self.parse(String(decoding: data, as: UTF8.self), body: responseBody)
     }
 
+    /// The same exchange answered in process by `WalletService.respond(to:)`: no socket, no curl. The request target
+    /// is screened and split as the server does (`RequestScreen.target`); the route semantics are the server's own.
+    func call(
+        _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8]? = nil
+    ) throws -> CurlResponse {
+        let (decodedPath, query) = try RequestScreen.target(Array(path.utf8), limits: RequestLimits())
+        var fields = HTTPHeaders()
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.add(name, value) }
+        let request = Request(
+            method: HTTPMethod(method), path: decodedPath, query: query, headers: fields, body: body ?? [])
+        let response = service.respond(to: request)
+        return CurlResponse(
+            status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
+            body: response.body.array)
+    }
+
     private static func parse(_ head: String, body: [UInt8]) -> CurlResponse {
         // The last header block wins (curl prints 100 Continue blocks too).
         let blocks = head.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n\n")

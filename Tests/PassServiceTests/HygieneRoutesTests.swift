@@ -29,8 +29,10 @@ final class RecordingStore: PassStore {
     func updatedSerials(device: String, passType: String, since: Int64?) throws -> (serials: [String], lastUpdated: Int64)? {
         note("updatedSerials"); return try base.updatedSerials(device: device, passType: passType, since: since)
     }
-    func updateRecord(serial: String, record: [String: String]) throws -> (pass: StoredPass, pushesQueued: Int) {
-        note("updateRecord"); return try base.updateRecord(serial: serial, record: record)
+    func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws
+        -> (pass: StoredPass, pushesQueued: Int)
+    {
+        note("updateRecord"); return try base.updateRecord(serial: serial, record: record, images: images)
     }
     func appendLogs(_ lines: [String]) throws { note("appendLogs"); try base.appendLogs(lines) }
     func storePersonalization(passType: String, serial: String, token: String, info: [String: String]) throws {

@@ -35,6 +35,12 @@ final class PushMemoryOutbox: PushOutboxAbandoning {
     }
 
     private let state = Mutex(State())
+    /// The time retries are recorded at (the pusher's clock in tests that move it by hand).
+    private let clock: @Sendable () -> Date
+
+    init(clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.clock = clock
+    }
 
     /// Queues one push per token, due now; returns the row ids.
     @discardableResult
@@ -81,7 +87,7 @@ final class PushMemoryOutbox: PushOutboxAbandoning {
                 id: id, pushToken: row.job.pushToken, passTypeIdentifier: row.job.passTypeIdentifier,
                 attempts: row.job.attempts + 1)
             state.rows[id] = Row(job: job, dueAt: at, claimedUntil: .distantPast)
-            state.retried.append(Retry(id: id, at: at, recordedAt: Date(), reason: reason))
+            state.retried.append(Retry(id: id, at: at, recordedAt: clock(), reason: reason))
         }
     }
 

@@ -66,9 +66,11 @@ struct PusherTests {
             #expect(!logged.contains(token))
             #expect(logged.contains(PushToken.redacted(token)))
         }
-        // stop() joined the thread: no more claims afterwards.
+        // stop() joined the thread: a wake afterwards finds no thread to claim rows.
         let claims = outbox.claims
-        try await Task.sleep(nanoseconds: 200_000_000)
+        outbox.enqueue([PushTestTools.token("aa", 99)])
+        pusher.wake()
+        pusher.stop()
         #expect(outbox.claims == claims)
     }
 
@@ -76,22 +78,28 @@ struct PusherTests {
     func backoffDoubles() async throws {
         let setup = try Setup()
         defer { setup.server.stop() }
-        let outbox = PushMemoryOutbox()
+        // The pusher's clock is moved by hand: each retry comes due when the clock passes it, not after real seconds.
+        let clock = TestClock()
+        let outbox = PushMemoryOutbox(clock: clock.closure)
         let id = outbox.enqueue([PushTestTools.token("500", 1)])[0]
-        let policy = PushRetryPolicy(initialDelay: 0.3, jitter: 0)
+        let policy = PushRetryPolicy(initialDelay: 30, jitter: 0)
         let pusher = try Pusher(
             outbox: outbox, configuration: setup.pki.configuration(port: setup.server.port),
-            options: Pusher.Options(pollInterval: 0.02, retryPolicy: policy), log: { _ in })
+            options: Pusher.Options(pollInterval: 0.02, retryPolicy: policy, clock: clock.closure), log: { _ in })
         pusher.start()
-        let twice = await PushTestTools.waitUntil { outbox.retried.count >= 3 }
-        pusher.stop()
-        #expect(twice)
-        let delays = outbox.retried.prefix(3).map { $0.at.timeIntervalSince($0.recordedAt) }
-        #expect(outbox.retried.allSatisfy { $0.id == id })
-        #expect(delays.count == 3)
-        for (delay, expected) in zip(delays, [0.3, 0.6, 1.2]) {
-            #expect(abs(delay - expected) < 0.05, "delay \(delay) should be \(expected)")
+        var delays: [TimeInterval] = []
+        for attempt in 1...3 {
+            #expect(await PushTestTools.waitUntil { outbox.retried.count >= attempt })
+            guard let retry = outbox.retried.last else { break }
+            delays.append(retry.at.timeIntervalSince(retry.recordedAt))
+            // Not due before its time: nothing more is claimed until the clock reaches it.
+            #expect(outbox.retried.count == attempt)
+            clock.advance(retry.at.timeIntervalSince(clock.now) + 0.001)
+            pusher.wake()
         }
+        pusher.stop()
+        #expect(outbox.retried.allSatisfy { $0.id == id })
+        #expect(delays == [30, 60, 120], "each retry doubles the delay: \(delays)")
         #expect(try setup.server.requests().count >= 3)
         #expect(try setup.server.connections().count == 1)
     }

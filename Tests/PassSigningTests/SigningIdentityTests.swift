@@ -94,7 +94,7 @@ struct SigningIdentityTests {
             let error = #expect(throws: SigningError.missingWWDR(pkcs12Path: p12)) {
                 try SigningIdentity.load(pkcs12Path: p12, password: "pw", wwdrPath: nil)
             }
-            #expect(error?.description.contains("--wwdr") == true)
+            #expect(error?.description.contains("WWDR intermediate") == true)
             let identity = try SigningIdentity.load(pkcs12Path: p12, password: "pw", wwdrPath: paths.wwdr)
             #expect(identity.wwdr.issuerOrganizationalUnit == nil)
             #expect(identity.certificate.issuerOrganizationalUnit == "G4")

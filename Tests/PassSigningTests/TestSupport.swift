@@ -24,23 +24,10 @@ enum TestSupport {
         var stderr: String
     }
 
-    /// Runs an executable (no shell) and collects its output.
+    /// Runs an executable (no shell) and collects its output (the shared runner).
     static func run(_ executable: String, _ arguments: [String]) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Small outputs only: read stdout fully, then stderr, then wait.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus,
-                             stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self))
+        let result = try CLI.run(executable, arguments)
+        return ProcessResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// Runs the openssl command-line tool.
@@ -50,19 +37,11 @@ enum TestSupport {
 
     /// Bytes of one entry of a zip file, via `unzip -p`.
     static func unzipEntry(_ zip: String, _ entry: String) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
-        process.arguments = ["-p", zip, entry]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let result = try CLI.run("/usr/bin/unzip", ["-p", zip, entry])
+        guard result.status == 0 else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: "\(zip): \(entry)"])
         }
-        return Array(data)
+        return result.output
     }
 
     static func write(_ bytes: [UInt8], to path: String) throws {

@@ -26,6 +26,20 @@ struct TemplateResolveTests {
         #expect(record.warnings.isEmpty)
     }
 
+    @Test("a NUL or other control character in any value fails the record, naming the key; tabs and line breaks are data")
+    func controlCharacters() throws {
+        let (template, _) = try Self.template()
+        for (value, code) in [("Ada\u{0}", UInt32(0)), ("A\u{1B}da", 0x1B), ("x\u{7F}", 0x7F)] {
+            let error = #expect(throws: TemplateError.self) { try template.resolve(["name": value]) }
+            guard case .controlCharacter(let key, _, let found)? = error else {
+                Issue.record("unexpected \(String(describing: error))")
+                continue
+            }
+            #expect(key == "name" && found == code)
+        }
+        #expect(try template.resolve(["name": "Ada\tLove\nlace\r\n"]).values["name"] == "Ada\tLove\nlace\r\n")
+    }
+
     @Test("a missing required value names the field and the template file")
     func missingRequired() throws {
         let (template, dir) = try Self.template()
@@ -33,7 +47,7 @@ struct TemplateResolveTests {
             let error = #expect(throws: TemplateError.self) { try template.resolve(record) }
             #expect(error == .missingValue(field: "name", file: dir + "/template.json"))
             #expect(error?.description.contains("field \"name\" is required") == true)
-            #expect(error?.description.contains("--set name=") == true)
+            #expect(error?.description.contains("name=… in the record") == true)
         }
     }
 

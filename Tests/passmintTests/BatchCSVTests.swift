@@ -91,6 +91,7 @@ struct BatchCSVTests {
         let plain = try Self.batch(tmp2)
         #expect(plain.status == 1)
         #expect(plain.stderr.contains("is not valid UTF-8 (byte 0xEB"), "\(plain.stderr)")
+        #expect(plain.stderr.contains("rerun with --encoding windows-1252"), "the summary suggests --encoding: \(plain.stderr)")
         let decoded = try Self.batch(tmp2, ["--encoding", "windows-1252"])
         #expect(decoded.status == 0, "\(decoded.stderr)")
         let second = try #require(try BatchTests.report(tmp2.path("report.jsonl")).first?["file"] as? String)

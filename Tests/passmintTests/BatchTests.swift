@@ -110,20 +110,11 @@ struct BatchTests {
         }
         let args = ["batch", "--template", Self.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"),
                     "--report", tmp.path("report.jsonl"), "--jobs", "2"] + DevIdentity.signingArgs
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = args
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(120)
+        let process = try CLI.launch(args)
         var seen = 0
-        while Date() < deadline, process.isRunning {
-            seen = ((try? FileManager.default.contentsOfDirectory(atPath: tmp.path("out"))) ?? []).filter {
-                $0.hasSuffix(".pkpass")
-            }.count
-            if seen >= count / 3 { break }
-            usleep(2_000)
+        waitUntil(timeout: 120) {
+            seen = BatchKillTests.passCount(tmp.path("out"))
+            return !process.isRunning || seen >= count / 3
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

@@ -7,14 +7,14 @@ struct HelpTests {
     func overview() throws {
         let result = try CLI.passmint(["help"])
         #expect(result.status == 0)
-        for name in ["certs dev", "certs inspect", "generate", "verify", "batch", "serve", "update"] {
+        for name in ["certs dev", "certs inspect", "generate", "verify", "batch", "serve", "update", "preview", "lint"] {
             #expect(result.stdout.contains(name))
         }
     }
 
     @Test(
         "every command has --help",
-        arguments: [["certs", "dev"], ["certs", "inspect"], ["generate"], ["verify"], ["batch"], ["serve"], ["update"]])
+        arguments: [["certs", "dev"], ["certs", "inspect"], ["generate"], ["verify"], ["batch"], ["serve"], ["update"], ["preview"], ["lint"]])
     func commandHelp(words: [String]) throws {
         let result = try CLI.passmint(words + ["--help"])
         #expect(result.status == 0)

@@ -62,7 +62,9 @@ struct ServeFlowTests {
         // APNs: exactly one POST per registered device, with Apple's headers and an empty JSON body.
         let arrived = try ServeTools.waitUntil(timeout: 20) { try f.apnsRequests().count >= 3 }
         try #require(arrived, "pushes at the stand-in: \((try? f.apnsRequests().count) ?? -1); serve: \(f.serve.stderr)")
-        usleep(600_000)  // three pusher poll intervals: a duplicate would show up by now
+        // A push leaves the outbox only once APNs answered it: with the outbox empty nothing more can be sent.
+        let drained = try ServeTools.waitUntil(timeout: 20) { try f.count("push_outbox") == 0 }
+        #expect(drained, "the outbox still holds \((try? f.count("push_outbox")) ?? -1) rows")
         let requests = try f.apnsRequests()
         #expect(requests.count == 3)
         let tokens = (0..<3).map { ServeTools.token("c0ffee", $0) }

@@ -6,12 +6,12 @@ import Synchronization
 /// `AssetCache`. The headers carry the same fields libzip writes for its entries (made by 6.3 on Unix, DOS time
 /// 2001-01-01 00:00, mode 0666, no extra fields, no data descriptor), so the archive is uniform.
 ///
-/// Why not libzip for these: a libzip deflate stream sets up about 400 KB of zlib state per entry (level 9,
+/// Why not libzip for these: a libzip deflate stream sets up hundreds of KB of zlib state per entry (level 9,
 /// largest window and hash) and clears it, which for a 2 KB pass.json costs more than compressing it. Here
-/// libdeflate compresses the whole buffer at once (for a 2.4 KB pass.json about 120,000 instructions against
-/// zlib's 213,000 with its smallest fitting window, and 4% smaller); the output is ordinary raw deflate.
+/// libdeflate compresses the whole buffer at once, in fewer instructions and smaller (figures in
+/// `Benchmarks/NOTES.md`); the output is ordinary raw deflate.
 enum ZipEntryRecord {
-    /// The fastest level: these files are a few KB (pass.json deflates to ~39% at level 1, ~37% at 9), and for
+    /// The fastest level: these files are a few KB (higher levels barely shrink them), and for
     /// inputs this small the fixed per-block work dominates at higher levels.
     static let level: Int32 = 1
     /// DOS date of 2001-01-01 (see `ArchiveClock`), time 00:00:00.
@@ -29,7 +29,7 @@ enum ZipEntryRecord {
             guard let deflated = deflateRaw(bytes) else {
                 throw .writeFailed(
                     entry: entry.name,
-                    reason: "libdeflate could not compress \(bytes.count) bytes (out of memory?); free memory or lower --jobs and retry")
+                    reason: "libdeflate could not compress \(bytes.count) bytes (out of memory?); free memory or use fewer parallel jobs and retry")
             }
             method = 8
             data = deflated

@@ -24,14 +24,18 @@ public struct BatchOptions: Sendable {
     public var identity: IdentityOptions
     /// Derive the legacy `generic` fallback from `posterGeneric` for every pass (`IssueRequest.compatiblePass`).
     public var compatiblePass: Bool
+    /// The folder records' relative image paths start at and must stay inside; nil for the CSV's folder.
+    public var imagesDirectory: String?
 
     public init(
         templateDirectory: String, csvPath: String, outputDirectory: String, jobs: Int, reportPath: String? = nil,
         bundle: Bool = false, resume: Bool = false, webServiceURL: String? = nil, shard: (index: Int, count: Int)? = nil,
-        identity: IdentityOptions = IdentityOptions(), csvFormat: CSVFormat = CSVFormat(), compatiblePass: Bool = false
+        identity: IdentityOptions = IdentityOptions(), csvFormat: CSVFormat = CSVFormat(), compatiblePass: Bool = false,
+        imagesDirectory: String? = nil
     ) {
         self.csvFormat = csvFormat
         self.compatiblePass = compatiblePass
+        self.imagesDirectory = imagesDirectory
         self.templateDirectory = templateDirectory
         self.csvPath = csvPath
         self.outputDirectory = outputDirectory
@@ -81,6 +85,8 @@ public struct BatchSummary: Sendable {
     public let lastLine: Int
     /// The first few failed records (line and error), for a summary on the terminal.
     public let firstFailures: [(line: Int, error: String)]
+    /// Records that failed because their bytes are not UTF-8: the file may be in a legacy encoding.
+    public var invalidEncodingRecords: Int = 0
     /// The most `firstFailures` holds.
     public static let failuresShown = 5
 }
@@ -94,11 +100,14 @@ public struct IssuedPassRecord: Sendable {
     public let authenticationToken: String
     /// The `webServiceURL` written into the pass (the service must re-render it with the same one).
     public let webServiceURL: String?
+    /// The pass's per-record images (file name → PNG bytes), kept so it can be re-rendered without the photos.
+    public let images: [String: [UInt8]]
 
     public init(
         serialNumber: String, passTypeIdentifier: String, templateDirectory: String, record: [String: String],
-        authenticationToken: String, webServiceURL: String?
+        authenticationToken: String, webServiceURL: String?, images: [String: [UInt8]] = [:]
     ) {
+        self.images = images
         self.serialNumber = serialNumber
         self.passTypeIdentifier = passTypeIdentifier
         self.templateDirectory = templateDirectory
@@ -123,9 +132,10 @@ extension IssuedPassSink {
         let record = IssuedPassRecord(
             serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier,
             templateDirectory: URL(fileURLWithPath: templateDirectory).standardizedFileURL.path, record: pass.record,
-            authenticationToken: token ?? AuthenticationToken.generate(), webServiceURL: webServiceURL)
+            authenticationToken: token ?? AuthenticationToken.generate(), webServiceURL: webServiceURL,
+            images: pass.images)
         do { try store([record]) } catch {
-            throw .environment("--db: storing pass \(pass.serialNumber) failed: \(error)")
+            throw .environment("storing pass \(pass.serialNumber) failed: \(error)", about: .store)
         }
     }
 }

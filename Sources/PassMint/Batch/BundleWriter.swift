@@ -18,7 +18,7 @@ struct BundleWriter {
     }
 
     /// The full bundles that `results` complete; passes left over wait for the next call.
-    mutating func bundles(adding results: [BatchRunner.WorkResult]) -> [BundleFile] {
+    mutating func bundles(adding results: [BatchRecordIssuer.WorkResult]) -> [BundleFile] {
         var full: [BundleFile] = []
         for result in results {
             guard let archive = result.archive, let file = result.outcome.file else { continue }
@@ -52,7 +52,7 @@ struct BundleFile: Sendable {
         } catch let error as PassMintError {
             throw error
         } catch {
-            throw .environment("bundle \(path): \(error)")
+            throw .environment("bundle \(path): \(error)", about: .out)
         }
     }
 }

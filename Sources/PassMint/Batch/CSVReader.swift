@@ -9,6 +9,15 @@ public struct CSVRecord: Sendable {
     /// Why the record is unusable (invalid text, a control character, a field over the limits, a quote never
     /// closed), naming the field.
     public let error: String?
+    /// The record failed because its bytes are not UTF-8 (the file may be in another encoding).
+    public let invalidEncoding: Bool
+
+    init(line: Int, fields: [String]?, error: String?, invalidEncoding: Bool = false) {
+        self.line = line
+        self.fields = fields
+        self.error = error
+        self.invalidEncoding = invalidEncoding
+    }
 }
 
 /// Streams RFC 4180 CSV from a file: quoted fields with separators, doubled quotes and line breaks; CRLF, LF or
@@ -38,7 +47,7 @@ public final class CSVReader {
     /// - Throws: `PassMintError.invalidInput` when the file cannot be opened.
     public init(path: String, format: CSVFormat = CSVFormat()) throws(PassMintError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .invalidInput("\(path): cannot open the CSV file; check the path")
+            throw .invalidInput("\(path): cannot open the CSV file; check the path", about: .csv)
         }
         self.handle = handle
         self.path = path
@@ -193,7 +202,8 @@ public final class CSVReader {
         fields.reserveCapacity(rawFields.count)
         for (index, raw) in rawFields.enumerated() {
             if let problem = problem(in: raw, field: index) {
-                return CSVRecord(line: startLine, fields: nil, error: problem)
+                return CSVRecord(
+                    line: startLine, fields: nil, error: problem.message, invalidEncoding: problem.isEncoding)
             }
             fields.append(String(decoding: raw, as: UTF8.self))
         }
@@ -209,16 +219,16 @@ public final class CSVReader {
 
     /// Why a field's bytes cannot be a value: invalid UTF-8 (naming the byte and the encodings to try) or a
     /// control character other than tab and line breaks.
-    private func problem(in raw: [UInt8], field index: Int) -> String? {
+    private func problem(in raw: [UInt8], field index: Int) -> (message: String, isEncoding: Bool)? {
         for (offset, byte) in raw.enumerated() where byte < 0x20 || byte == 0x7F {
             if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
-            return "field \(index + 1)\(name(index)) holds the control character 0x\(Self.hex(byte)) at byte "
-                + "\(offset + 1); remove it (values may hold tabs and line breaks, no other control characters)"
+            return ("field \(index + 1)\(name(index)) holds the control character 0x\(Self.hex(byte)) at byte "
+                + "\(offset + 1); remove it (values may hold tabs and line breaks, no other control characters)", false)
         }
         guard let bad = CSVByteSource.firstInvalidUTF8(raw) else { return nil }
-        return "field \(index + 1)\(name(index)) is not valid UTF-8 (byte 0x\(Self.hex(bad.byte)) at byte "
+        return ("field \(index + 1)\(name(index)) is not valid UTF-8 (byte 0x\(Self.hex(bad.byte)) at byte "
             + "\(bad.offset + 1)); save the CSV as UTF-8, or read it as windows-1252 or latin1 if a spreadsheet "
-            + "saved it in a Western European encoding"
+            + "saved it in a Western European encoding", true)
     }
 
     private static func hex(_ byte: UInt8) -> String {

@@ -4,7 +4,7 @@ import PassTemplates
 struct Columns: Sendable {
     /// Header names in column order.
     let names: [String]
-    /// Columns that feed the template (field names and `serialNumber`).
+    /// Columns that feed the template (field names, `serialNumber` and `image.SLOT`).
     let used: Set<String>
     /// One warning per unknown column.
     let warnings: [String]
@@ -28,20 +28,23 @@ extension BatchRunner {
         var seen = Set<String>()
         for name in header {
             guard seen.insert(name).inserted else {
-                throw .invalidInput("--csv: column '\(name)' appears twice in the header (line 1); remove one")
+                throw .invalidInput("column '\(name)' appears twice in the header (line 1); remove one", about: .csv)
             }
         }
         let missing = fields.filter { $0.required && $0.defaultValue == nil && !seen.contains($0.name) }.map(\.name)
         guard missing.isEmpty else {
             throw .invalidInput(
-                "--csv: the header (line 1) has no column for required field(s) \(missing.joined(separator: ", ")) of "
-                    + "template \(issuer.template.directory); add the column(s) — no pass was made")
+                "the header (line 1) has no column for required field(s) \(missing.joined(separator: ", ")) of "
+                    + "template \(issuer.template.directory); add the column(s) — no pass was made", about: .csv)
         }
-        let unknown = header.filter { !known.contains($0) }
+        // `image.SLOT` columns (reserved keys, in `known`) are per-record images; an unknown slot fails each record
+        // with a did-you-mean.
+        let used = known
+        let unknown = header.filter { !used.contains($0) }
         let warnings = unknown.map { name in
             let hint = issuer.template.suggestion(forRecordKey: name).map { "; did you mean '\($0)'?" } ?? ""
-            return "--csv: column '\(name)' is not a field of template \(issuer.template.directory)\(hint); it is ignored"
+            return "\(options.csvPath): column '\(name)' is not a field of template \(issuer.template.directory)\(hint); it is ignored"
         }
-        return Columns(names: header, used: known, warnings: warnings)
+        return Columns(names: header, used: used, warnings: warnings)
     }
 }

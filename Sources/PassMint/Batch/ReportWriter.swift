@@ -15,7 +15,7 @@ final class ReportWriter {
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
             let handle = FileHandle(forWritingAtPath: temporary)
         else {
-            throw .environment("\(path): cannot create the report file; check that its folder exists and is writable")
+            throw .environment("\(path): cannot create the report file; check that its folder exists and is writable", about: .report)
         }
         self.handle = handle
         TemporaryFiles.register(temporary)
@@ -44,7 +44,7 @@ final class ReportWriter {
             out.append(0x0A)
         }
         do { try handle.write(contentsOf: out) } catch {
-            throw .environment("\(path): writing the report failed: \(error.localizedDescription)")
+            throw .environment("\(path): writing the report failed: \(error.localizedDescription)", about: .report)
         }
     }
 
@@ -54,7 +54,7 @@ final class ReportWriter {
         defer { TemporaryFiles.unregister(temporary) }
         guard rename(temporary, path) == 0 else {
             unlink(temporary)
-            throw .environment("\(path): cannot move the finished report into place; check the folder's permissions")
+            throw .environment("\(path): cannot move the finished report into place; check the folder's permissions", about: .report)
         }
     }
 }

@@ -33,39 +33,46 @@ public struct IdentityOptions: Sendable {
         do {
             if let p12 = pkcs12Path {
                 if certificatePath != nil || keyPath != nil {
-                    throw PassMintError.environment("give either --p12 or --cert/--key, not both")
+                    throw PassMintError.environment(
+                        "give either a .p12 or a certificate and key, not both", about: .pkcs12)
                 }
                 guard let password else {
                     throw PassMintError.environment(
-                        "--p12 \(p12) needs its password: put it in an environment variable and pass --password-env VAR")
+                        "\(p12) needs its password: put it in an environment variable and name that variable",
+                        about: .password)
                 }
-                try requireFile(p12, "--p12")
-                if let wwdrPath { try requireFile(wwdrPath, "--wwdr") }
+                try requireFile(p12, .pkcs12)
+                if let wwdrPath { try requireFile(wwdrPath, .wwdr) }
                 return try SigningIdentity.load(pkcs12Path: p12, password: password, wwdrPath: wwdrPath)
             }
             let dir = defaultDirectory
             let usingDefaults = certificatePath == nil && keyPath == nil
             if !usingDefaults, certificatePath == nil || keyPath == nil {
-                throw PassMintError.environment("--cert and --key go together; give both (and --wwdr), or --p12")
+                throw PassMintError.environment(
+                    "a certificate and its key go together; give both (and the WWDR intermediate), or a .p12",
+                    about: certificatePath == nil ? .certificate : .key)
             }
             let cert = certificatePath ?? "\(dir)/pass-cert.pem"
             let key = keyPath ?? "\(dir)/pass-key.pem"
             let wwdr = wwdrPath ?? (usingDefaults ? "\(dir)/wwdr.pem" : nil)
             if usingDefaults, !FileManager.default.fileExists(atPath: cert) {
                 throw PassMintError.environment(
-                    "no signing identity: \(cert) does not exist. Run `passmint certs dev` for a development identity, "
-                        + "or pass --cert FILE --key FILE --wwdr FILE (or --p12 FILE --password-env VAR)")
+                    "no signing identity: \(cert) does not exist. Make a development identity (`passmint certs dev`), "
+                        + "or give your Pass Type ID certificate, its key and the WWDR intermediate (or a .p12)")
             }
             guard let wwdr else {
                 throw PassMintError.environment(
-                    "--wwdr FILE is needed with --cert/--key: download Apple's WWDR G4 intermediate (see Certificates/README.md)")
+                    "the WWDR intermediate is needed with a certificate and key: download Apple's WWDR G4 intermediate "
+                        + "(see Certificates/README.md)", about: .wwdr)
             }
-            try requireFile(cert, "--cert")
-            try requireFile(key, "--key")
-            try requireFile(wwdr, "--wwdr")
+            try requireFile(cert, .certificate)
+            try requireFile(key, .key)
+            try requireFile(wwdr, .wwdr)
             return try SigningIdentity.load(certificatePath: cert, keyPath: key, wwdrPath: wwdr, keyPassword: password)
         } catch let error as PassMintError {
             throw error
+        } catch let error as SigningError {
+            throw .signing(error)
         } catch {
             throw PassMintError.environment("\(error)")
         }
@@ -99,14 +106,14 @@ public struct IdentityOptions: Sendable {
         guard let variable = passwordEnvironmentVariable else { return nil }
         guard let value = environment[variable] else {
             throw PassMintError.environment(
-                "--password-env \(variable): the environment variable \(variable) is not set; export it first")
+                "the environment variable \(variable) is not set; export it first", about: .password)
         }
         return value
     }
 
-    private func requireFile(_ path: String, _ option: String) throws(PassMintError) {
+    private func requireFile(_ path: String, _ input: PassMintError.Input) throws(PassMintError) {
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw PassMintError.environment("\(option) \(path): no such readable file")
+            throw PassMintError.environment("\(path): no such readable file", about: input)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import PassModel
 
 /// Fresh per-pass secrets for the web service.
 public enum AuthenticationToken {
@@ -11,13 +12,6 @@ public enum AuthenticationToken {
             var rng = SystemRandomNumberGenerator()
             for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &rng) }
         }
-        let hex = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(64)
-        for byte in bytes {
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0xF)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        return Hex.lowercase(bytes)
     }
 }

@@ -22,9 +22,20 @@ public struct IssueRequest: Sendable {
     /// record (serve, update) keeps its fallback. `@` keys are never template fields.
     public static let compatiblePassKey = "@compatiblePass"
 
+    /// The folder relative image paths of the record (`image.SLOT` keys, image fields) start at and must stay
+    /// inside; nil for the current directory.
+    public var imageFolder: String?
+    /// Record key → folder, for image paths that came from somewhere else than the rest (a data file's values
+    /// start at its folder); keys not listed use `imageFolder`.
+    public var imageFolders: [String: String]
+    /// Per-record images the pass already has (file name → PNG bytes, e.g. a stored pass's `thumbnail@2x.png`):
+    /// kept for every slot the record names no new image for, so a re-render needs no original photo.
+    public var storedImages: [String: [UInt8]]
+
     public init(
         record: [String: String] = [:], serialNumber: String? = nil, webServiceURL: String? = nil,
-        authenticationToken: String? = nil, compatiblePass: Bool = false, rejectsUnknownKeys: Bool = false
+        authenticationToken: String? = nil, compatiblePass: Bool = false, rejectsUnknownKeys: Bool = false,
+        imageFolder: String? = nil, imageFolders: [String: String] = [:], storedImages: [String: [UInt8]] = [:]
     ) {
         self.compatiblePass = compatiblePass
         self.rejectsUnknownKeys = rejectsUnknownKeys
@@ -32,6 +43,9 @@ public struct IssueRequest: Sendable {
         self.serialNumber = serialNumber
         self.webServiceURL = webServiceURL
         self.authenticationToken = authenticationToken
+        self.imageFolder = imageFolder
+        self.imageFolders = imageFolders
+        self.storedImages = storedImages
     }
 }
 
@@ -49,6 +63,9 @@ public struct IssuedPass: Sendable {
     /// The record after typing and defaults (what a store keeps to re-render the pass), with
     /// `IssueRequest.compatiblePassKey` when the pass was issued with `compatiblePass`.
     public let record: [String: String]
+    /// The per-record images in the pass (file name → PNG bytes: `thumbnail.png`, `thumbnail@2x.png`, …), what a
+    /// store keeps so the pass can be re-rendered without the original photo.
+    public let images: [String: [UInt8]]
     /// Non-fatal findings: unknown record keys, identifier overrides, Wallet warnings.
     public let warnings: [String]
 }

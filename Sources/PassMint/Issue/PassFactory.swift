@@ -17,24 +17,24 @@ public enum PassFactory {
     /// Loads a template: a folder (a `.pass`-style folder or a Pass Designer `.pkpasstemplate`), or a zipped
     /// template file (`.pkpasstemplate` or `.zip`, see `TemplateArchive`). A missing path is named with what to do.
     /// - Parameter path: the folder or the zip file.
-    /// - Throws: `PassMintError.invalidInput` with the template's own message.
+    /// - Throws: `PassMintError.template` with the template's own error, `.invalidInput` for a missing path.
     public static func loadTemplate(_ path: String) throws(PassMintError) -> Template {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .invalidInput(
                 "template \(path) does not exist; give a folder holding pass.json, or a zipped .pkpasstemplate "
-                    + "(see Templates/ for examples)")
+                    + "(see Templates/ for examples)", about: .template)
         }
         do {
             if isDirectory.boolValue { return try Template.load(directory: path) }
         } catch {
-            throw .invalidInput("\(error)")
+            throw .template(error)
         }
         let source = try TemplateArchive.source(path: path)
         do {
             return try Template.load(source)
         } catch {
-            throw .invalidInput("\(error)")
+            throw .template(error)
         }
     }
 }

@@ -11,6 +11,10 @@ import Synchronization
 public final class PassIssuer: Sendable {
     public let template: Template
     public let identity: SigningIdentity
+    /// Scales the records' photos (and caches them across passes).
+    public let photos: PhotoScaler
+    /// The style whose slot sizes per-record images are scaled to.
+    let imageStyles: (styles: [String], isPoster: Bool)
     private let signer: PassSigner
     /// The files every pass of one template variant shares (see `RenderedPass.variant`), hashed and compressed
     /// on first use; key: the variant, "" for the base files.
@@ -19,10 +23,21 @@ public final class PassIssuer: Sendable {
     /// What loading the identity found worth saying (a key readable by others, a certificate about to expire).
     public let identityWarnings: [String]
 
-    public init(template: Template, identity: SigningIdentity, identityWarnings: [String] = []) {
+    /// - Parameters:
+    ///   - identityWarnings: what loading the identity found worth saying, reported once by the caller.
+    ///   - photos: the scaler for per-record images (its limits and cache); one per issuer by default.
+    public init(
+        template: Template, identity: SigningIdentity, identityWarnings: [String] = [],
+        photos: PhotoScaler = PhotoScaler()
+    ) {
         self.template = template
         self.identity = identity
         self.identityWarnings = identityWarnings
+        self.photos = photos
+        self.imageStyles = Self.imageStyles(of: template.passJSON)
+        // Started here, before any worker thread: starting libvips changes the environment (see VipsRuntime).
+        // A failure is reported by the first record that needs an image.
+        try? VipsRuntime.start()
         self.signer = PassSigner(identity: identity)
     }
 
@@ -35,33 +50,39 @@ public final class PassIssuer: Sendable {
     }
 
     /// Issues one signed pass in memory.
-    /// - Throws: `PassMintError.invalidInput` for a bad record, `.invalidPass` when the result breaks Wallet rules.
+    /// - Throws: `PassMintError.template` for a bad record, `.photo` for an image that cannot be used,
+    ///   `.invalidPass` when the result breaks Wallet rules, `.archive`/`.signing` when packaging fails.
     public func issue(_ request: IssueRequest) throws(PassMintError) -> IssuedPass {
         var record = request.record
         let recordSerial = record.removeValue(forKey: "serialNumber")
         let serial = request.serialNumber ?? recordSerial.flatMap { $0.isEmpty ? nil : $0 }
             ?? (template.hasLiteralSerialNumber ? nil : UUID().uuidString)
         let resolved: ResolvedRecord
-        let rendered: RenderedPass
         do {
             if request.rejectsUnknownKeys { try template.checkRecordKeys(record) }
             resolved = try template.resolve(record)
+        } catch { throw .template(error) }
+        // Before anything is rendered or signed: a photo that cannot be used fails the record with no pass made.
+        let images = try perRecordImages(resolved, record: record, request: request)
+        let rendered: RenderedPass
+        do {
             let context = RenderContext(
                 serialNumber: serial,
                 passTypeIdentifier: identity.certificate.passTypeIdentifier,
                 teamIdentifier: identity.certificate.teamIdentifier,
                 webServiceURL: request.webServiceURL,
-                authenticationToken: request.authenticationToken, compatiblePass: request.compatiblePass)
+                authenticationToken: request.authenticationToken, images: images,
+                compatiblePass: request.compatiblePass)
             rendered = try template.render(resolved, context: context)
         } catch {
-            throw .invalidInput("\(error)")
+            throw .template(error)
         }
         let passFile = "\(template.directory)/pass.json"
         let json: JSONValue
         do {
             // The typed model is the check that every key has a representable value; its strict form differs
             // from the input only at the paths it reports as normalized, so building it is skipped when there
-            // are none (the usual case, and about 3% of a batch's CPU).
+            // are none (the usual case, on the batch's hot path).
             let parsed = try Pass.parse(rendered.passJSON)
             json = parsed.normalizedPaths.isEmpty ? rendered.passJSON : parsed.pass.jsonValue
         } catch {
@@ -91,17 +112,22 @@ public final class PassIssuer: Sendable {
                 hashes.append((file.path, Manifest.sha1Hex(file.bytes)))
             }
         }
+        // Files a per-record image replaced are missing from the shared set, so passes with and without a photo
+        // for a slot are cached as different variants (neither evicts the other's compressed assets).
+        var variant = rendered.variant ?? ""
+        if !images.isEmpty { variant += "\u{1F}" + images.map(\.path).joined(separator: ",") }
+        let assets: VariantAssets
+        do { assets = try variantAssets(variant, shared) } catch { throw .archive(error) }
+        hashes += zip(assets.names, assets.hashes).map { (path: $0, sha1: $1) }
+        let manifest = Manifest.build(hashes)
+        own.append(ArchiveEntry(name: "manifest.json", bytes: manifest))
+        do { own.append(ArchiveEntry(name: "signature", bytes: try signer.sign(manifest))) } catch {
+            throw .signing(error)
+        }
         let archive: ArchiveParts
         do {
-            let assets = try variantAssets(rendered.variant ?? "", shared)
-            hashes += zip(assets.names, assets.hashes).map { (path: $0, sha1: $1) }
-            let manifest = Manifest.build(hashes)
-            own.append(ArchiveEntry(name: "manifest.json", bytes: manifest))
-            own.append(ArchiveEntry(name: "signature", bytes: try signer.sign(manifest)))
             archive = try ArchiveWriter.makeArchiveParts(own, sharedAssets: assets.cache, sharedNames: assets.names)
-        } catch {
-            throw .environment("signing or packaging failed: \(error)")
-        }
+        } catch { throw .archive(error) }
         let warnings = resolved.warnings + rendered.warnings
             + problems.filter { $0.severity == .warning }.map { "\($0.code) at \($0.path): \($0.message)" }
         var kept = resolved.values
@@ -109,7 +135,8 @@ public final class PassIssuer: Sendable {
         return IssuedPass(
             serialNumber: json["serialNumber"]?.stringValue ?? serial ?? "",
             passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "",
-            archiveParts: archive, passJSON: json, record: kept, warnings: warnings)
+            archiveParts: archive, passJSON: json, record: kept,
+            images: Dictionary(uniqueKeysWithValues: images.map { ($0.path, $0.bytes) }), warnings: warnings)
     }
 
     /// The shared files of one variant, hashed and compressed once. A variant's files come from the immutable

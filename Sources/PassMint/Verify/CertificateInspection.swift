@@ -4,10 +4,17 @@ import PassSigning
 
 /// `passmint certs inspect`: what a certificate file (PEM, DER or .p12) holds, and whether a key matches it.
 public struct CertificateInspection: Sendable {
+    /// What a certificate is for; its raw value is how output names it.
+    public enum Role: String, Sendable {
+        case passType = "Pass Type ID certificate"
+        case intermediate = "WWDR intermediate"
+        case root = "root CA"
+        case other = "certificate"
+    }
+
     /// One certificate of the file, with the facts that matter for passes.
     public struct Entry: Sendable {
-        /// "Pass Type ID certificate", "WWDR intermediate", "root CA" or "certificate".
-        public var role: String
+        public var role: Role
         public var certificate: Certificate
         /// For a Pass Type ID certificate: the generation of its issuer (by name, or by the pinned fingerprint of
         /// the intermediate in the same file). For an intermediate: its own generation by fingerprint.
@@ -80,12 +87,12 @@ public struct CertificateInspection: Sendable {
                 ?? AppleWWDR.claimedGeneration(ofIssuerOf: leaf)
             let isPassType = leaf.hasPassTypeExtension || leaf.hasPassEKU
                 || (leaf.commonName?.hasPrefix("Pass Type ID") ?? false)
-            entries.append(Entry(role: isPassType ? "Pass Type ID certificate" : "certificate", certificate: leaf,
+            entries.append(Entry(role: isPassType ? .passType : .other, certificate: leaf,
                                  generation: generation))
         }
         for ca in cas {
             let selfSigned = ca.subject == ca.issuer
-            entries.append(Entry(role: selfSigned ? "root CA" : "WWDR intermediate", certificate: ca,
+            entries.append(Entry(role: selfSigned ? .root : .intermediate, certificate: ca,
                                  generation: AppleWWDR.generation(ofIntermediate: ca)))
         }
         return entries
@@ -103,7 +110,7 @@ public struct CertificateInspection: Sendable {
             let c = entry.certificate
             let isLeaf = !c.isCertificateAuthority
             return .object([
-                "role": .string(entry.role),
+                "role": .string(entry.role.rawValue),
                 "subject": .string(c.subject),
                 "issuer": .string(c.issuer),
                 "passTypeIdentifier": isLeaf ? optional(c.passTypeIdentifier) : .null,

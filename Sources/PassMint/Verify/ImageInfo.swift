@@ -16,6 +16,31 @@ public enum ImageInfo {
         return (Int(width), Int(height))
     }
 
+    /// Width and height from a JPEG's start-of-frame segment, or nil when the bytes are not a JPEG or no frame
+    /// header comes before the image data. Walks the marker segments only; nothing is decoded.
+    public static func jpegSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var offset = 2
+        while offset + 4 <= bytes.count {
+            guard bytes[offset] == 0xFF else { return nil }
+            let marker = bytes[offset + 1]
+            if marker == 0xFF { offset += 1; continue }  // fill byte before a marker
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) { offset += 2; continue }  // no length field
+            if marker == 0xD9 || marker == 0xDA { return nil }  // end of image / scan data before any frame header
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            guard length >= 2 else { return nil }
+            // SOF0-SOF15 except DHT (C4), JPG (C8) and DAC (CC): precision, height, width.
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                guard length >= 7, offset + 9 <= bytes.count else { return nil }
+                let height = Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6])
+                let width = Int(bytes[offset + 7]) << 8 | Int(bytes[offset + 8])
+                return width > 0 && height > 0 ? (width, height) : nil
+            }
+            offset += 2 + length
+        }
+        return nil
+    }
+
     /// What the bytes look like when they are not a PNG ("JPEG", "GIF", "WebP", "HEIC", "empty"), for messages.
     public static func formatName(_ bytes: [UInt8]) -> String {
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {

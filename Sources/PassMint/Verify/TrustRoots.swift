@@ -19,10 +19,10 @@ public struct TrustRoots: Sendable {
         for path in paths {
             let certificates: [Certificate]
             do { certificates = try Certificate.loadAll(path: path) } catch {
-                throw .environment("trust root \(path): \(error)")
+                throw .environment("trust root \(path): \(error)", about: .trustRoot)
             }
             guard !certificates.isEmpty else {
-                throw .environment("trust root \(path) holds no certificate; give a PEM or DER CA certificate")
+                throw .environment("trust root \(path) holds no certificate; give a PEM or DER CA certificate", about: .trustRoot)
             }
             roots += certificates.map { (path, $0) }
         }

@@ -94,8 +94,7 @@ public enum JSONWriter {
         case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
         case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
         default:
-            let hex = Array("0123456789abcdef".utf8)
-            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, Hex.digits[Int(byte >> 4)], Hex.digits[Int(byte & 0xF)]])
         }
     }
 }

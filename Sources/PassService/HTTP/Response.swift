@@ -1,3 +1,4 @@
+import PassModel
 import Foundation
 
 /// Immutable bytes in their own allocation, shared by the render cache and in-flight responses: the HTTP server
@@ -78,26 +79,13 @@ public struct Response: Sendable {
     }
 }
 
-/// Minimal JSON text building for the hot paths (no encoder allocation).
+/// JSON text for the hot paths (no encoder allocation), with PassModel's one string escaper.
 enum JSONText {
     /// `value` as a JSON string literal, quotes included.
     static func string(_ value: String) -> String {
-        var out = "\""
+        var out: [UInt8] = []
         out.reserveCapacity(value.utf8.count + 2)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
-        return out
+        JSONWriter.writeString(value, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -21,6 +21,16 @@ struct HandlerContext: Sendable {
     let adminTokenVariable: String
     let onRecordUpdated: @Sendable (StoredPass, Int) -> Void
 
+    /// The stored version of the pass the request names, when its `Authorization: ApplePass <token>` matches the
+    /// pass's token (compared in constant time); 401 otherwise, the same for an unknown pass as for a wrong token.
+    func authenticatedVersion(_ request: Request, passType: String, serial: String) throws(HTTPError) -> PassVersion {
+        let found = try storeCall { try store.passVersion(passType: passType, serial: serial) }
+        guard let version = found, let token = authorizationCredentials(request, scheme: "ApplePass"),
+            constantTimeEquals(token, version.authenticationToken)
+        else { throw .unauthorized() }
+        return version
+    }
+
     /// Runs a store call; a storage failure is the server's fault (500) and is logged without arguments.
     func storeCall<T>(_ body: () throws -> T) throws(HTTPError) -> T {
         do {

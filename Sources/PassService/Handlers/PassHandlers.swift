@@ -5,10 +5,7 @@ struct PassHandlers: Sendable {
     /// `GET /v1/passes/:passType/:serial`
     func latest(_ request: Request) throws(HTTPError) -> Response {
         let passType = request.parameters["passType"], serial = request.parameters["serial"]
-        let found = try context.storeCall { try context.store.passVersion(passType: passType, serial: serial) }
-        guard let version = found, let token = authorizationCredentials(request, scheme: "ApplePass"),
-            constantTimeEquals(token, version.authenticationToken)
-        else { throw .unauthorized() }
+        let version = try context.authenticatedVersion(request, passType: passType, serial: serial)
 
         if let since = request.headers["If-Modified-Since"] {
             // Wallet echoes our Last-Modified verbatim: an exact match needs no parsing (the hot 304 path).

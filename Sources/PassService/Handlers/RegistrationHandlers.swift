@@ -49,9 +49,6 @@ struct RegistrationHandlers: Sendable {
     }
 
     private func authenticate(_ request: Request, passType: String, serial: String) throws(HTTPError) {
-        let version = try context.storeCall { try context.store.passVersion(passType: passType, serial: serial) }
-        guard let version, let token = authorizationCredentials(request, scheme: "ApplePass"),
-            constantTimeEquals(token, version.authenticationToken)
-        else { throw .unauthorized() }
+        _ = try context.authenticatedVersion(request, passType: passType, serial: serial)
     }
 }

@@ -23,12 +23,15 @@ public final class Pusher: Sendable {
         public var pollInterval: TimeInterval
         /// Back-off and give-up rules.
         public var retryPolicy: PushRetryPolicy
+        /// The time rows come due and retries are scheduled by (a test moves a clock by hand instead of waiting).
+        public var clock: @Sendable () -> Date
 
         /// Creates options (defaults: 1000 rows, 30 s lease, 200 ms poll).
         public init(
             batchSize: Int = 1000, lease: TimeInterval = 30, pollInterval: TimeInterval = 0.2,
-            retryPolicy: PushRetryPolicy = PushRetryPolicy()
+            retryPolicy: PushRetryPolicy = PushRetryPolicy(), clock: @escaping @Sendable () -> Date = { Date() }
         ) {
+            self.clock = clock
             self.batchSize = batchSize
             self.lease = lease
             self.pollInterval = pollInterval

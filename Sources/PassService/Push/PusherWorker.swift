@@ -20,7 +20,7 @@ struct PusherWorker: Sendable {
         while !control.isStopping {
             let jobs: [PushJob]
             do {
-                jobs = try outbox.claimDuePushes(limit: options.batchSize, now: Date(), lease: options.lease)
+                jobs = try outbox.claimDuePushes(limit: options.batchSize, now: options.clock(), lease: options.lease)
             } catch {
                 log("claiming due pushes failed: \(error)")
                 control.waitForWork(options.pollInterval)
@@ -65,7 +65,7 @@ struct PusherWorker: Sendable {
                 if case .failed = result.outcome {
                     log("push \(job.id) to \(token) refused (HTTP \(result.status)): \(reason); retrying in \(Int(delay)) s")
                 }
-                try outbox.retryPush(id: job.id, at: Date().addingTimeInterval(delay), reason: reason)
+                try outbox.retryPush(id: job.id, at: options.clock().addingTimeInterval(delay), reason: reason)
             case .giveUp(let reason):
                 log("push \(job.id) to \(token) given up: \(reason)")
                 if let abandoning = outbox as? any PushOutboxAbandoning {

@@ -15,12 +15,16 @@ public struct StoredPass: Sendable, Equatable {
     /// When this version was written, in whole seconds; every version gets a strictly later second.
     public var modifiedAt: Date
     public var voided: Bool
+    /// The pass's per-record images (file name → PNG bytes: a member photo's `thumbnail.png`, `@2x`, `@3x`),
+    /// placed into every re-render so the original photo is not needed.
+    public var images: [String: [UInt8]]
 
     public init(
         serialNumber: String, passTypeIdentifier: String, templatePath: String, record: [String: String],
         authenticationToken: String, tag: Int64 = 0, modifiedAt: Date = Date(timeIntervalSince1970: 0),
-        voided: Bool = false
+        voided: Bool = false, images: [String: [UInt8]] = [:]
     ) {
+        self.images = images
         self.serialNumber = serialNumber
         self.passTypeIdentifier = passTypeIdentifier
         self.templatePath = templatePath
@@ -99,8 +103,8 @@ public struct PassDetails: Sendable, Equatable {
 
 /// Storage of passes, registrations, logs and the push outbox. SQLite today, PostgreSQL later.
 public protocol PassStore: Sendable {
-    /// Stores new passes (or replaces passes with the same serial) in one transaction, assigning each a fresh tag
-    /// and `modifiedAt`; the `tag` and `modifiedAt` of the arguments are ignored.
+    /// Stores new passes (or replaces passes with the same serial, images included) in one transaction, assigning
+    /// each a fresh tag and `modifiedAt`; the `tag` and `modifiedAt` of the arguments are ignored.
     func insertPasses(_ passes: [StoredPass]) throws
     func pass(passType: String, serial: String) throws -> StoredPass?
     func pass(serial: String) throws -> StoredPass?
@@ -118,7 +122,9 @@ public protocol PassStore: Sendable {
     /// Replaces a pass's record, gives it a new tag and modification second and queues one push per registered
     /// device, all in one transaction.
     /// - Throws: `ServiceError.passNotFound` when no pass has this serial.
-    func updateRecord(serial: String, record: [String: String]) throws -> (pass: StoredPass, pushesQueued: Int)
+    /// `images`: the pass's new per-record images (replacing all of them), nil to keep the stored ones.
+    func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws
+        -> (pass: StoredPass, pushesQueued: Int)
     func appendLogs(_ lines: [String]) throws
     /// Stores a rewards-enrollment sign-up (the personalization token and the user's info).
     func storePersonalization(passType: String, serial: String, token: String, info: [String: String]) throws
@@ -128,6 +134,11 @@ public protocol PassStore: Sendable {
 }
 
 extension PassStore {
+    /// `updateRecord(serial:record:images:)` keeping the stored images.
+    public func updateRecord(serial: String, record: [String: String]) throws -> (pass: StoredPass, pushesQueued: Int) {
+        try updateRecord(serial: serial, record: record, images: nil)
+    }
+
     /// Default for stores without a cheaper query.
     public func passVersion(passType: String, serial: String) throws -> PassVersion? {
         guard let pass = try pass(passType: passType, serial: serial) else { return nil }

@@ -11,10 +11,13 @@ public enum PassUpdater {
         public let changed: [(field: String, from: String?, to: String)]
     }
 
-    /// Applies `changes` to the stored pass `serial`.
-    /// - Throws: `.invalidInput` for an unknown serial or a value the template rejects.
+    /// Applies `changes` to the stored pass `serial`. Changes that name image files (`image.SLOT`, image fields)
+    /// are scaled and replace the stored images of their slots.
+    /// - Parameter imageFolder: where relative image paths start and must stay inside (nil: current directory).
+    /// - Throws: `.invalidInput` for an unknown serial, a value the template rejects or an unusable image.
     public static func update(
-        serial: String, changes: [String: String], store: any PassStore, renderer: TemplateRenderer
+        serial: String, changes: [String: String], store: any PassStore, renderer: TemplateRenderer,
+        imageFolder: String? = nil
     ) throws(PassMintError) -> Outcome {
         let stored: StoredPass
         do {
@@ -28,20 +31,27 @@ public enum PassUpdater {
             throw .environment("reading pass \(serial): \(error)")
         }
         let record: [String: String]
+        var images: [String: [UInt8]]?
+        var photos: [String: String] = [:]
         do {
-            record = try renderer.validate(stored, changes: changes)
-            // Render once so a change that makes an invalid pass is refused before it reaches any phone.
+            record = try renderer.validate(stored, changes: changes, allowImages: true)
+            photos = try renderer.imageChanges(stored, changes: changes)
+            // Render once so a change that makes an invalid pass is refused before it reaches any phone; a new
+            // photo is scaled here and its files stored, so later renders need no original.
             var candidate = stored
             candidate.record = record
-            _ = try renderer.render(candidate)
+            let issued = try renderer.issue(candidate, photos: photos, imageFolder: imageFolder)
+            if !photos.isEmpty { images = issued.images }
         } catch let error as PassMintError {
             throw .invalidInput("update \(serial): \(error.description)")
         } catch {
             throw .invalidInput("update \(serial): \(error)")
         }
         do {
-            let (pass, queued) = try store.updateRecord(serial: serial, record: record)
+            let (pass, queued) = try store.updateRecord(serial: serial, record: record, images: images)
             let changed = changes.keys.sorted().compactMap { key -> (String, String?, String)? in
+                // A new photo is always a change; the stored pass keeps its scaled files, not the old path.
+                if let path = photos[key] { return (key, stored.images.isEmpty ? nil : "the stored image", path) }
                 let new = record[key] ?? ""
                 return stored.record[key] == new ? nil : (key, stored.record[key], new)
             }

@@ -56,7 +56,7 @@ struct StoreSink: IssuedPassSink {
                 return StoredPass(
                     serialNumber: issued.serialNumber, passTypeIdentifier: issued.passTypeIdentifier,
                     templatePath: issued.templateDirectory, record: record,
-                    authenticationToken: issued.authenticationToken)
+                    authenticationToken: issued.authenticationToken, images: issued.images)
             })
     }
 }

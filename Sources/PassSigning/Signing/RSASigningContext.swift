@@ -5,8 +5,7 @@ import Synchronization
 /// the key. Used by one thread at a time (`RSASigningPool` hands it out).
 ///
 /// Its own key copy matters on many cores: threads sharing one RSA key share its blinding values behind a lock
-/// and bounce its cache lines, which cost about 8% of the signing rate on 2 cores
-/// (`Benchmarks/batch`; the same seen in a C loop of `EVP_PKEY_sign`).
+/// and bounce its cache lines (see `Benchmarks/NOTES.md`).
 // @unchecked Sendable: an EVP_PKEY_CTX must not be used by two threads at once; the pool gives each context to
 // one caller at a time, and the mutex orders its hand-over between threads.
 final class RSASigningContext: @unchecked Sendable {

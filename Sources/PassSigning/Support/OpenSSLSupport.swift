@@ -1,4 +1,5 @@
 internal import COpenSSL
+import PassModel
 import Foundation
 
 /// Small helpers shared by the OpenSSL wrappers. Raw pointers never leave the closures.
@@ -83,14 +84,5 @@ enum OpenSSL {
 
 extension Array where Element == UInt8 {
     /// Lowercase hex, no separators.
-    var lowercaseHex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(count * 2)
-        for byte in self {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    var lowercaseHex: String { Hex.lowercase(self) }
 }

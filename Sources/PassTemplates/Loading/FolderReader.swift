@@ -43,7 +43,10 @@ enum FolderReader {
         return out
     }
 
-    static func read(_ path: String) throws(TemplateError) -> [UInt8] {
+    static func read(_ path: String, limit: Int = .max) throws(TemplateError) -> [UInt8] {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limit {
+            throw .unreadable(path: path, reason: "\(size) bytes, more than the \(limit) bytes a template file may be")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unreadable(path: path, reason: exists(path) ? "permission denied or not a file" : "no such file")
         }

@@ -60,7 +60,7 @@ struct TemplateManifest: Sendable {
         }
         guard name != Template.serialNumberPlaceholder else {
             throw .invalidTemplateJSON(file: file, path: path + ".name", message: "\"serialNumber\" is reserved: "
-                + "the serial number is given when issuing (--serial or a serialNumber column); remove this field")
+                + "the serial number is given when issuing (a serial number or a serialNumber column); remove this field")
         }
         guard !Template.isReservedKey(name) else {
             throw .invalidTemplateJSON(file: file, path: path + ".name", message: "\"\(name)\" is a reserved record "

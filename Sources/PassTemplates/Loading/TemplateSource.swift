@@ -38,6 +38,12 @@ public struct TemplateSource: Sendable {
         self.files = kept
     }
 
+    /// Most files a template folder may hold, most bytes of one file, and of all of them: a pass is a few hundred
+    /// KB, so these only stop a wrong folder (a home directory, a photo library) from being read into memory.
+    public static let maxFiles = 1_000
+    public static let maxFileBytes = 16 << 20
+    public static let maxTotalBytes = 128 << 20
+
     /// Reads every file under a template folder once.
     /// - Parameter directory: the template folder (a trailing `/` is ignored).
     /// - Throws: `TemplateError.unreadable` naming the folder or file.
@@ -48,8 +54,18 @@ public struct TemplateSource: Sendable {
             throw .unreadable(path: dir, reason: FolderReader.exists(dir) ? "not a folder" : "no such folder")
         }
         var files: [String: [UInt8]] = [:]
-        for path in try FolderReader.filesRecursively(dir) {
-            files[path] = try FolderReader.read(dir + "/" + path)
+        let paths = try FolderReader.filesRecursively(dir)
+        guard paths.count <= Self.maxFiles else {
+            throw .unreadable(path: dir, reason: "\(paths.count) files, more than the \(Self.maxFiles) a template may hold")
+        }
+        var total = 0
+        for path in paths {
+            let bytes = try FolderReader.read(dir + "/" + path, limit: Self.maxFileBytes)
+            total += bytes.count
+            guard total <= Self.maxTotalBytes else {
+                throw .unreadable(path: dir, reason: "its files hold more than \(Self.maxTotalBytes) bytes")
+            }
+            files[path] = bytes
         }
         return TemplateSource(folder: dir, files: files)
     }

@@ -16,6 +16,13 @@ extension Template {
     /// - Throws: `TemplateError.missingValue` naming the field, `.invalidValue` naming field, value and the
     ///   expected form.
     public func resolve(_ record: [String: String]) throws(TemplateError) -> ResolvedRecord {
+        // A NUL or other control character is never data a pass shows (tab and line breaks aside); a CSV reader
+        // refuses it too, this covers --set, --data, updates and the admin API.
+        for key in record.keys.sorted() {
+            if let (offset, scalar) = Self.controlCharacter(in: record[key]!) {
+                throw .controlCharacter(key: key, offset: offset, code: scalar)
+            }
+        }
         var warnings: [String] = []
         let names = fields.map(\.name)
         let known = Set(names)
@@ -62,5 +69,16 @@ extension Template {
             }
         }
         return ResolvedRecord(values: values, warnings: warnings, images: images)
+    }
+}
+
+extension Template {
+    /// The first control character of `value` other than tab, CR and LF: its 1-based character offset and code.
+    static func controlCharacter(in value: String) -> (Int, UInt32)? {
+        for (index, scalar) in value.unicodeScalars.enumerated() {
+            let v = scalar.value
+            if (v < 0x20 && v != 0x09 && v != 0x0A && v != 0x0D) || v == 0x7F { return (index + 1, v) }
+        }
+        return nil
     }
 }

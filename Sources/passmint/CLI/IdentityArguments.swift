@@ -19,10 +19,39 @@ enum IdentityArguments {
     }
 }
 
+extension PassMintError.Input {
+    /// The option that sets this input on the command line.
+    var option: String {
+        switch self {
+        case .template: "--template"
+        case .csv: "--csv"
+        case .data: "--data"
+        case .out: "--out"
+        case .report: "--report"
+        case .store: "--db"
+        case .webServiceURL: "--web-service-url"
+        case .serial: "--serial"
+        case .images: "--images"
+        case .trustRoot: "--trust-root"
+        case .certificate: "--cert"
+        case .key: "--key"
+        case .wwdr: "--wwdr"
+        case .pkcs12: "--p12"
+        case .password: "--password-env"
+        }
+    }
+}
+
 extension PassMintError {
+    /// The message as the terminal shows it: the library's words, led by the option that sets the input at fault.
+    var cliText: String {
+        guard let about else { return description }
+        return "\(about.option): \(description)"
+    }
+
     /// The CLI form: invalid input exits 1, environment problems exit 3.
     var cli: CLIError {
-        isInvalidInput ? .invalid(description) : .environment(description)
+        isInvalidInput ? .invalid(cliText) : .environment(cliText)
     }
 }
 

@@ -7,7 +7,7 @@ struct BatchCommand: Command {
     static let spec = CommandSpec(
         name: "batch",
         abstract: "issue one signed pass per CSV record, in parallel, with a per-record report",
-        usage: "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--bundle] [--resume] [--db FILE --web-service-url URL] [--shard i/N] [--compatible]",
+        usage: "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE --web-service-url URL] [--shard i/N] [--compatible]",
         discussion: """
             The CSV header names template fields (plus an optional serialNumber column and the other reserved
             keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, image.SLOT; for a Pass
@@ -19,6 +19,9 @@ struct BatchCommand: Command {
             A progress bar (count, rate, ETA) is drawn when stderr is a terminal, one summary line otherwise.
             Ctrl-C (or SIGTERM) stops after the records in progress, with the report finished (exit 130); a second
             Ctrl-C stops at once.
+            A column image.SLOT (e.g. image.thumbnail) or an image field of template.json gives each record its own
+            photo (PNG or JPEG, scaled to the slot's sizes); relative paths start at the CSV's folder, or at
+            --images DIR, and must stay inside it. A bad photo fails its record, reported with its line.
             Exit 0 when every record was issued, 1 when any failed.
             """,
         options: [
@@ -27,6 +30,7 @@ struct BatchCommand: Command {
             .value("out", "DIR", "output folder for <serial>.pkpass files"),
             .value("jobs", "N", "parallel signers (default: number of cores)"),
             .value("report", "FILE", "write a JSON Lines report, one object per record"),
+            .value("images", "DIR", "folder that image paths start at and must stay inside (default: the CSV's)"),
             .flag("bundle", "also write .pkpasses bundles of at most 10 passes"),
             .flag("resume", "skip records whose pass already exists and is valid"),
             .value("db", "FILE", "store issued passes in this SQLite database for `passmint serve`"),
@@ -88,7 +92,7 @@ struct BatchCommand: Command {
             jobs: try args.integer("jobs", of: Self.spec) ?? ProcessInfo.processInfo.activeProcessorCount,
             reportPath: args.value("report"), bundle: args.flag("bundle"), resume: args.flag("resume"),
             webServiceURL: args.value("web-service-url"), shard: shard, identity: IdentityArguments.make(args),
-            csvFormat: format, compatiblePass: args.flag("compatible"))
+            csvFormat: format, compatiblePass: args.flag("compatible"), imagesDirectory: args.value("images"))
         options.trustRoots = try TrustArguments.load(args)
     }
 
@@ -117,6 +121,10 @@ struct BatchCommand: Command {
             if summary.failed > summary.firstFailures.count {
                 Console.error("  … and \(summary.failed - summary.firstFailures.count) more")
             }
+            if summary.invalidEncodingRecords > 0, options.csvFormat.encoding == nil {
+                Console.error("hint: \(summary.invalidEncodingRecords) record(s) are not valid UTF-8; if a spreadsheet saved "
+                    + "the file in a Western European encoding, rerun with --encoding windows-1252 (or latin1)")
+            }
             if summary.interrupted {
                 Console.error(
                     "batch: interrupted after line \(summary.lastLine); the passes and report so far are complete — "
@@ -125,6 +133,7 @@ struct BatchCommand: Command {
             }
             return summary.failed > 0 ? 1 : 0
         } catch {
+            if case .batchStopped = error { throw .environment(error.cliText + " — rerun the same command with --resume") }
             throw error.cli
         }
     }

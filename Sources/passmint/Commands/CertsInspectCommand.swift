@@ -76,7 +76,7 @@ struct CertsInspectCommand: Command {
             let expiry = inspection.now > c.notAfter
                 ? "EXPIRED \(-days) days ago" : "\(days) days left"
             var rows: [(String, String)] = [("subject", c.subject)]
-            if entry.role == "Pass Type ID certificate" {
+            if entry.role == .passType {
                 rows += [
                     ("pass type ID", c.passTypeIdentifier ?? "(none)"),
                     ("team ID", c.teamIdentifier ?? "(none)"),
@@ -93,7 +93,7 @@ struct CertsInspectCommand: Command {
                 ("serial", c.serialNumberHex),
                 ("SHA-256", c.sha256Fingerprint),
             ]
-            out += "\(entry.role):\n"
+            out += "\(entry.role.rawValue):\n"
             for (label, value) in rows {
                 out += "  " + label.padding(toLength: 18, withPad: " ", startingAt: 0) + value + "\n"
             }

@@ -8,5 +8,7 @@ enum Commands {
         BatchCommand.self,
         ServeCommand.self,
         UpdateCommand.self,
+        PreviewCommand.self,
+        LintCommand.self,
     ]
 }

@@ -8,7 +8,7 @@ struct GenerateCommand: Command {
     static let spec = CommandSpec(
         name: "generate",
         abstract: "make one signed .pkpass from a template",
-        usage: "generate --template DIR [--set key=value]… [--data FILE.json] [--serial S] [--compatible] --out FILE.pkpass",
+        usage: "generate --template DIR [--set key=value]… [--data FILE.json] [--images DIR] [--serial S] [--compatible] --out FILE.pkpass",
         discussion: """
             Values come from --data (a JSON object) and then --set (which wins). Template fields not given take
             their defaults from template.json. A Pass Designer .pkpasstemplate (folder or zipped) is personalized
@@ -16,11 +16,15 @@ struct GenerateCommand: Command {
             serialNumber, barcode.message, barcode.altText, relevantDate.start, relevantDate.end, image.SLOT.
             A key that is neither a field nor reserved is an error. The pass is written to a temporary name and
             renamed into place.
+            A record can carry a photo for an image slot: --set image.thumbnail=photos/ada.jpg (or an image field
+            of template.json). PNG or JPEG, scaled to the slot's @1x/@2x/@3x sizes; relative paths start at the
+            current directory (--data values: at the data file's folder), or at --images DIR, and must stay inside it.
             """,
         options: [
             .value("template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip"),
             .value("set", "KEY=VALUE", "value of a template field, pass field key or reserved key", repeatable: true),
             .value("data", "FILE", "JSON object of field values"),
+            .value("images", "DIR", "folder that image paths start at and must stay inside"),
             .value("serial", "S", "serial number (default: the record's serialNumber or a new UUID)"),
             .value("out", "FILE", "where to write the .pkpass"),
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
@@ -32,6 +36,7 @@ struct GenerateCommand: Command {
             "passmint generate --template Templates/loyalty --out loyalty.pkpass",
             "passmint generate --template Templates/status --set memberName='Ada Lovelace' --set tier=Gold --out ada.pkpass",
             "passmint generate --template Templates/designer-club.pkpasstemplate --set MEMBER_NAME='Ada Lovelace' --out ada.pkpass",
+            "passmint generate --template Templates/status --set image.thumbnail=photos/ada.jpg --out ada.pkpass",
         ]
     )
 
@@ -44,6 +49,9 @@ struct GenerateCommand: Command {
     let webServiceURL: String?
     let trust: TrustRoots
     let compatible: Bool
+    let imageFolder: String?
+    /// Record keys whose values came from --data (their image paths start at the data file's folder).
+    let imageFolders: [String: String]
 
     init(_ args: ParsedArguments) throws(CLIError) {
         templateDir = try args.required("template", of: Self.spec)
@@ -57,12 +65,24 @@ struct GenerateCommand: Command {
         if webServiceURL != nil, dbPath == nil {
             throw .usage("--web-service-url needs --db FILE so `passmint serve` can find the pass")
         }
+        imageFolder = args.value("images")
         var record: [String: String] = [:]
+        var fromData: [String] = []
+        var dataFolder = "."
         if let data = args.value("data") {
             do { record = try RecordFile.load(path: data) } catch { throw error.cli }
+            fromData = Array(record.keys)
+            let folder = (data as NSString).deletingLastPathComponent
+            dataFolder = folder.isEmpty ? "." : folder
         }
-        record.merge(try args.keyValues("set", of: Self.spec)) { _, new in new }
+        let set = try args.keyValues("set", of: Self.spec)
+        record.merge(set) { _, new in new }
         self.record = record
+        var folders: [String: String] = [:]
+        if imageFolder == nil {
+            for key in fromData where set[key] == nil { folders[key] = dataFolder }
+        }
+        imageFolders = folders
     }
 
     func run() throws(CLIError) -> Int32 {
@@ -72,7 +92,8 @@ struct GenerateCommand: Command {
             let pass = try issuer.issue(
                 IssueRequest(
                     record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token,
-                    compatiblePass: compatible, rejectsUnknownKeys: true))
+                    compatiblePass: compatible, rejectsUnknownKeys: true, imageFolder: imageFolder,
+                    imageFolders: imageFolders))
             for warning in issuer.identityWarnings + issuer.templateWarnings + pass.warnings { Console.error("warning: \(warning)") }
             try PassSelfCheck.require(pass, name: out, trust: trust)
             try PassOutput.write(pass.archiveParts, to: out)

@@ -1,6 +1,6 @@
 /// The SQLite schema of the update service. Idempotent: every process that opens the file runs it.
 enum SQLiteSchema {
-    static let version = 1
+    static let version = 2
 
     static let script = """
         BEGIN IMMEDIATE;
@@ -70,6 +70,14 @@ enum SQLiteSchema {
             token TEXT NOT NULL,
             info TEXT NOT NULL,
             at INTEGER NOT NULL
+        );
+        -- Version 2: the per-record images of a pass (a member photo's thumbnail.png, thumbnail@2x.png, …), so the
+        -- service re-renders the pass without the original file. Older files gain the table on their next open.
+        CREATE TABLE IF NOT EXISTS pass_images (
+            serial TEXT NOT NULL,
+            path TEXT NOT NULL,
+            bytes BLOB NOT NULL,
+            PRIMARY KEY (serial, path)
         );
         PRAGMA user_version = \(version);
         COMMIT;

@@ -37,6 +37,11 @@ final class SQLiteStatement {
         try check(rc, "bind")
     }
 
+    func bind(_ index: Int32, blob: [UInt8]) throws(ServiceError) {
+        let rc = blob.withUnsafeBytes { pm_sqlite3_bind_blob_transient(handle, index, $0.baseAddress, Int32($0.count)) }
+        try check(rc, "bind")
+    }
+
     func bind(_ index: Int32, _ value: Int64) throws(ServiceError) {
         try check(sqlite3_bind_int64(handle, index, value), "bind")
     }
@@ -66,6 +71,11 @@ final class SQLiteStatement {
         guard let text = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    func blob(_ column: Int32) -> [UInt8] {
+        guard let bytes = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
     }
 
     private func check(_ rc: Int32, _ operation: String) throws(ServiceError) {

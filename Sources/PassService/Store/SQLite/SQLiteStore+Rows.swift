@@ -3,13 +3,41 @@ import Foundation
 /// Row mapping and small shared queries of `SQLiteStore`.
 extension SQLiteStore {
     static func selectPass(_ db: SQLiteConnection, serial: String) throws -> StoredPass? {
-        try db.withStatement("SELECT \(passColumns) FROM passes WHERE serial = ?1") { s in
+        let found = try db.withStatement("SELECT \(passColumns) FROM passes WHERE serial = ?1") { s -> StoredPass? in
             try s.bind(1, serial)
             guard try s.step() else { return nil }
             return StoredPass(
                 serialNumber: s.string(0), passTypeIdentifier: s.string(1), templatePath: s.string(2),
                 record: try decode(s.string(3), serial: serial), authenticationToken: s.string(4), tag: s.int64(5),
                 modifiedAt: Date(timeIntervalSince1970: TimeInterval(s.int64(6))), voided: s.int64(7) != 0)
+        }
+        guard var pass = found else { return nil }
+        pass.images = try selectImages(db, serial: serial)
+        return pass
+    }
+
+    static func selectImages(_ db: SQLiteConnection, serial: String) throws -> [String: [UInt8]] {
+        try db.withStatement("SELECT path, bytes FROM pass_images WHERE serial = ?1") { s in
+            try s.bind(1, serial)
+            var images: [String: [UInt8]] = [:]
+            while try s.step() { images[s.string(0)] = s.blob(1) }
+            return images
+        }
+    }
+
+    /// Replaces every stored image of `serial` (call inside a write transaction).
+    static func replaceImages(_ db: SQLiteConnection, serial: String, images: [String: [UInt8]]) throws {
+        try db.withStatement("DELETE FROM pass_images WHERE serial = ?1") { s in
+            try s.bind(1, serial)
+            try s.run()
+        }
+        for (path, bytes) in images.sorted(by: { $0.key < $1.key }) {
+            try db.withStatement("INSERT INTO pass_images (serial, path, bytes) VALUES (?1, ?2, ?3)") { s in
+                try s.bind(1, serial)
+                try s.bind(2, path)
+                try s.bind(3, blob: bytes)
+                try s.run()
+            }
         }
     }
 

@@ -59,6 +59,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
                     try s.bind(8, pass.voided ? 1 : 0)
                     try s.run()
                 }
+                try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
             }
         }
     }
@@ -186,7 +187,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
         }
     }
 
-    public func updateRecord(serial: String, record: [String: String]) throws -> (
+    public func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws -> (
         pass: StoredPass, pushesQueued: Int
     ) {
         let nowDate = now()
@@ -206,6 +207,10 @@ public final class SQLiteStore: PassStore, PushOutbox {
                 try s.bind(3, pass.tag)
                 try s.bind(4, modified)
                 try s.run()
+            }
+            if let images {
+                try Self.replaceImages(db, serial: serial, images: images)
+                pass.images = images
             }
             let queued = try Self.queuePushes(db, pass: pass, nowMilliseconds: Self.milliseconds(nowDate))
             return (pass, queued)

@@ -1,0 +1,31 @@
+/// The stable codes of `passmint lint --json` rows. Add codes, never rename one.
+public enum LintCode {
+    /// foregroundColor on backgroundColor is below WCAG's 4.5:1.
+    public static let contrastForeground = "contrast.foreground"
+    /// labelColor on backgroundColor is below 4.5:1.
+    public static let contrastLabel = "contrast.label"
+    /// Text over the strip image (or poster artwork) is below 4.5:1 against the image's average colour there.
+    public static let contrastImage = "contrast.image"
+    /// A primary value too long to read at a glance (Wallet shrinks or cuts it).
+    public static let primaryTooLong = "field.primary-too-long"
+    /// More fields in a group than the style shows; the rest are silently dropped on the phone.
+    public static let fieldOverflow = "field.overflow"
+    /// A field that changes has no changeMessage, so an update raises no notification.
+    public static let changeMessageMissing = "field.change-message-missing"
+    /// A changeMessage without `%@`: the notification cannot say the new value.
+    public static let changeMessageNoValue = "field.change-message-no-value"
+    /// An event ticket or boarding pass with no relevantDates, locations or beacons.
+    public static let relevanceMissing = "relevance.missing"
+    /// A poster event ticket or poster generic pass misses what its poster layout needs.
+    public static let posterIncomplete = "poster.incomplete"
+    /// An image has no @2x or @3x variant.
+    public static let imageMissingScale = "image.missing-scale"
+    /// An image is not the size its slot expects.
+    public static let imageWrongSize = "image.wrong-size"
+    /// Placeholder text (lorem ipsum, TODO, {{…}}) left in a value.
+    public static let placeholderText = "text.placeholder"
+    /// A back field tells the holder to open the app, but the pass has no appLaunchURL.
+    public static let appLinkMissing = "back.app-link-missing"
+    /// The barcode's message is not readable anywhere on the pass (no field, no altText).
+    public static let barcodeNotReadable = "barcode.not-readable"
+}
