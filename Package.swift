@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .executable(name: "passmint", targets: ["passmint"]),
         .library(name: "PassMint", targets: ["PassMint"]),
+        // The update service in process (`WalletService.respond(to:)`), for packages built beside this one:
+        // Fuzz/ drives the router with it. A product only names the target; it builds nothing extra.
+        .library(name: "PassService", targets: ["PassService"]),
     ],
     targets: [
         // System libraries (Debian -dev packages). Shims only.

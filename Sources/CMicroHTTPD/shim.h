@@ -10,14 +10,26 @@
 typedef void *(*pm_mhd_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
 
 /* MHD_start_daemon is variadic: start a daemon bound to `addr` with PassMint's fixed option set. The URI log
-   callback sees the request target before libmicrohttpd decodes it into a C string (where %00 truncates). */
+   callback sees the request target before libmicrohttpd decodes it into a C string (where %00 truncates).
+   With `tls_cert` (PEM, NUL-terminated, like `tls_key` and `tls_priorities`) the daemon serves only TLS; MHD
+   hands the PEM text to GnuTLS while starting. */
 static inline struct MHD_Daemon *pm_mhd_start_daemon(unsigned int flags, const struct sockaddr *addr,
                                                      unsigned int thread_pool_size, size_t memory_limit,
                                                      unsigned int timeout_seconds, unsigned int connection_limit,
                                                      MHD_AccessHandlerCallback handler, void *handler_cls,
                                                      MHD_RequestCompletedCallback completed, void *completed_cls,
-                                                     pm_mhd_uri_log_callback uri_log, void *uri_log_cls) {
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+                                                     pm_mhd_uri_log_callback uri_log, void *uri_log_cls,
+                                                     const char *tls_cert, const char *tls_key,
+                                                     const char *tls_priorities) {
+    struct MHD_OptionItem tls[] = {
+        { MHD_OPTION_HTTPS_MEM_CERT, 0, (void *) tls_cert },
+        { MHD_OPTION_HTTPS_MEM_KEY, 0, (void *) tls_key },
+        { MHD_OPTION_HTTPS_PRIORITIES, 0, (void *) tls_priorities },
+        { MHD_OPTION_END, 0, NULL },
+    };
+    struct MHD_OptionItem plain[] = { { MHD_OPTION_END, 0, NULL } };
+    return MHD_start_daemon(flags | (tls_cert != NULL ? MHD_USE_TLS : 0), 0, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_ARRAY, tls_cert != NULL ? tls : plain,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, uri_log_cls,
                             MHD_OPTION_SOCK_ADDR, addr,
                             MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
@@ -33,4 +45,6 @@ static inline uint16_t pm_mhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
 }
+/* MHD_FEATURE_TLS shares its value with the deprecated MHD_FEATURE_SSL, and Swift imports neither name. */
+static inline int pm_mhd_supports_tls(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
 #endif

@@ -19,6 +19,14 @@ public enum ServiceError: Error, CustomStringConvertible, Equatable {
     case invalidConfiguration(String)
     /// The admin token in `variable` is too short to resist guessing (the token itself is never reported).
     case weakAdminToken(variable: String, minimumLength: Int)
+    /// The access log file cannot be opened for appending.
+    case accessLog(path: String, message: String)
+    /// The libmicrohttpd this program runs with was built without TLS.
+    case tlsUnavailable
+    /// A TLS certificate or key file cannot be used (the key's content is never reported).
+    case tlsFile(path: String, problem: TLSFileProblem)
+    /// The TLS private key is not the key of the certificate.
+    case tlsKeyMismatch(certificatePath: String, keyPath: String)
 
     public var description: String {
         switch self {
@@ -45,9 +53,65 @@ public enum ServiceError: Error, CustomStringConvertible, Equatable {
             return "route \(a) clashes with route \(b): both match the same requests; change one pattern"
         case .invalidConfiguration(let message):
             return "invalid service configuration: \(message)"
+        case .accessLog(let path, let message):
+            return "cannot open the access log \(path) for appending: \(message); choose a file in a writable folder"
+        case .tlsUnavailable:
+            return "the libmicrohttpd on this system was built without TLS (MHD_FEATURE_TLS); install one built with "
+                + "GnuTLS (Debian's libmicrohttpd12 is), or terminate TLS in a reverse proxy in front of the service"
+        case .tlsFile(let path, let problem):
+            return "TLS \(problem.kind.rawValue) \(path) \(problem); \(problem.fix)"
+        case .tlsKeyMismatch(let certificatePath, let keyPath):
+            return "the TLS private key \(keyPath) does not belong to the certificate \(certificatePath) (its first "
+                + "certificate must be the server's own); give the key the certificate was issued for"
         case .weakAdminToken(let variable, let minimumLength):
             return "the admin token in \(variable) is shorter than \(minimumLength) characters; set it to a random "
                 + "value (e.g. `openssl rand -hex 32`), or unset \(variable) to disable the admin API"
+        }
+    }
+}
+
+/// What is wrong with a TLS certificate or key file.
+public enum TLSFileProblem: Equatable, Sendable, CustomStringConvertible {
+    /// The file cannot be read.
+    case unreadable(kind: Kind, reason: String)
+    /// The file is not PEM text (libmicrohttpd takes PEM only).
+    case notPEM(kind: Kind)
+    /// PEM, but OpenSSL cannot parse a certificate or key from it.
+    case invalid(kind: Kind, openSSL: String)
+    /// The private key is encrypted; the server needs it in the clear.
+    case encryptedKey
+
+    /// Which of the two files.
+    public enum Kind: String, Sendable {
+        case certificate
+        case privateKey = "private key"
+    }
+
+    /// The file the problem is in.
+    public var kind: Kind {
+        switch self {
+        case .unreadable(let kind, _), .notPEM(let kind), .invalid(let kind, _): kind
+        case .encryptedKey: .privateKey
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unreadable(_, let reason): "cannot be read (\(reason))"
+        case .notPEM: "is not PEM text (no -----BEGIN line)"
+        case .invalid(let kind, let text): "holds no \(kind.rawValue) OpenSSL can read (\(text))"
+        case .encryptedKey: "is encrypted"
+        }
+    }
+
+    var fix: String {
+        switch self {
+        case .unreadable: "check the path and its permissions"
+        case .notPEM(.certificate): "convert it with `openssl x509 -inform DER -in FILE -out FILE.pem`"
+        case .notPEM(.privateKey): "convert it with `openssl pkey -inform DER -in FILE -out FILE.pem`"
+        case .invalid(.certificate, _): "give the server certificate, then its intermediates, as PEM"
+        case .invalid(.privateKey, _): "give the server certificate's private key as PEM"
+        case .encryptedKey: "decrypt it with `openssl pkey -in FILE -out FILE.plain` and make that file mode 0600"
         }
     }
 }

@@ -31,7 +31,9 @@ struct PusherTests {
         let recorder = PushRecorder()
         let pusher = try Pusher(
             outbox: outbox, configuration: setup.pki.configuration(port: setup.server.port),
-            options: Pusher.Options(pollInterval: 0.05), onResult: recorder.onResult, log: recorder.log)
+            // A lease longer than the test: on a loaded machine a slow answer must not let the row be claimed twice
+            // (lease expiry has its own tests).
+            options: Pusher.Options(lease: 600, pollInterval: 0.05), onResult: recorder.onResult, log: recorder.log)
         pusher.start()
         let finished = await PushTestTools.waitUntil {
             outbox.completed.count + outbox.dropped.count + outbox.retried.count >= 10

@@ -41,15 +41,6 @@ struct ServiceInternalsTests {
         #expect(metrics.pushCount(result: "delivered") == 1)
     }
 
-    @Test("the request log line names the route pattern, never the path or tokens")
-    func logLine() {
-        let line = WalletService.logLine(
-            method: .get, route: "GET /v1/passes/:passType/:serial", status: 304, milliseconds: 0.5)
-        #expect(line == "GET /v1/passes/:passType/:serial 304 0.50ms\n")
-        #expect(WalletService.logLine(method: .put, route: "unmatched", status: 404, milliseconds: 1)
-            == "PUT (unmatched) 404 1.00ms\n")
-    }
-
     @Test("constant-time comparison is correct for equal, different and prefix strings")
     func constantTime() {
         #expect(constantTimeEquals("abc", "abc"))

@@ -21,11 +21,14 @@ final class ZipSource {
 
     /// A buffer source holding a private `malloc` copy of `bytes`; libzip frees the copy with the source.
     static func copying(_ bytes: [UInt8]) throws(ZipFailure) -> ZipSource {
-        guard let copy = malloc(max(bytes.count, 1)) else {
+        // libzip drops zero-length fragments when it builds a buffer source, so a buffer given for an empty entry
+        // would never be freed: an empty entry gets no buffer.
+        if bytes.isEmpty { return try empty() }
+        guard let copy = malloc(bytes.count) else {
             throw ZipFailure(code: ZIP_ER_MEMORY, message: "out of memory copying \(bytes.count) bytes")
         }
         bytes.withUnsafeBytes { buffer in
-            if let base = buffer.baseAddress, buffer.count > 0 { memcpy(copy, base, buffer.count) }
+            if let base = buffer.baseAddress { memcpy(copy, base, buffer.count) }
         }
         let result: Result<OpaquePointer, ZipFailure> = ZipFailure.withError { error in
             if let source = zip_source_buffer_create(copy, zip_uint64_t(bytes.count), 1, error) {
@@ -53,7 +56,7 @@ final class ZipSource {
         return ZipSource(raw: try result.get())
     }
 
-    /// An empty buffer source to write a new archive into.
+    /// An empty buffer source: an empty entry, or the buffer a new archive is written into.
     static func empty() throws(ZipFailure) -> ZipSource {
         try borrowing(UnsafeRawBufferPointer(start: nil, count: 0))
     }

@@ -38,7 +38,10 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, 
             return .YES
         } catch {
             request.phase = .rejected
-            return mhdQueue(connection, error.response, closing: true)
+            let response = error.response
+            let methodName = HTTPMethod(method.map { String(cString: $0) } ?? "GET")
+            context.refused(methodName, response, ContinuousClock.now - request.started)
+            return mhdQueue(connection, response, closing: true)
         }
     case .rejected:
         uploadSize.pointee = 0
@@ -63,7 +66,9 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, 
         }
         if request.tooLarge {
             request.phase = .rejected
-            return mhdQueue(connection, RequestScreen.bodyTooLarge(context.limits).response)
+            let response = RequestScreen.bodyTooLarge(context.limits).response
+            context.refused(method, response, ContinuousClock.now - request.started)
+            return mhdQueue(connection, response)
         }
         let value = Request(method: method, path: path, query: query, headers: headers, body: request.body)
         request.body = []

@@ -17,14 +17,22 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
         var connectionMemoryLimit: Int
         var connectionTimeoutSeconds: Int
         var connectionLimit: Int
+        /// Serve HTTPS only, with this certificate and key; nil serves plain HTTP.
+        var tls: TLSCredentials?
     }
 
-    /// Binds and starts serving; `respond` is called on the daemon's threads.
-    init(options: Options, limits: RequestLimits, respond: @escaping @Sendable (Request) -> Response)
-        throws(ServiceError)
-    {
+    /// TLS 1.2 and 1.3 only: what Wallet (App Transport Security) requires of a web service.
+    static let tlsPriorities = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
+
+    /// Binds and starts serving; `respond` is called on the daemon's threads, and `refused` for each request the
+    /// adapter answers itself (a head or body over `limits`).
+    init(
+        options: Options, limits: RequestLimits, respond: @escaping @Sendable (Request) -> Response,
+        refused: @escaping @Sendable (HTTPMethod, Response, Duration) -> Void
+    ) throws(ServiceError) {
         let workers = options.writeWorkers > 0 ? BlockingWorkers(threads: options.writeWorkers) : nil
-        let context = Unmanaged.passRetained(MHDContext(limits: limits, workers: workers, respond: respond))
+        let context = Unmanaged.passRetained(
+            MHDContext(limits: limits, workers: workers, respond: respond, refused: refused))
         // Room for every head the limits allow, so that one over a limit gets PassMint's JSON answer.
         let memory = max(options.connectionMemoryLimit, limits.connectionMemory)
         let host = options.host == "localhost" ? "127.0.0.1" : options.host
@@ -32,16 +40,21 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ERROR_LOG.rawValue
         if workers != nil { flags |= MHD_ALLOW_SUSPEND_RESUME.rawValue }
         if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        errno = 0
         let started: OpaquePointer? = Self.withSocketAddress(host: host, port: options.port) { address in
             guard let address else { return nil }
-            return pm_mhd_start_daemon(
-                flags, address, UInt32(options.threadPoolSize), memory,
-                UInt32(options.connectionTimeoutSeconds), UInt32(options.connectionLimit),
-                mhdAccessHandler, context.toOpaque(), mhdRequestCompleted, context.toOpaque(),
-                mhdRequestStarted, context.toOpaque())
+            return Self.withTLSStrings(options.tls) { certificate, key, priorities in
+                pm_mhd_start_daemon(
+                    flags, address, UInt32(options.threadPoolSize), memory,
+                    UInt32(options.connectionTimeoutSeconds), UInt32(options.connectionLimit),
+                    mhdAccessHandler, context.toOpaque(), mhdRequestCompleted, context.toOpaque(),
+                    mhdRequestStarted, context.toOpaque(), certificate, key, priorities)
+            }
         }
         guard let started else {
-            let reason = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused the options"
+            let refused = options.tls == nil
+                ? "libmicrohttpd refused the options" : "libmicrohttpd (GnuTLS) refused the TLS certificate or key"
+            let reason = errno != 0 ? String(cString: strerror(errno)) : refused
             workers?.close()
             context.release()
             throw .serverStart(
@@ -63,6 +76,20 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
         workers?.close()
         MHD_stop_daemon(daemon)
         context.release()
+    }
+
+    /// The PEM texts and priority string as C strings for the duration of `body` (MHD copies them into GnuTLS
+    /// while it starts); three nils without TLS.
+    private static func withTLSStrings<T>(
+        _ tls: TLSCredentials?,
+        _ body: (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> T
+    ) -> T {
+        guard let tls else { return body(nil, nil, nil) }
+        return tls.certificatePEM.withUnsafeBufferPointer { certificate in
+            tls.keyPEM.withUnsafeBufferPointer { key in
+                tlsPriorities.withCString { body(certificate.baseAddress, key.baseAddress, $0) }
+            }
+        }
     }
 
     private static func withSocketAddress<T>(host: String, port: Int, _ body: (UnsafePointer<sockaddr>?) -> T) -> T {

@@ -6,15 +6,22 @@ import Synchronization
 final class MHDContext: Sendable {
     let limits: RequestLimits
     let respond: @Sendable (Request) -> Response
+    /// Told of each request answered by the adapter itself (refused head, body too large), so that the access
+    /// log and the metrics see every answered request, not only those that reached `respond`.
+    let refused: @Sendable (HTTPMethod, Response, Duration) -> Void
     let workers: BlockingWorkers?
     /// Request states alive now: created by the URI log callback, released by the request-completed callback.
     /// Tests read it to prove that no request's state leaks, whatever way the request ended.
     let openRequests = Atomic<Int>(0)
 
-    init(limits: RequestLimits, workers: BlockingWorkers?, respond: @escaping @Sendable (Request) -> Response) {
+    init(
+        limits: RequestLimits, workers: BlockingWorkers?, respond: @escaping @Sendable (Request) -> Response,
+        refused: @escaping @Sendable (HTTPMethod, Response, Duration) -> Void
+    ) {
         self.limits = limits
         self.workers = workers
         self.respond = respond
+        self.refused = refused
     }
 }
 
@@ -38,6 +45,8 @@ final class MHDRequestState {
     /// Where libmicrohttpd keeps the target in its read buffer. The HTTP version string must start right after
     /// it (`target SP version`); if it starts later, the target held a raw NUL that cut the C string short.
     let targetAddress: UInt
+    /// When the request line arrived: the duration of a request the adapter answers itself.
+    let started = ContinuousClock.now
     var phase = Phase.started
     var body: [UInt8] = []
     var tooLarge = false

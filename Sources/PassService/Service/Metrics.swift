@@ -9,8 +9,18 @@ public final class Metrics: Sendable {
 
     private let requests = SleepingLock<[RequestKey: Int]>([:])
     private let pushes = Mutex<[String: Int]>([:])
+    /// Set once by the service that records into it; read only when the text is rendered.
+    private let durations = Mutex<RequestDurations?>(nil)
 
     public init() {}
+
+    /// Makes the duration histograms for a route table (labels in table order) and renders them from now on.
+    /// The caller keeps the returned value and records into it directly, so the hot path takes no lock here.
+    func makeRequestDurations(routes: [String]) -> RequestDurations {
+        let made = RequestDurations(routes: routes)
+        durations.withLock { $0 = made }
+        return made
+    }
 
     /// Counts one answered request; `route` is the route label ("GET /v1/passes/:passType/:serial") or
     /// "unmatched".
@@ -43,6 +53,7 @@ public final class Metrics: Sendable {
         for (key, count) in requestRows {
             out += "passmint_http_requests_total{route=\(Self.label(key.route)),status=\"\(key.status)\"} \(count)\n"
         }
+        if let durations = durations.withLock({ $0 }) { out += durations.render(label: Self.label) }
         out += "# HELP passmint_pushes_total Push notifications by result.\n"
         out += "# TYPE passmint_pushes_total counter\n"
         for (result, count) in pushes.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {

@@ -31,8 +31,11 @@ public struct ServiceConfiguration: Sendable {
     public var connectionLimit: Int
     /// Name of the environment variable holding the admin bearer token; admin API is disabled when unset.
     public var adminTokenVariable: String
-    /// One line per request on stderr (method, route pattern, status, milliseconds; never tokens).
-    public var logRequests: Bool
+    /// Where each answered request is logged as one JSON Lines object (route pattern, status, bytes, duration;
+    /// never a path, a header or a body); nil logs nothing.
+    public var accessLog: AccessLog?
+    /// Serve HTTPS only, with this certificate and key; nil serves plain HTTP (TLS ends at a proxy in front).
+    public var tls: TLSCredentials?
     /// Rendered pass bodies kept in memory.
     public var renderCacheEntries: Int
     public var renderCacheBytes: Int
@@ -41,7 +44,7 @@ public struct ServiceConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, threadPoolSize: Int = Self.defaultThreadPoolSize,
         writeWorkers: Int = Self.defaultWriteWorkers, limits: RequestLimits = RequestLimits(),
         connectionMemoryLimit: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 4096,
-        adminTokenVariable: String = "PASSMINT_ADMIN_TOKEN", logRequests: Bool = false,
+        adminTokenVariable: String = "PASSMINT_ADMIN_TOKEN", accessLog: AccessLog? = nil, tls: TLSCredentials? = nil,
         renderCacheEntries: Int = 4096, renderCacheBytes: Int = 256 * 1024 * 1024
     ) {
         self.host = host
@@ -53,7 +56,8 @@ public struct ServiceConfiguration: Sendable {
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.connectionLimit = connectionLimit
         self.adminTokenVariable = adminTokenVariable
-        self.logRequests = logRequests
+        self.accessLog = accessLog
+        self.tls = tls
         self.renderCacheEntries = renderCacheEntries
         self.renderCacheBytes = renderCacheBytes
     }

@@ -9,6 +9,8 @@ public final class WalletService: Sendable {
     public let configuration: ServiceConfiguration
     public let metrics: Metrics
     let router: Router
+    /// Per-route duration histograms (rendered by `metrics`), indexed like `router.routes`.
+    let durations: RequestDurations
     private let daemon = Mutex<MHDDaemon?>(nil)
 
     /// - Parameters:
@@ -36,6 +38,7 @@ public final class WalletService: Sendable {
             metrics: metrics, recordValidator: recordValidator, tokenSigner: tokenSigner, adminToken: adminToken,
             adminTokenVariable: configuration.adminTokenVariable, onRecordUpdated: onRecordUpdated)
         self.router = try Router(routes: Routes.table(Routes.Handlers(context)))
+        durations = metrics.makeRequestDurations(routes: router.routes.map(\.label))
     }
 
     /// The default validator: the stored record with the changed fields replaced, no checks.
@@ -43,19 +46,25 @@ public final class WalletService: Sendable {
         pass.record.merging(changes) { _, new in new }
     }
 
-    /// Binds `configuration.host`:`configuration.port` and starts serving on the server's own threads.
-    /// - Throws: `ServiceError.serverStart` when the address cannot be bound.
+    /// Binds `configuration.host`:`configuration.port` and starts serving on the server's own threads (HTTPS only
+    /// when `configuration.tls` is set).
+    /// - Throws: `ServiceError.serverStart` when the address cannot be bound or TLS cannot start.
     public func start() throws {
         let options = MHDDaemon.Options(
             host: configuration.host, port: configuration.port, threadPoolSize: configuration.threadPoolSize,
             writeWorkers: configuration.writeWorkers,
             connectionMemoryLimit: configuration.connectionMemoryLimit,
             connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
-            connectionLimit: configuration.connectionLimit)
-        let started = try MHDDaemon(options: options, limits: configuration.limits) {
-            [weak self] request in
-            self?.respond(to: request) ?? HTTPError(503, "the service is shutting down").response
-        }
+            connectionLimit: configuration.connectionLimit, tls: configuration.tls)
+        let started = try MHDDaemon(
+            options: options, limits: configuration.limits,
+            respond: { [weak self] request in
+                self?.respond(to: request) ?? HTTPError(503, "the service is shutting down").response
+            },
+            refused: { [weak self] method, response, duration in
+                guard let self else { return }
+                record(method: method, route: durations.unmatched, response: response, duration: duration)
+            })
         daemon.withLock { $0 = started }
     }
 
@@ -65,24 +74,28 @@ public final class WalletService: Sendable {
     /// The port actually bound (useful with port 0); nil when not running.
     public var boundPort: Int? { daemon.withLock { $0?.port } }
 
-    /// Stops serving; in-flight requests finish first.
+    /// Stops serving; in-flight requests finish first, then the access log is written out.
     public func stop() {
-        let running = daemon.withLock { current -> MHDDaemon? in
-            defer { current = nil }
-            return current
-        }
-        _ = running  // released here, outside the lock: MHD_stop_daemon joins the server threads
+        do {
+            let running = daemon.withLock { current -> MHDDaemon? in
+                defer { current = nil }
+                return current
+            }
+            withExtendedLifetime(running) {}
+        }  // released by here, outside the lock: MHD_stop_daemon joins the server threads, so no request is left
+        configuration.accessLog?.flush()
     }
 
-    /// Routes and answers one request (path parameters are filled in by the router).
+    /// Routes and answers one request (path parameters are filled in by the router); counts it in the metrics,
+    /// times it into its route's histogram and writes its access log line.
     public func respond(to request: Request) -> Response {
-        let started = configuration.logRequests ? ContinuousClock.now : nil
-        var label = "unmatched"
+        let started = ContinuousClock.now
+        var index = durations.unmatched
         let response: Response
         switch router.match(method: request.method, path: request.path) {
-        case .found(let index, let parameters):
-            let route = router.routes[index]
-            label = route.label
+        case .found(let found, let parameters):
+            index = found
+            let route = router.routes[found]
             var request = request
             request.parameters = parameters
             do {
@@ -90,8 +103,8 @@ public final class WalletService: Sendable {
             } catch {
                 response = error.response
             }
-        case .badSegment(let index, let message):
-            label = router.routes[index].label
+        case .badSegment(let found, let message):
+            index = found
             response = HTTPError.badRequest(message).response
         case .malformedPath(let message):
             response = HTTPError.badRequest(message).response
@@ -102,19 +115,16 @@ public final class WalletService: Sendable {
         case .notFound:
             response = HTTPError.notFound("no such endpoint").response
         }
-        metrics.recordRequest(route: label, status: response.status)
-        if let started {
-            let elapsed = ContinuousClock.now - started
-            let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            let line = Self.logLine(method: request.method, route: label, status: response.status, milliseconds: ms)
-            FileHandle.standardError.write(Data(line.utf8))
-        }
+        record(method: request.method, route: index, response: response, duration: ContinuousClock.now - started)
         return response
     }
 
-    /// The request log line: method and route pattern, never the path (device IDs) or any header (tokens).
-    static func logLine(method: HTTPMethod, route: String, status: Int, milliseconds: Double) -> String {
-        (route == "unmatched" ? "\(method) (unmatched)" : route) + " \(status) "
-            + String(format: "%.2fms", milliseconds) + "\n"
+    /// Counts, times and logs one answered request of route `index` (or `durations.unmatched`).
+    private func record(method: HTTPMethod, route index: Int, response: Response, duration: Duration) {
+        let label = durations.routes[index]
+        metrics.recordRequest(route: label, status: response.status)
+        durations.record(route: index, duration: duration)
+        configuration.accessLog?.record(
+            method: method, route: label, status: response.status, bytes: response.body.count, duration: duration)
     }
 }

@@ -81,8 +81,7 @@ public final class ServiceRunner: Sendable {
         do {
             try service.start()
         } catch {
-            throw .environment(
-                "cannot listen on \(service.configuration.host):\(service.configuration.port): \(error); pick another --port")
+            throw .environment("\(error)")  // ServiceError.serverStart names the address and what to change
         }
         pusher.start()
     }

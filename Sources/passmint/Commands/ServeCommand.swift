@@ -21,6 +21,11 @@ struct ServeCommand: Command {
             target 4096 bytes (414), 64 header fields and 16384 bytes of headers (431), body 65536 bytes (413).
             The admin token must be at least 32 characters; the store is created readable by its owner only.
 
+            --access-log writes one JSON object per answered request: time (UTC), method, route (the pattern,
+            such as GET /v1/passes/:passType/:serial, or unmatched), status, bytes (body) and duration_ms; never
+            the path, a header or a body, so no device ID, token or push token. /metrics has per-route request
+            duration histograms. --tls-cert and --tls-key serve HTTPS only (TLS 1.2 and 1.3) without a proxy.
+
             With --postgres (or PASSMINT_DATABASE_URL) several instances share one PostgreSQL database behind a
             load balancer: the schema is migrated by whichever starts first, every instance's pusher drains the
             one outbox. While the database is unreachable requests get 503 with Retry-After; an unreachable
@@ -34,7 +39,10 @@ struct ServeCommand: Command {
             .value("apns", "URL", "APNs base URL (default https://api.push.apple.com)"),
             .value("apns-ca", "FILE", "trust this CA for APNs instead of the system store (tests)"),
             .value("admin-token-env", "VAR", "environment variable holding the admin bearer token"),
-            .flag("log-requests", "one line per request on stderr (route, status, time; never tokens)"),
+            .value("access-log", "FILE", "append a JSON Lines access log to FILE (mode 0600), or - for stdout"),
+            .flag("log-requests", "the access log on stderr instead"),
+            .value("tls-cert", "FILE", "serve HTTPS: PEM server certificate, then its intermediates"),
+            .value("tls-key", "FILE", "PEM private key of --tls-cert (unencrypted; read once, never logged)"),
             .value("max-url-bytes", "N", "longest request target, path and query (default 4096; longer: 414)"),
             .value("max-headers", "N", "most header fields in a request (default 64; more: 431)"),
             .value("max-header-bytes", "N", "most bytes of header names and values (default 16384; more: 431)"),
@@ -45,10 +53,13 @@ struct ServeCommand: Command {
             "PASSMINT_ADMIN_TOKEN=$(openssl rand -hex 32) passmint serve --db passmint.db --port 8080",
             "passmint serve --db passmint.db --apns https://127.0.0.1:8443 --apns-ca test-ca.pem",
             "PASSMINT_DATABASE_URL=postgresql://passmint@db.internal/passmint passmint serve --pool-size 16",
+            "passmint serve --host 0.0.0.0 --port 443 --tls-cert chain.pem --tls-key key.pem --access-log access.jsonl",
         ]
     )
 
     let options: ServiceRunner.Options
+    let accessLog: AccessLog.Destination?
+    let tls: (certificate: String, key: String)?
 
     init(_ args: ParsedArguments) throws(CLIError) {
         var port = 8080
@@ -69,16 +80,54 @@ struct ServeCommand: Command {
             threadPoolSize: try args.integer("threads", of: Self.spec) ?? ServiceConfiguration.defaultThreadPoolSize,
             writeWorkers: try args.integer("write-workers", of: Self.spec) ?? ServiceConfiguration.defaultWriteWorkers,
             limits: limits,
-            adminTokenVariable: args.value("admin-token-env") ?? "PASSMINT_ADMIN_TOKEN",
-            logRequests: args.flag("log-requests"))
+            adminTokenVariable: args.value("admin-token-env") ?? "PASSMINT_ADMIN_TOKEN")
         options = ServiceRunner.Options(
             store: try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db"),
             configuration: configuration,
             apnsURL: args.value("apns") ?? "https://api.push.apple.com", apnsCAFile: args.value("apns-ca"),
             identity: IdentityArguments.make(args), trustRoots: try TrustArguments.load(args))
+        switch (args.value("access-log"), args.flag("log-requests")) {
+        case (let file?, false): accessLog = file == "-" ? .standardOutput : .file(file)
+        case (nil, true): accessLog = .standardError
+        case (nil, false): accessLog = nil
+        case (_?, true): throw .usage("--access-log and --log-requests both name where the access log goes; give one")
+        }
+        switch (args.value("tls-cert"), args.value("tls-key")) {
+        case (let certificate?, let key?): tls = (certificate, key)
+        case (nil, nil): tls = nil
+        case (_?, nil): throw .usage("--tls-cert needs --tls-key, the certificate's private key")
+        case (nil, _?): throw .usage("--tls-key needs --tls-cert, the certificate it belongs to")
+        }
+    }
+
+    /// The TLS credentials and the open access log, with the option to change when one cannot be used.
+    private func operations() throws(CLIError) -> ServiceConfiguration {
+        var configuration = options.configuration
+        if let tls {
+            do {
+                configuration.tls = try TLSCredentials.load(certificatePath: tls.certificate, keyPath: tls.key)
+            } catch {
+                let option = if case .tlsFile(_, let problem) = error, problem.kind == .privateKey {
+                    "--tls-key"
+                } else { "--tls-cert" }
+                throw .environment("\(option): \(error)")
+            }
+        }
+        if let accessLog {
+            do {
+                configuration.accessLog = try AccessLog(accessLog)
+            } catch {
+                throw .environment("--access-log: \(error)")
+            }
+        }
+        return configuration
     }
 
     func run() throws(CLIError) -> Int32 {
+        // A log reader or client that went away must end a write with EPIPE, not end the service.
+        signal(SIGPIPE, SIG_IGN)
+        var options = options
+        options.configuration = try operations()
         let runner: ServiceRunner
         do {
             runner = try ServiceRunner(options: options)
@@ -89,7 +138,9 @@ struct ServeCommand: Command {
         }
         let port = runner.service.boundPort ?? options.configuration.port
         // Written unbuffered: a parent reading this line through a pipe must see it now, not at exit.
-        let line = "passmint serve: listening on http://\(options.configuration.host):\(port) (store \(options.store), APNs \(options.apnsURL))\n"
+        let scheme = options.configuration.tls == nil ? "http" : "https"
+        let line = "passmint serve: listening on \(scheme)://\(options.configuration.host):\(port) "
+            + "(store \(options.store), APNs \(options.apnsURL))\n"
         FileHandle.standardOutput.write(Data(line.utf8))
         let interrupt = InterruptRequest(secondStopsAtOnce: false)
         interrupt.wait()

@@ -1,0 +1,89 @@
+internal import CMicroHTTPD
+import Foundation
+import PassSigning
+
+/// The server certificate (chain) and private key for serving HTTPS with libmicrohttpd's own TLS, for a
+/// deployment without a reverse proxy.
+///
+/// Both files are read once, checked with OpenSSL (PEM, parseable, the key belongs to the first certificate) so
+/// that a mistake is reported in words before anything listens, and kept in memory for the daemon. The key's
+/// bytes never appear in a description, a dump or an error.
+public struct TLSCredentials: Sendable, CustomStringConvertible, CustomReflectable {
+    public let certificatePath: String
+    public let keyPath: String
+    /// PEM text with a NUL terminator, as libmicrohttpd takes it.
+    let certificatePEM: [CChar]
+    let keyPEM: [CChar]
+
+    /// Whether the libmicrohttpd in use can serve TLS at all.
+    public static var isAvailable: Bool { pm_mhd_supports_tls() != 0 }
+
+    /// Reads and checks the two PEM files.
+    /// - Throws: `ServiceError.tlsUnavailable` when libmicrohttpd has no TLS, `.tlsFile` naming the file that
+    ///   cannot be read or is not a PEM certificate / unencrypted key, `.tlsKeyMismatch` when the key is not the
+    ///   certificate's.
+    public static func load(certificatePath: String, keyPath: String) throws(ServiceError) -> TLSCredentials {
+        guard isAvailable else { throw .tlsUnavailable }
+        let certificateBytes = try read(certificatePath, kind: .certificate)
+        let keyBytes = try read(keyPath, kind: .privateKey)
+        let certificate: Certificate
+        do {
+            certificate = try Certificate(pem: certificateBytes)
+        } catch {
+            throw .tlsFile(path: certificatePath, problem: .invalid(kind: .certificate, openSSL: openSSLText(error)))
+        }
+        let key: PrivateKey
+        do {
+            key = try PrivateKey(pem: keyBytes, password: nil)
+        } catch .keyPasswordRequired {
+            throw .tlsFile(path: keyPath, problem: .encryptedKey)
+        } catch {
+            throw .tlsFile(path: keyPath, problem: .invalid(kind: .privateKey, openSSL: openSSLText(error)))
+        }
+        guard key.matches(certificate) else {
+            throw .tlsKeyMismatch(certificatePath: certificatePath, keyPath: keyPath)
+        }
+        return TLSCredentials(
+            certificatePath: certificatePath, keyPath: keyPath,
+            certificatePEM: certificateBytes.map { CChar(bitPattern: $0) } + [0],
+            keyPEM: keyBytes.map { CChar(bitPattern: $0) } + [0])
+    }
+
+    public var description: String { "TLS certificate \(certificatePath), key \(keyPath)" }
+
+    /// Only the paths: the key stays out of `dump` and debugger output.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["certificatePath": certificatePath, "keyPath": keyPath])
+    }
+
+    private static func read(_ path: String, kind: TLSFileProblem.Kind) throws(ServiceError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw .tlsFile(path: path, problem: .unreadable(kind: kind, reason: String(cString: strerror(errno))))
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else {
+                throw .tlsFile(path: path, problem: .unreadable(kind: kind, reason: String(cString: strerror(errno))))
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        guard String(decoding: bytes, as: UTF8.self).contains("-----BEGIN ") else {
+            throw .tlsFile(path: path, problem: .notPEM(kind: kind))
+        }
+        return bytes
+    }
+
+    /// OpenSSL's words from a parse failure.
+    private static func openSSLText(_ error: SigningError) -> String {
+        switch error {
+        case .invalidCertificate(_, let text), .invalidPrivateKey(_, let text): text
+        default: "\(error)"
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// A throwaway CA and a server certificate for 127.0.0.1 and localhost, made with the openssl CLI at test time
+/// (EC P-256, two days), for tests that talk to PassMint over TLS.
+public struct TestServerCertificate: Sendable {
+    /// The CA certificate a client trusts (`curl --cacert`).
+    public let ca: String
+    /// The server certificate (PEM).
+    public let certificate: String
+    /// Its private key (PEM, unencrypted).
+    public let key: String
+
+    /// Writes `ca.pem`, `server.pem` and `server.key` (and their helpers) into `directory`.
+    public init(in directory: TempDir) throws {
+        let dir = directory.url
+        func openssl(_ args: [String]) throws {
+            let result = try CLI.run("openssl", args, cwd: dir)
+            guard result.status == 0 else {
+                throw TestToolFailure("openssl \(args.joined(separator: " ")): \(result.stderr)")
+            }
+        }
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try openssl(
+            ["req", "-x509"] + ec + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Test CA"])
+        try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\n".utf8).write(to: dir.appendingPathComponent("san.ext"))
+        try openssl(["req"] + ec + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"])
+        try openssl(
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
+                "server.pem", "-days", "2", "-extfile", "san.ext",
+            ])
+        ca = directory.path("ca.pem")
+        certificate = directory.path("server.pem")
+        key = directory.path("server.key")
+    }
+}
+
+/// A test tool (openssl, curl, …) that failed.
+public struct TestToolFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
