@@ -32,7 +32,9 @@ let package = Package(
         .target(
             name: "PassMint",
             dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassArchive", "CVips", "CZint", "CDeflate"]),
-        .target(name: "PassService", dependencies: ["PassMint", "CSQLite", "CPostgreSQL", "CMicroHTTPD", "CCurl", "COpenSSL"]),
+        .target(
+            name: "PassService",
+            dependencies: ["PassMint", "CSQLite", "CPostgreSQL", "CMicroHTTPD", "CCurl", "COpenSSL"]),
         .executableTarget(name: "passmint", dependencies: ["PassMint", "PassService"]),
 
         // Tests mirror targets; shared test helpers (temporary folders, fixtures, the binary, a dev identity).

@@ -77,7 +77,9 @@ struct OutboxStoreTests {
         #expect(details.registrations.map(\.deviceLibraryIdentifier) == ["d0"])
     }
 
-    @Test("drop deletes the row, the registrations of that token and its other pending rows", arguments: StoreBackend.all)
+    @Test(
+        "drop deletes the row, the registrations of that token and its other pending rows",
+        arguments: StoreBackend.all)
     func drop(backend: StoreBackend) throws {
         let f = try fixture(backend, devices: 2)
         try f.store.insertPasses([samplePass("B")])

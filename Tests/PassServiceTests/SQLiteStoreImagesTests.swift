@@ -10,8 +10,9 @@ struct SQLiteStoreImagesTests {
         "thumbnail.png": [1, 2, 3], "thumbnail@2x.png": [4, 5, 6, 0], "thumbnail@3x.png": Array(repeating: 7, count: 300_000),
     ]
 
-    @Test("images round-trip with the pass; a record update keeps them; an image update replaces all of them",
-          arguments: StoreBackend.all)
+    @Test(
+        "images round-trip with the pass; a record update keeps them; an image update replaces all of them",
+        arguments: StoreBackend.all)
     func roundTrip(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         var pass = samplePass("S1")
@@ -34,7 +35,8 @@ struct SQLiteStoreImagesTests {
     func olderDatabase() throws {
         let directory = try TempDir()
         let path = directory.path("old.sqlite")
-        let v1 = "BEGIN;" + SQLiteSchema.migrations[0].sql + "CREATE TABLE unused_v2 (x); PRAGMA user_version = 1; COMMIT;"
+        let v1 =
+            "BEGIN;" + SQLiteSchema.migrations[0].sql + "CREATE TABLE unused_v2 (x); PRAGMA user_version = 1; COMMIT;"
         let sqlite3 = Process()
         sqlite3.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         sqlite3.arguments = ["sqlite3", path, v1 + """

@@ -65,7 +65,9 @@ struct SQLiteStoreTests {
         #expect(second.authenticationToken == "new-token-0123456789abcdef0123456789")
     }
 
-    @Test("register reports created then alreadyRegistered; re-register replaces the push token", arguments: StoreBackend.all)
+    @Test(
+        "register reports created then alreadyRegistered; re-register replaces the push token",
+        arguments: StoreBackend.all)
     func registerAndReplaceToken(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
@@ -79,7 +81,9 @@ struct SQLiteStoreTests {
         #expect(jobs.map(\.pushToken) == ["bb"])
     }
 
-    @Test("concurrent registrations of one device and pass from many threads create exactly one row", arguments: StoreBackend.all)
+    @Test(
+        "concurrent registrations of one device and pass from many threads create exactly one row",
+        arguments: StoreBackend.all)
     func concurrentRegistration(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
@@ -103,7 +107,9 @@ struct SQLiteStoreTests {
         #expect(try f.store.registrationsCount() == 1)
     }
 
-    @Test("a second store instance on the same file writing concurrently (another process) does not fail", arguments: StoreBackend.all)
+    @Test(
+        "a second store instance on the same file writing concurrently (another process) does not fail",
+        arguments: StoreBackend.all)
     func concurrentWritersAcrossInstances(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         let other = try f.secondStore()

@@ -7,7 +7,9 @@ import Testing
 struct UpdatedSerialsTests {
     let type = "pass.com.example.loyalty"
 
-    @Test("lists every serial changed after the tag, only this device's, with the newest tag", arguments: StoreBackend.all)
+    @Test(
+        "lists every serial changed after the tag, only this device's, with the newest tag",
+        arguments: StoreBackend.all)
     func listsChangedSince(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         try f.store.insertPasses(["A", "B", "C", "D"].map { samplePass($0) })

@@ -66,8 +66,9 @@ final class ServeFixture {
         } else {
             apns = nil
         }
-        serveArguments = ["serve"] + (postgres.map { ["--postgres", $0] } ?? ["--db", db]) + ["--port", "0", "--threads", "2", "--apns", apnsURL, "--log-requests"]
-            + apnsCA + DevIdentity.signingArgs
+        serveArguments =
+            ["serve"] + (postgres.map { ["--postgres", $0] } ?? ["--db", db])
+            + ["--port", "0", "--threads", "2", "--apns", apnsURL, "--log-requests"] + apnsCA + DevIdentity.signingArgs
         serveEnvironment = environment
         (serve, port) = try Self.startServe(serveArguments, environment: environment, stderrPath: tmp.path("serve.err"))
     }
@@ -118,7 +119,8 @@ final class ServeFixture {
     func generate(serial: String, set values: [String] = []) throws -> (path: String, token: String) {
         let out = tmp.path("\(serial).pkpass")
         let result = try CLI.passmint(
-            ["generate", "--template", ServeTools.status] + storeArguments + ["--web-service-url", base + "/", "--serial", serial,
+            ["generate", "--template", ServeTools.status] + storeArguments
+                + ["--web-service-url", base + "/", "--serial", serial,
              "--out", out] + values.flatMap { ["--set", $0] } + DevIdentity.signingArgs)
         guard result.status == 0 else { throw ServeFailure("generate \(serial): \(result.stderr)") }
         guard let token = try ServeTools.passJSON(out)["authenticationToken"] as? String else {
@@ -129,7 +131,8 @@ final class ServeFixture {
 
     /// `passmint update SERIAL --set k=v… --db` against the running service's store.
     func update(_ serial: String, _ values: [String]) throws -> CLI.Result {
-        try CLI.passmint(["update", serial] + storeArguments + values.flatMap { ["--set", $0] } + DevIdentity.signingArgs)
+        try CLI.passmint(
+            ["update", serial] + storeArguments + values.flatMap { ["--set", $0] } + DevIdentity.signingArgs)
     }
 
     /// The requests PushTestServer.py logged (connection lines left out).

@@ -76,8 +76,9 @@ enum SQLiteSchema {
                 );
                 """),
         StoreMigration(
-            version: 2, purpose: "the per-record images of a pass (a member photo's thumbnail.png, @2x, @3x), so the "
-                + "service re-renders the pass without the original file",
+            version: 2,
+            purpose: "the per-record images of a pass (a member photo's thumbnail.png, @2x, @3x), so the service "
+                + "re-renders the pass without the original file",
             sql: """
                 CREATE TABLE IF NOT EXISTS pass_images (
                     serial TEXT NOT NULL,
@@ -87,7 +88,8 @@ enum SQLiteSchema {
                 );
                 """),
         StoreMigration(
-            version: 3, purpose: "the web service URL and the compatible flag leave the record for columns of their own",
+            version: 3,
+            purpose: "the web service URL and the compatible flag leave the record for columns of their own",
             sql: """
                 ALTER TABLE passes ADD COLUMN web_service_url TEXT;
                 ALTER TABLE passes ADD COLUMN compatible_pass INTEGER NOT NULL DEFAULT 0;
