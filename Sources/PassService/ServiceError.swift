@@ -44,11 +44,11 @@ public enum ServiceError: Error, CustomStringConvertible, Equatable {
                 + "\(known); upgrade PassMint on this machine"
         case .corruptRecord(let serial, let message):
             return "stored record of pass \(serial) is not a JSON object of strings (\(message)); "
-                + "re-issue the pass with --db"
+                + "issue the pass again into the store"
         case .passNotFound(let serial):
-            return "no stored pass has serial number \(serial); issue it with `generate --db` or `batch --db` first"
+            return "no stored pass has serial number \(serial); issue it into the store (generate or batch with a store) first"
         case .serverStart(let host, let port, let message):
-            return "could not listen on \(host):\(port): \(message); pick another --port or --host"
+            return "could not listen on \(host):\(port): \(message); pick another port or address"
         case .routeConflict(let a, let b):
             return "route \(a) clashes with route \(b): both match the same requests; change one pattern"
         case .invalidConfiguration(let message):

@@ -42,13 +42,13 @@ struct PushConfigurationTests {
         }
         var badCA = APNsConfiguration(credential: try files(scratch))
         badCA.caFile = "/nonexistent/ca.pem"
-        #expect(throws: PushError.unreadableFile(role: "CA (--apns-ca)", path: "/nonexistent/ca.pem")) { try badCA.validate() }
+        #expect(throws: PushError.unreadableFile(role: "APNs CA file", path: "/nonexistent/ca.pem")) { try badCA.validate() }
         let blob = APNsConfiguration(credential: .pemData(certificate: Array("-----BEGIN CERTIFICATE-----".utf8), key: [1, 2, 3]))
         #expect(throws: PushError.invalidPEM(role: "client key")) { try blob.validate() }
         var zero = APNsConfiguration(credential: try files(scratch))
         zero.maxConcurrentStreams = 0
         #expect(throws: PushError.invalidSetting(name: "maxConcurrentStreams", value: "0")) { try zero.validate() }
-        #expect(PushError.unreadableFile(role: "CA (--apns-ca)", path: "/x").description.contains("/x"))
+        #expect(PushError.unreadableFile(role: "APNs CA file", path: "/x").description.contains("/x"))
     }
 
     @Test("credentials never print key material")

@@ -80,7 +80,7 @@ public struct APNsConfiguration: Sendable {
             guard Self.looksLikePEM(cert) else { throw .invalidPEM(role: "client certificate") }
             guard Self.looksLikePEM(key) else { throw .invalidPEM(role: "client key") }
         }
-        if let caFile { try Self.checkReadable(caFile, role: "CA (--apns-ca)") }
+        if let caFile { try Self.checkReadable(caFile, role: "APNs CA file") }
     }
 
     private static func checkReadable(_ path: String, role: String) throws(PushError) {

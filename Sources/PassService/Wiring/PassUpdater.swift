@@ -22,7 +22,8 @@ public enum PassUpdater {
         let stored: StoredPass
         do {
             guard let found = try store.pass(serial: serial) else {
-                throw PassMintError.invalidInput("no stored pass has serial number \(serial); check the serial and --db")
+                throw PassMintError.invalidInput(
+                    "no stored pass has serial number \(serial); check the serial and the store", about: .store)
             }
             stored = found
         } catch let error as PassMintError {

@@ -62,7 +62,7 @@ public final class ServiceRunner: Sendable {
                 configuration: APNsConfiguration(baseURL: options.apnsURL, credential: credential, caFile: options.apnsCAFile),
                 onResult: { metrics.recordPush(result: $0) })
         } catch {
-            throw .environment("--apns \(options.apnsURL): \(error)")
+            throw .environment("APNs at \(options.apnsURL): \(error)")
         }
         let pusher = self.pusher
         do {

@@ -14,7 +14,7 @@ public enum StoreAccess {
         do {
             store = try SQLiteStore(path: path, backgroundCheckpoints: serving)
         } catch {
-            throw .environment("--db \(path): cannot open the store: \(error)")
+            throw .environment("\(path): cannot open the store: \(error)", about: .store)
         }
         for exposure in store.exposures { warn("warning: \(exposure)") }
         return store
