@@ -44,8 +44,12 @@ let package = Package(
         .testTarget(name: "PassSigningTests", dependencies: ["PassSigning", "PassMintTestSupport"]),
         .testTarget(name: "PassArchiveTests", dependencies: ["PassArchive", "PassMintTestSupport"]),
         .testTarget(name: "PassMintTests", dependencies: ["PassMint", "PassMintTestSupport"]),
-        .testTarget(name: "PassServiceTests", dependencies: ["PassService", "PassMintTestSupport"], exclude: ["PushTestServer.py"]),
-        .testTarget(name: "passmintTests", dependencies: ["passmint", "PassMintTestSupport"], exclude: ["WalletDeviceSimulator.py", "HelpSnapshots"]),
+        .testTarget(
+            name: "PassServiceTests", dependencies: ["PassService", "PassMintTestSupport"],
+            exclude: ["PushTestServer.py"]),
+        .testTarget(
+            name: "passmintTests", dependencies: ["passmint", "PassMintTestSupport"],
+            exclude: ["WalletDeviceSimulator.py", "HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

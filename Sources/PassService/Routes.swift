@@ -3,16 +3,16 @@
 enum Routes {
     static func table(_ h: Handlers) -> [Route] {
         [
-            Route(.post,   "/v1/devices/:device/registrations/:passType/:serial", h.registrations.register),
+            Route(.post, "/v1/devices/:device/registrations/:passType/:serial", h.registrations.register),
             Route(.delete, "/v1/devices/:device/registrations/:passType/:serial", h.registrations.unregister),
-            Route(.get,    "/v1/devices/:device/registrations/:passType",         h.registrations.list),
-            Route(.get,    "/v1/passes/:passType/:serial",                        h.passes.latest),
-            Route(.post,   "/v1/passes/:passType/:serial/personalize",            h.personalization.personalize),
-            Route(.post,   "/v1/log",                                             h.logs.append),
-            Route(.get,    "/admin/v1/passes/:serial",                            h.admin.show),
-            Route(.patch,  "/admin/v1/passes/:serial",                            h.admin.update),
-            Route(.get,    "/healthz",                                            h.operations.health),
-            Route(.get,    "/metrics",                                            h.operations.metrics),
+            Route(.get, "/v1/devices/:device/registrations/:passType", h.registrations.list),
+            Route(.get, "/v1/passes/:passType/:serial", h.passes.latest),
+            Route(.post, "/v1/passes/:passType/:serial/personalize", h.personalization.personalize),
+            Route(.post, "/v1/log", h.logs.append),
+            Route(.get, "/admin/v1/passes/:serial", h.admin.show),
+            Route(.patch, "/admin/v1/passes/:serial", h.admin.update),
+            Route(.get, "/healthz", h.operations.health),
+            Route(.get, "/metrics", h.operations.metrics),
         ]
     }
 

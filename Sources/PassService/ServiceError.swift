@@ -46,7 +46,8 @@ public enum ServiceError: Error, CustomStringConvertible, Equatable {
             return "stored record of pass \(serial) is not a JSON object of strings (\(message)); "
                 + "issue the pass again into the store"
         case .passNotFound(let serial):
-            return "no stored pass has serial number \(serial); issue it into the store (generate or batch with a store) first"
+            return
+                "no stored pass has serial number \(serial); issue it into the store (generate or batch with a store) first"
         case .serverStart(let host, let port, let message):
             return "could not listen on \(host):\(port): \(message); pick another port or address"
         case .routeConflict(let a, let b):

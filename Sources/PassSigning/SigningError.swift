@@ -77,10 +77,12 @@ public enum SigningError: Error, CustomStringConvertible, Equatable {
             return "\(path) is not a Pass Type ID certificate (subject \(subject), no Apple pass-type extension); "
                 + "use the certificate made for your Pass Type ID in the Apple Developer account"
         case .certificateExpired(let path, let notAfter):
-            return "the signing certificate \(path) expired on \(DateText.utc(notAfter)); Wallet refuses passes signed with it — "
+            return
+                "the signing certificate \(path) expired on \(DateText.utc(notAfter)); Wallet refuses passes signed with it — "
                 + "create a new Pass Type ID certificate and sign with that"
         case .certificateNotYetValid(let path, let notBefore):
-            return "the signing certificate \(path) is valid only from \(DateText.utc(notBefore)); check the system clock or "
+            return
+                "the signing certificate \(path) is valid only from \(DateText.utc(notBefore)); check the system clock or "
                 + "use a certificate that is valid now"
         case .signingFailed(let text):
             return "signing failed (\(text)); check that the key and certificate are intact RSA/EC material"

@@ -71,7 +71,8 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
             return "\(file):\(line): invalid pass.strings: \(message); each entry must read \"key\" = \"value\";"
         case .controlCharacter(let key, let offset, let code):
             let hex = String(code, radix: 16, uppercase: true)
-            return "the value of \"\(key)\" holds the control character U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex) "
+            return
+                "the value of \"\(key)\" holds the control character U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex) "
                 + "at character \(offset); remove it (values may hold tabs and line breaks, no other control characters)"
         case .unknownImageSlot(let key, let suggestion):
             let hint = suggestion.map { "; did you mean \"image.\($0)\"?" } ?? ""

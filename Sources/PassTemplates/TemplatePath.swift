@@ -2,9 +2,11 @@
 /// Member names that are plain identifiers use dot syntax, anything else is quoted in brackets.
 enum TemplatePath {
     static func member(_ base: String, _ key: String) -> String {
-        let plain = !key.isEmpty && key.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
-        }
+        let plain =
+            !key.isEmpty
+            && key.utf8.allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
+            }
         if plain { return base.isEmpty ? key : "\(base).\(key)" }
         return "\(base)[\"\(key)\"]"
     }

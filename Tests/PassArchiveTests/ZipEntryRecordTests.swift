@@ -7,7 +7,8 @@ import Testing
 @Suite("ZipEntryRecord")
 struct ZipEntryRecordTests {
     static let entries: [ArchiveEntry] = [
-        ArchiveEntry(name: "pass.json", bytes: utf8(String(repeating: "{\"serialNumber\": \"42\", \"x\": 1}\n", count: 80))),
+        ArchiveEntry(
+            name: "pass.json", bytes: utf8(String(repeating: "{\"serialNumber\": \"42\", \"x\": 1}\n", count: 80))),
         ArchiveEntry(name: "manifest.json", bytes: utf8("{}")),
         ArchiveEntry(name: "empty.json", bytes: []),
         ArchiveEntry(name: "de.lproj/Grüße.strings", bytes: utf8("\"a\" = \"ä\";\n")),
@@ -56,7 +57,9 @@ struct ZipEntryRecordTests {
 
     @Test("compressors shared between threads: each input compressed on 8 threads at once gives its own stream")
     func parallelCompression() throws {
-        let inputs = (0..<64).map { i in utf8(String(repeating: "{\"serialNumber\": \"\(i)\", \"points\": \(i * 7)}\n", count: 20 + i)) }
+        let inputs = (0..<64).map { i in
+            utf8(String(repeating: "{\"serialNumber\": \"\(i)\", \"points\": \(i * 7)}\n", count: 20 + i))
+        }
         let serial = inputs.map { ZipEntryRecord.deflateRaw($0) }
         let parallel = Mutex<[[UInt8]?]>(Array(repeating: nil, count: inputs.count))
         DispatchQueue.concurrentPerform(iterations: 8) { worker in

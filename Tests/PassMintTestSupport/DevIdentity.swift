@@ -20,7 +20,10 @@ public enum DevIdentity {
 
     /// `--cert … --key … --wwdr …` for the binary.
     public static var signingArgs: [String] {
-        ["--cert", directory + "/pass-cert.pem", "--key", directory + "/pass-key.pem", "--wwdr", directory + "/wwdr.pem"]
+        [
+            "--cert", directory + "/pass-cert.pem", "--key", directory + "/pass-key.pem", "--wwdr",
+            directory + "/wwdr.pem",
+        ]
     }
 
     /// The identity, loaded once.

@@ -44,7 +44,8 @@ public enum CLI {
 
     /// Runs `passmint args…` in `cwd`.
     @discardableResult
-    public static func passmint(_ args: [String], cwd: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+    public static func passmint(_ args: [String], cwd: URL? = nil, environment: [String: String] = [:]) throws -> Result
+    {
         try run(binary, args, cwd: cwd, environment: environment)
     }
 

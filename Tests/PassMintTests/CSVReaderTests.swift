@@ -42,49 +42,56 @@ struct CSVReaderTests {
 
     @Test("plain LF records; the header is line 1")
     func plainLF() throws {
-        #expect(try Self.readAll("name,points\nAda,10\nGrace,20\n") == [
-            Self.ok(1, ["name", "points"]), Self.ok(2, ["Ada", "10"]), Self.ok(3, ["Grace", "20"]),
-        ])
+        #expect(
+            try Self.readAll("name,points\nAda,10\nGrace,20\n") == [
+                Self.ok(1, ["name", "points"]), Self.ok(2, ["Ada", "10"]), Self.ok(3, ["Grace", "20"]),
+            ])
     }
 
     @Test("quoted fields keep commas, doubled quotes stand for one quote")
     func quotedCommasAndQuotes() throws {
         let records = try Self.readAll("a,b,c\n\"Hopper, Grace\",\"say \"\"hi\"\"\",\"\"\"\"\n\"\",x,\"\"\"a,b\"\"\"\n")
-        #expect(records == [
-            Self.ok(1, ["a", "b", "c"]),
-            Self.ok(2, ["Hopper, Grace", "say \"hi\"", "\""]),
-            Self.ok(3, ["", "x", "\"a,b\""]),
-        ])
+        #expect(
+            records == [
+                Self.ok(1, ["a", "b", "c"]),
+                Self.ok(2, ["Hopper, Grace", "say \"hi\"", "\""]),
+                Self.ok(3, ["", "x", "\"a,b\""]),
+            ])
     }
 
     @Test("a newline inside quotes: the record keeps its first line, the next record counts the embedded lines")
     func embeddedNewlines() throws {
-        let text = "name,note\n"  // 1
+        let text =
+            "name,note\n"  // 1
             + "\"Multi\nLine\nName\",x\n"  // 2-4
             + "after,y\n"  // 5
             + "z,\"one\r\ntwo\"\r\n"  // 6-7 (CRLF inside and after)
             + "last,\"\n\"\n"  // 8-9 (field is just a newline)
             + "end,w\n"  // 10
-        #expect(try Self.readAll(text) == [
-            Self.ok(1, ["name", "note"]),
-            Self.ok(2, ["Multi\nLine\nName", "x"]),
-            Self.ok(5, ["after", "y"]),
-            Self.ok(6, ["z", "one\r\ntwo"]),
-            Self.ok(8, ["last", "\n"]),
-            Self.ok(10, ["end", "w"]),
-        ])
+        #expect(
+            try Self.readAll(text) == [
+                Self.ok(1, ["name", "note"]),
+                Self.ok(2, ["Multi\nLine\nName", "x"]),
+                Self.ok(5, ["after", "y"]),
+                Self.ok(6, ["z", "one\r\ntwo"]),
+                Self.ok(8, ["last", "\n"]),
+                Self.ok(10, ["end", "w"]),
+            ])
     }
 
     @Test("a lone CR is a line break inside quotes as outside: the next record's line counts it")
     func loneCarriageReturn() throws {
-        #expect(try Self.readAll("h,n\r\"x\ry\",1\rnext,2\r") == [
-            Self.ok(1, ["h", "n"]), Self.ok(2, ["x\ry", "1"]), Self.ok(4, ["next", "2"]),
-        ])
+        #expect(
+            try Self.readAll("h,n\r\"x\ry\",1\rnext,2\r") == [
+                Self.ok(1, ["h", "n"]), Self.ok(2, ["x\ry", "1"]), Self.ok(4, ["next", "2"]),
+            ])
     }
 
     @Test("CRLF, LF and a mix of both give the same records and lines")
     func lineEndings() throws {
-        let expected = [Self.ok(1, ["h1", "h2"]), Self.ok(2, ["a", "b"]), Self.ok(3, ["c", "d"]), Self.ok(4, ["e", "f"])]
+        let expected = [
+            Self.ok(1, ["h1", "h2"]), Self.ok(2, ["a", "b"]), Self.ok(3, ["c", "d"]), Self.ok(4, ["e", "f"]),
+        ]
         #expect(try Self.readAll("h1,h2\na,b\nc,d\ne,f\n") == expected)
         #expect(try Self.readAll("h1,h2\r\na,b\r\nc,d\r\ne,f\r\n") == expected)
         #expect(try Self.readAll("h1,h2\r\na,b\nc,d\r\ne,f\n") == expected)
@@ -103,9 +110,15 @@ struct CSVReaderTests {
         #expect(records == [Self.ok(1, ["memberName", "points"]), Self.ok(2, ["Ada", "10"])])
         #expect(records.first?.fields?.first?.unicodeScalars.first == "m")
         // A quoted first header after the BOM.
-        #expect(try Self.readAll(bom + Array("\"a\",b\r\n1,2\r\n".utf8)) == [Self.ok(1, ["a", "b"]), Self.ok(2, ["1", "2"])])
+        #expect(
+            try Self.readAll(bom + Array("\"a\",b\r\n1,2\r\n".utf8)) == [
+                Self.ok(1, ["a", "b"]), Self.ok(2, ["1", "2"]),
+            ])
         // A BOM-like sequence later in the file is data, not stripped.
-        #expect(try Self.readAll(Array("h\n".utf8) + bom + Array("x\n".utf8)) == [Self.ok(1, ["h"]), Self.ok(2, ["\u{FEFF}x"])])
+        #expect(
+            try Self.readAll(Array("h\n".utf8) + bom + Array("x\n".utf8)) == [
+                Self.ok(1, ["h"]), Self.ok(2, ["\u{FEFF}x"]),
+            ])
         // An incomplete BOM is not skipped: the bytes stay and the header is not UTF-8.
         let partial = try Self.readAll([0xEF, 0xBB] + Array("h\nok\n".utf8))
         #expect(partial.count == 2)
@@ -126,13 +139,14 @@ struct CSVReaderTests {
 
     @Test("empty fields, quoted or not, anywhere in the record")
     func emptyFields() throws {
-        #expect(try Self.readAll("a,b,c\n,,\n\"\",,\"\"\nx,,\n,y,\n") == [
-            Self.ok(1, ["a", "b", "c"]),
-            Self.ok(2, ["", "", ""]),
-            Self.ok(3, ["", "", ""]),
-            Self.ok(4, ["x", "", ""]),
-            Self.ok(5, ["", "y", ""]),
-        ])
+        #expect(
+            try Self.readAll("a,b,c\n,,\n\"\",,\"\"\nx,,\n,y,\n") == [
+                Self.ok(1, ["a", "b", "c"]),
+                Self.ok(2, ["", "", ""]),
+                Self.ok(3, ["", "", ""]),
+                Self.ok(4, ["x", "", ""]),
+                Self.ok(5, ["", "y", ""]),
+            ])
     }
 
     @Test("invalid UTF-8 fails only its record, naming the field; later records keep their lines")
@@ -144,14 +158,19 @@ struct CSVReaderTests {
         bytes += [0xC3] + Array(",lone lead byte\n".utf8)  // 7, field 1 is bad
         bytes += Array("Last,é\n".utf8)  // 8
         let records = try Self.readAll(bytes)
-        #expect(records == [
-            Self.ok(1, ["name", "note"]),
-            Self.ok(2, ["Ada", "ok"]),
-            Read(line: 3, fields: nil, error: "field 2 ('note') is not valid UTF-8 (byte 0xFF at byte 3); \(Self.utf8Hint)"),
-            Self.ok(6, ["Grace", "fine"]),
-            Read(line: 7, fields: nil, error: "field 1 ('name') is not valid UTF-8 (byte 0xC3 at byte 1); \(Self.utf8Hint)"),
-            Self.ok(8, ["Last", "é"]),
-        ])
+        #expect(
+            records == [
+                Self.ok(1, ["name", "note"]),
+                Self.ok(2, ["Ada", "ok"]),
+                Read(
+                    line: 3, fields: nil,
+                    error: "field 2 ('note') is not valid UTF-8 (byte 0xFF at byte 3); \(Self.utf8Hint)"),
+                Self.ok(6, ["Grace", "fine"]),
+                Read(
+                    line: 7, fields: nil,
+                    error: "field 1 ('name') is not valid UTF-8 (byte 0xC3 at byte 1); \(Self.utf8Hint)"),
+                Self.ok(8, ["Last", "é"]),
+            ])
     }
 
     static let utf8Hint =
@@ -181,7 +200,8 @@ struct CSVReaderTests {
     @Test("the separator is detected from the header: semicolon and tab exports read field by field")
     func detectedSeparator() throws {
         for (separator, expected) in [(";", CSVDelimiter.semicolon), ("\t", .tab), (",", .comma)] {
-            let text = ["memberName", "tier", "points"].joined(separator: separator) + "\n"
+            let text =
+                ["memberName", "tier", "points"].joined(separator: separator) + "\n"
                 + ["\"Lovelace, Ada\"", "Gold", "1200"].joined(separator: separator) + "\n"
             let path = try Self.file(Array(text.utf8))
             defer { Self.cleanup(path) }
@@ -203,9 +223,11 @@ struct CSVReaderTests {
         let text = "memberName\ttier\nZoë Ünal\tGold\n😀 Smile\tSilver\n"
         var utf16: [UInt8] = [0xFF, 0xFE]
         for unit in text.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
-        #expect(try Self.readAll(utf16) == [
-            Self.ok(1, ["memberName", "tier"]), Self.ok(2, ["Zoë Ünal", "Gold"]), Self.ok(3, ["😀 Smile", "Silver"]),
-        ])
+        #expect(
+            try Self.readAll(utf16) == [
+                Self.ok(1, ["memberName", "tier"]), Self.ok(2, ["Zoë Ünal", "Gold"]),
+                Self.ok(3, ["😀 Smile", "Silver"]),
+            ])
         // UTF-16 split across the 64 KB chunk boundary (odd byte and surrogate pairs).
         var long = "n\n"
         for i in 0..<6_000 { long += "😀é\(i)\n" }
@@ -230,17 +252,23 @@ struct CSVReaderTests {
     func controlCharacters() throws {
         let records = try Self.readAll(Array("a,b\nok,\"x\ty\"\nbad,x".utf8) + [0x00] + Array("y\nlast,\u{1B}\n".utf8))
         #expect(records[1] == Self.ok(2, ["ok", "x\ty"]))
-        #expect(records[2].error == "field 2 ('b') holds the control character 0x00 at byte 2; remove it (values may hold tabs and line breaks, no other control characters)")
+        #expect(
+            records[2].error
+                == "field 2 ('b') holds the control character 0x00 at byte 2; remove it (values may hold tabs and line breaks, no other control characters)"
+        )
         #expect(records[3].error?.hasPrefix("field 2 ('b') holds the control character 0x1B") == true)
     }
 
     @Test("a field or record over the limits fails only that record")
     func limits() throws {
-        let text = "a,b\n" + String(repeating: "x", count: 2_000) + ",1\nok,2\n" + String(repeating: "y,", count: 40) + "\nend,3\n"
+        let text =
+            "a,b\n" + String(repeating: "x", count: 2_000) + ",1\nok,2\n" + String(repeating: "y,", count: 40)
+            + "\nend,3\n"
         let path = try Self.file(Array(text.utf8))
         defer { Self.cleanup(path) }
         let reader = try CSVReader(
-            path: path, format: CSVFormat(limits: CSVLimits(maxFieldBytes: 1_000, maxRecordBytes: 10_000, maxFields: 20)))
+            path: path,
+            format: CSVFormat(limits: CSVLimits(maxFieldBytes: 1_000, maxRecordBytes: 10_000, maxFields: 20)))
         _ = try reader.nextRecord()
         #expect(try reader.nextRecord()?.error == "field 1 ('a') is longer than 1000 bytes")
         #expect(try reader.nextRecord()?.fields == ["ok", "2"])
@@ -250,19 +278,21 @@ struct CSVReaderTests {
 
     @Test("a value starting with '=' (or other formula characters) is carried verbatim")
     func formulaLikeValues() throws {
-        #expect(try Self.readAll("a,b\n=cmd|' /C calc'!A0,\"=SUM(A1:A2), x\"\n+1,-2\n@x,=\"\"q\"\"\n") == [
-            Self.ok(1, ["a", "b"]),
-            Self.ok(2, ["=cmd|' /C calc'!A0", "=SUM(A1:A2), x"]),
-            Self.ok(3, ["+1", "-2"]),
-            Self.ok(4, ["@x", "=\"\"q\"\""]),
-        ])
+        #expect(
+            try Self.readAll("a,b\n=cmd|' /C calc'!A0,\"=SUM(A1:A2), x\"\n+1,-2\n@x,=\"\"q\"\"\n") == [
+                Self.ok(1, ["a", "b"]),
+                Self.ok(2, ["=cmd|' /C calc'!A0", "=SUM(A1:A2), x"]),
+                Self.ok(3, ["+1", "-2"]),
+                Self.ok(4, ["@x", "=\"\"q\"\""]),
+            ])
     }
 
     @Test("spaces around values are kept; a quote inside an unquoted field is data")
     func verbatimUnquoted() throws {
-        #expect(try Self.readAll("a,b\n  x , y\nab\"c,d\n") == [
-            Self.ok(1, ["a", "b"]), Self.ok(2, ["  x ", " y"]), Self.ok(3, ["ab\"c", "d"]),
-        ])
+        #expect(
+            try Self.readAll("a,b\n  x , y\nab\"c,d\n") == [
+                Self.ok(1, ["a", "b"]), Self.ok(2, ["  x ", " y"]), Self.ok(3, ["ab\"c", "d"]),
+            ])
     }
 
     @Test("CRLF, a doubled quote and a multi-byte character split across the 64 KB read boundary")
@@ -271,22 +301,25 @@ struct CSVReaderTests {
         // "h\n" is 2 bytes; the CR of the record's CRLF is the last byte of the first chunk.
         let crlf = Array("h\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: chunk - 3) + Array("\r\nnext\n".utf8)
         #expect(crlf[chunk - 1] == 0x0D && crlf[chunk] == 0x0A)
-        #expect(try Self.readAll(crlf) == [
-            Self.ok(1, ["h"]), Self.ok(2, [String(repeating: "x", count: chunk - 3)]), Self.ok(3, ["next"]),
-        ])
+        #expect(
+            try Self.readAll(crlf) == [
+                Self.ok(1, ["h"]), Self.ok(2, [String(repeating: "x", count: chunk - 3)]), Self.ok(3, ["next"]),
+            ])
         // The first quote of a doubled quote is the last byte of the first chunk ("h\n\"" is 3 bytes).
         let k = chunk - 4
         let quoted = Array("h\n\"".utf8) + Array(repeating: UInt8(ascii: "x"), count: k) + Array("\"\"y\"\nnext\n".utf8)
         #expect(quoted[chunk - 1] == UInt8(ascii: "\"") && quoted[chunk] == UInt8(ascii: "\""))
-        #expect(try Self.readAll(quoted) == [
-            Self.ok(1, ["h"]), Self.ok(2, [String(repeating: "x", count: k) + "\"y"]), Self.ok(3, ["next"]),
-        ])
+        #expect(
+            try Self.readAll(quoted) == [
+                Self.ok(1, ["h"]), Self.ok(2, [String(repeating: "x", count: k) + "\"y"]), Self.ok(3, ["next"]),
+            ])
         // "é" (C3 A9) straddles the boundary.
         let utf8 = Array("h\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: chunk - 3) + Array("é\nnext\n".utf8)
         #expect(utf8[chunk - 1] == 0xC3 && utf8[chunk] == 0xA9)
-        #expect(try Self.readAll(utf8) == [
-            Self.ok(1, ["h"]), Self.ok(2, [String(repeating: "x", count: chunk - 3) + "é"]), Self.ok(3, ["next"]),
-        ])
+        #expect(
+            try Self.readAll(utf8) == [
+                Self.ok(1, ["h"]), Self.ok(2, [String(repeating: "x", count: chunk - 3) + "é"]), Self.ok(3, ["next"]),
+            ])
     }
 
     @Test("50,000 records read as a stream: every line number right, the last one included")
@@ -323,7 +356,8 @@ struct CSVReaderTests {
             if record.line != expected[index].line || record.fields != expected[index].fields {
                 mismatches += 1
                 if mismatches <= 3 {
-                    Issue.record("record \(index): got line \(record.line) \(record.fields ?? []), expected \(expected[index])")
+                    Issue.record(
+                        "record \(index): got line \(record.line) \(record.fields ?? []), expected \(expected[index])")
                 }
             }
             index += 1

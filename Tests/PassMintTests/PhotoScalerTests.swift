@@ -73,15 +73,18 @@ struct PhotoScalerTests {
         let folder = try PhotoFolder()
         try folder.plasma("same.jpg", 200, 200)
         let scaler = PhotoScaler()
-        let first = try scaler.files(slot: "thumbnail", path: "same.jpg", folder: folder.path, style: "generic", isPoster: false)
-        let again = try scaler.files(slot: "thumbnail", path: "./same.jpg", folder: folder.path, style: "generic", isPoster: false)
+        let first = try scaler.files(
+            slot: "thumbnail", path: "same.jpg", folder: folder.path, style: "generic", isPoster: false)
+        let again = try scaler.files(
+            slot: "thumbnail", path: "./same.jpg", folder: folder.path, style: "generic", isPoster: false)
         #expect(first == again)
         #expect(scaler.cache.count == 1)
         // Another target size of the same file is its own entry.
         _ = try scaler.files(slot: "strip", path: "same.jpg", folder: folder.path, style: "storeCard", isPoster: false)
         #expect(scaler.cache.count == 2)
         try folder.run("convert", ["-size", "300x200", "xc:navy", "same.jpg"])
-        let edited = try scaler.files(slot: "thumbnail", path: "same.jpg", folder: folder.path, style: "generic", isPoster: false)
+        let edited = try scaler.files(
+            slot: "thumbnail", path: "same.jpg", folder: folder.path, style: "generic", isPoster: false)
         #expect(edited != first)
     }
 
@@ -89,9 +92,13 @@ struct PhotoScalerTests {
     func cacheBound() throws {
         let cache = PhotoCache(capacity: 1000)
         func key(_ n: Int) -> PhotoCache.Key {
-            .init(path: "/p\(n)", size: 1, modifiedSeconds: 0, modifiedNanoseconds: 0, slot: "thumbnail", width: 90, height: 90)
+            .init(
+                path: "/p\(n)", size: 1, modifiedSeconds: 0, modifiedNanoseconds: 0, slot: "thumbnail", width: 90,
+                height: 90)
         }
-        func file(_ n: Int) -> [PassFile] { [PassFile(path: "t.png", bytes: [UInt8](repeating: 0, count: 400), isSharedAsset: false)] }
+        func file(_ n: Int) -> [PassFile] {
+            [PassFile(path: "t.png", bytes: [UInt8](repeating: 0, count: 400), isSharedAsset: false)]
+        }
         cache.insert(file(1), for: key(1))
         cache.insert(file(2), for: key(2))
         _ = cache.files(for: key(1))  // 1 is now the most recent
@@ -103,7 +110,9 @@ struct PhotoScalerTests {
     }
 
     /// Runs the scaler on `name` in `folder` and returns its error.
-    static func refusal(_ name: String, in folder: PhotoFolder, limits: PhotoLimits = .standard, style: String = "generic")
+    static func refusal(
+        _ name: String, in folder: PhotoFolder, limits: PhotoLimits = .standard, style: String = "generic"
+    )
         -> PhotoError?
     {
         do {
@@ -168,7 +177,8 @@ struct PhotoScalerTests {
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.path + "/small.jpg")))
         #expect(ImageInfo.jpegSize(bytes)! == (64, 48))
         // Patch the SOF0 frame header to 65000×65000.
-        let sof = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
+        let sof = try #require(
+            (0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
         bytes.replaceSubrange((sof + 5)..<(sof + 9), with: [0xFD, 0xE8, 0xFD, 0xE8])
         try folder.write("huge.jpg", bytes)
         guard case .decompressionBomb(_, 65000, 65000, _)? = Self.refusal("huge.jpg", in: folder) else {
@@ -181,7 +191,9 @@ struct PhotoScalerTests {
         let folder = try PhotoFolder()
         try folder.plasma("photo.jpg", 300, 300)
         let error = Self.refusal("photo.jpg", in: folder, limits: PhotoLimits(maxFileBytes: 1000))
-        guard case .fileTooLarge(let file, _, 1000)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .fileTooLarge(let file, _, 1000)? = error else {
+            Issue.record("got \(String(describing: error))"); return
+        }
         #expect(file == "photo.jpg")
     }
 
@@ -191,7 +203,8 @@ struct PhotoScalerTests {
         try outside.plasma("secret.jpg", 50, 50)
         let folder = try PhotoFolder()
         try folder.plasma("ok.jpg", 50, 50)
-        try FileManager.default.createSymbolicLink(atPath: folder.path + "/link.jpg", withDestinationPath: outside.path + "/secret.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path + "/link.jpg", withDestinationPath: outside.path + "/secret.jpg")
         try FileManager.default.createDirectory(atPath: folder.path + "/sub", withIntermediateDirectories: true)
         let relative = "../" + (outside.path as NSString).lastPathComponent + "/secret.jpg"
         for path in [relative, "sub/../../x.jpg", outside.path + "/secret.jpg", "link.jpg"] {
@@ -208,8 +221,9 @@ struct PhotoScalerTests {
     func slotNotShown() throws {
         let folder = try PhotoFolder()
         try folder.plasma("p.jpg", 50, 50)
-        #expect(Self.refusal("p.jpg", in: folder, style: "storeCard")
-            == .slotNotShown(slot: "thumbnail", style: "storeCard", shownOn: ["eventTicket", "generic"]))
+        #expect(
+            Self.refusal("p.jpg", in: folder, style: "storeCard")
+                == .slotNotShown(slot: "thumbnail", style: "storeCard", shownOn: ["eventTicket", "generic"]))
     }
 
     @Test("a truncated JPEG (valid header) fails with libvips' reason instead of grey rows, never a crash")

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("TemplateArchive: zipped templates")
 struct TemplateArchiveTests {
-    static let passJSON = Array(#"{"formatVersion": 1, "serialNumber": "1", "posterGeneric": {"primaryFields": [{"key": "NAME", "value": "x"}]}}"#.utf8)
+    static let passJSON = Array(
+        #"{"formatVersion": 1, "serialNumber": "1", "posterGeneric": {"primaryFields": [{"key": "NAME", "value": "x"}]}}"#
+            .utf8)
 
     /// Writes a zip of `entries` to a temporary file and returns its path.
     static func zip(_ entries: [ArchiveEntry], name: String = "t.pkpasstemplate") throws -> String {
@@ -18,11 +20,13 @@ struct TemplateArchiveTests {
 
     @Test("a zipped .pkpasstemplate loads through PassFactory, inside one folder or flat; tooling.json is not an asset")
     func loads() throws {
-        let tooling = ArchiveEntry(name: "club.pkpasstemplate/tooling.json", bytes: Array(#"{"designerVersion": "1"}"#.utf8))
-        let wrapped = try Self.zip([
-            ArchiveEntry(name: "club.pkpasstemplate/pass.json", bytes: Self.passJSON), tooling,
-            ArchiveEntry(name: "club.pkpasstemplate/icon.png", bytes: [1, 2, 3]),
-        ], name: "club.zip")
+        let tooling = ArchiveEntry(
+            name: "club.pkpasstemplate/tooling.json", bytes: Array(#"{"designerVersion": "1"}"#.utf8))
+        let wrapped = try Self.zip(
+            [
+                ArchiveEntry(name: "club.pkpasstemplate/pass.json", bytes: Self.passJSON), tooling,
+                ArchiveEntry(name: "club.pkpasstemplate/icon.png", bytes: [1, 2, 3]),
+            ], name: "club.zip")
         let template = try PassFactory.loadTemplate(wrapped)
         #expect(template.directory == wrapped + "/club.pkpasstemplate")
         #expect(template.isDesignerTemplate && template.tooling?.designerVersion == "1")

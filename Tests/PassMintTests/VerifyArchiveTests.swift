@@ -30,13 +30,15 @@ struct VerifyArchiveTests {
 
     @Test("junk files: .DS_Store and __MACOSX are archive.junk-file")
     func junkFiles() throws {
-        let dsStore = verify(try Support.makePass(
-            Support.goodFiles(), extraEntries: [ArchiveEntry(name: ".DS_Store", bytes: [0, 0, 0, 1])]))
+        let dsStore = verify(
+            try Support.makePass(
+                Support.goodFiles(), extraEntries: [ArchiveEntry(name: ".DS_Store", bytes: [0, 0, 0, 1])]))
         #expect(dsStore.codes.contains("archive.junk-file"))
         #expect(!dsStore.codes.contains("manifest.unlisted-file"))
         #expect(!dsStore.valid)
-        let macOSX = verify(try Support.makePass(
-            Support.goodFiles(), extraEntries: [ArchiveEntry(name: "__MACOSX/._pass.json", bytes: [1, 2])]))
+        let macOSX = verify(
+            try Support.makePass(
+                Support.goodFiles(), extraEntries: [ArchiveEntry(name: "__MACOSX/._pass.json", bytes: [1, 2])]))
         #expect(macOSX.codes.contains("archive.junk-file"))
     }
 
@@ -46,7 +48,8 @@ struct VerifyArchiveTests {
         let report = verify(try Support.makePass(files))
         #expect(report.codes.contains("archive.nested-folder"))
         #expect(report.problems.first { $0.code == "archive.nested-folder" }?.path == "images/")
-        let lproj = Support.goodFiles() + [ArchiveEntry(name: "en.lproj/pass.strings", bytes: Array("\"a\" = \"b\";".utf8))]
+        let lproj =
+            Support.goodFiles() + [ArchiveEntry(name: "en.lproj/pass.strings", bytes: Array("\"a\" = \"b\";".utf8))]
         #expect(verify(try Support.makePass(lproj)).valid)
     }
 
@@ -92,9 +95,11 @@ struct VerifyArchiveTests {
         let manifest = Manifest.build(files.map { ($0.name, Manifest.sha1Hex($0.bytes)) })
         let signature = try PassSigner(identity: Support.identity).sign(manifest)
         let reformatted = Array(String(decoding: manifest, as: UTF8.self).replacingOccurrences(of: "\n", with: "").utf8)
-        let bytes = try ArchiveWriter.makeArchive(files + [
-            ArchiveEntry(name: "manifest.json", bytes: reformatted), ArchiveEntry(name: "signature", bytes: signature),
-        ])
+        let bytes = try ArchiveWriter.makeArchive(
+            files + [
+                ArchiveEntry(name: "manifest.json", bytes: reformatted),
+                ArchiveEntry(name: "signature", bytes: signature),
+            ])
         let report = verify(bytes)
         #expect(report.codes.contains("signature.invalid"))
         #expect(!report.codes.contains("manifest.hash-mismatch"))
@@ -106,10 +111,11 @@ struct VerifyArchiveTests {
         #expect(unsigned.codes.contains("signature.missing"))
         let files = Support.goodFiles()
         let manifest = Manifest.build(files.map { ($0.name, Manifest.sha1Hex($0.bytes)) })
-        let garbage = try ArchiveWriter.makeArchive(files + [
-            ArchiveEntry(name: "manifest.json", bytes: manifest),
-            ArchiveEntry(name: "signature", bytes: Array("not a signature".utf8)),
-        ])
+        let garbage = try ArchiveWriter.makeArchive(
+            files + [
+                ArchiveEntry(name: "manifest.json", bytes: manifest),
+                ArchiveEntry(name: "signature", bytes: Array("not a signature".utf8)),
+            ])
         #expect(verify(garbage).codes.contains("signature.invalid"))
     }
 
@@ -134,9 +140,10 @@ struct VerifyArchiveTests {
 
     @Test("pass type ID and team that differ from the certificate")
     func identityMismatch() throws {
-        let json = Array(String(decoding: Support.passJSON(), as: UTF8.self)
-            .replacingOccurrences(of: Support.passTypeIdentifier, with: "pass.other.id")
-            .replacingOccurrences(of: Support.teamIdentifier, with: "OTHERTEAM1").utf8)
+        let json = Array(
+            String(decoding: Support.passJSON(), as: UTF8.self)
+                .replacingOccurrences(of: Support.passTypeIdentifier, with: "pass.other.id")
+                .replacingOccurrences(of: Support.teamIdentifier, with: "OTHERTEAM1").utf8)
         let report = verify(try Support.makePass(Support.goodFiles(passJSON: json)))
         #expect(report.codes.contains("certificate.pass-type-mismatch"))
         #expect(report.codes.contains("certificate.team-mismatch"))
@@ -148,8 +155,11 @@ struct VerifyArchiveTests {
         let nfc = "\"nfc\": {\"message\": \"m\", \"encryptionPublicKey\": \"MDkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDIgAC\"},"
         let report = verify(try Support.makePass(Support.goodFiles(passJSON: Support.passJSON(extra: nfc))))
         #expect(report.codes.contains("certificate.nfc-required"))
-        let personalization = ArchiveEntry(name: "personalization.json", bytes: Array(
-            "{\"requiredPersonalizationFields\": [\"PKPassPersonalizationFieldName\"], \"description\": \"Join\"}".utf8))
+        let personalization = ArchiveEntry(
+            name: "personalization.json",
+            bytes: Array(
+                "{\"requiredPersonalizationFields\": [\"PKPassPersonalizationFieldName\"], \"description\": \"Join\"}"
+                    .utf8))
         let second = verify(try Support.makePass(Support.goodFiles() + [personalization]))
         #expect(second.codes.contains("certificate.nfc-required"))
         #expect(second.codes.contains("pass.personalization-invalid"))
@@ -157,14 +167,16 @@ struct VerifyArchiveTests {
 
     @Test("pass.json: lenient is a warning, broken is pass.json-invalid, model rules come through")
     func passJSON() throws {
-        let lenient = Array(String(decoding: Support.passJSON(), as: UTF8.self)
-            .replacingOccurrences(of: "\"Ada\"}]}}", with: "\"Ada\"},]}}").utf8)
+        let lenient = Array(
+            String(decoding: Support.passJSON(), as: UTF8.self)
+                .replacingOccurrences(of: "\"Ada\"}]}}", with: "\"Ada\"},]}}").utf8)
         let lenientReport = verify(try Support.makePass(Support.goodFiles(passJSON: lenient)))
         #expect(lenientReport.codes.contains("pass.json-lenient"))
         #expect(lenientReport.problems.first { $0.code == "pass.json-lenient" }?.severity == .warning)
         let broken = verify(try Support.makePass(Support.goodFiles(passJSON: Array("{\"formatVersion\": ".utf8))))
         #expect(broken.codes.contains("pass.json-invalid"))
-        let noStyle = Array("""
+        let noStyle = Array(
+            """
             {"formatVersion": 1, "passTypeIdentifier": "\(Support.passTypeIdentifier)", "serialNumber": "S1",
              "teamIdentifier": "\(Support.teamIdentifier)", "organizationName": "O", "description": "D"}
             """.utf8)
@@ -176,7 +188,10 @@ struct VerifyArchiveTests {
         let noIcon = Support.goodFiles().filter { !$0.name.hasPrefix("icon") }
         #expect(verify(try Support.makePass(noIcon)).codes.contains("image.missing-icon"))
 
-        let jpeg = Support.goodFiles() + [ArchiveEntry(name: "thumbnail.png", bytes: [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0, count: 40))]
+        let jpeg =
+            Support.goodFiles() + [
+                ArchiveEntry(name: "thumbnail.png", bytes: [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0, count: 40))
+            ]
         let jpegReport = verify(try Support.makePass(jpeg))
         #expect(jpegReport.codes.contains("image.not-png"))
         #expect(jpegReport.problems.first { $0.code == "image.not-png" }?.message.contains("JPEG") == true)
@@ -193,13 +208,14 @@ struct VerifyArchiveTests {
 
     @Test("localization: different key sets and image resolutions are localization.inconsistent")
     func localization() throws {
-        let files = Support.goodFiles() + [
-            ArchiveEntry(name: "en.lproj/pass.strings", bytes: Array("\"a\" = \"A\";\n\"b\" = \"B\";".utf8)),
-            ArchiveEntry(name: "fr.lproj/pass.strings", bytes: Array("\"a\" = \"A\";".utf8)),
-            ArchiveEntry(name: "en.lproj/logo.png", bytes: Support.png(100, 40)),
-            ArchiveEntry(name: "en.lproj/logo@2x.png", bytes: Support.png(200, 80)),
-            ArchiveEntry(name: "fr.lproj/logo.png", bytes: Support.png(100, 40)),
-        ]
+        let files =
+            Support.goodFiles() + [
+                ArchiveEntry(name: "en.lproj/pass.strings", bytes: Array("\"a\" = \"A\";\n\"b\" = \"B\";".utf8)),
+                ArchiveEntry(name: "fr.lproj/pass.strings", bytes: Array("\"a\" = \"A\";".utf8)),
+                ArchiveEntry(name: "en.lproj/logo.png", bytes: Support.png(100, 40)),
+                ArchiveEntry(name: "en.lproj/logo@2x.png", bytes: Support.png(200, 80)),
+                ArchiveEntry(name: "fr.lproj/logo.png", bytes: Support.png(100, 40)),
+            ]
         let report = verify(try Support.makePass(files))
         let inconsistent = report.problems.filter { $0.code == "localization.inconsistent" }
         #expect(inconsistent.count == 2)
@@ -208,10 +224,11 @@ struct VerifyArchiveTests {
         #expect(report.valid)  // warnings only
 
         let utf16 = PassStrings16.encode("\"a\" = \"Ä\";\n\"b\" = \"B\";")
-        let consistent = Support.goodFiles() + [
-            ArchiveEntry(name: "en.lproj/pass.strings", bytes: Array("\"a\" = \"A\";\n\"b\" = \"B\";".utf8)),
-            ArchiveEntry(name: "de.lproj/pass.strings", bytes: utf16),
-        ]
+        let consistent =
+            Support.goodFiles() + [
+                ArchiveEntry(name: "en.lproj/pass.strings", bytes: Array("\"a\" = \"A\";\n\"b\" = \"B\";".utf8)),
+                ArchiveEntry(name: "de.lproj/pass.strings", bytes: utf16),
+            ]
         #expect(verify(try Support.makePass(consistent)).codes == ["certificate.not-apple"])
     }
 }

@@ -31,8 +31,11 @@ struct VerifyBombTests {
     @Test("a pass.json that inflates to 2 GiB (its header claims 1 KB) is refused at the 1 MiB text limit")
     func inflateBomb() {
         let found = Self.problems("inflate-bomb.pkpass")
-        #expect(found.contains { $0.code == VerifyCode.archiveUnreadable && $0.message.contains("'pass.json'")
-            && $0.message.contains("larger than the 1048576-byte limit") })
+        #expect(
+            found.contains {
+                $0.code == VerifyCode.archiveUnreadable && $0.message.contains("'pass.json'")
+                    && $0.message.contains("larger than the 1048576-byte limit")
+            })
     }
 
     @Test("a bundle of ten inflate bombs: ten reports, each refusing its pass.json")
@@ -47,9 +50,11 @@ struct VerifyBombTests {
 
     @Test("a manifest of a million keys is refused at the text limit, not parsed")
     func manifestBomb() {
-        #expect(Self.problems("manifest-bomb.pkpass").contains {
-            $0.code == VerifyCode.archiveUnreadable && $0.message.contains("'manifest.json'") && $0.message.contains("limit")
-        })
+        #expect(
+            Self.problems("manifest-bomb.pkpass").contains {
+                $0.code == VerifyCode.archiveUnreadable && $0.message.contains("'manifest.json'")
+                    && $0.message.contains("limit")
+            })
     }
 
     @Test("5,000 entries are refused before any is inflated")
@@ -63,10 +68,14 @@ struct VerifyBombTests {
     func hostileNames() {
         let nul = Self.problems("nul-name.pkpass")
         #expect(nul.contains { $0.code == VerifyCode.archiveBadPath && $0.message.contains("NUL byte") })
-        #expect(nul.contains { $0.code == VerifyCode.archiveUnreadable && $0.message.contains("pass.json\u{2400}.png") })
+        #expect(
+            nul.contains { $0.code == VerifyCode.archiveUnreadable && $0.message.contains("pass.json\u{2400}.png") })
         let link = Self.problems("symlink.pkpass")
-        #expect(link.contains { $0.code == VerifyCode.archiveUnreadable && $0.message.contains("symbolic link")
-            && $0.message.contains("'icon.png'") })
+        #expect(
+            link.contains {
+                $0.code == VerifyCode.archiveUnreadable && $0.message.contains("symbolic link")
+                    && $0.message.contains("'icon.png'")
+            })
     }
 
     @Test("a bundle inside a bundle is not opened")

@@ -31,16 +31,19 @@ struct VerifyChainTests {
         let files = Support.goodFiles()
         let manifest = Manifest.build(files.map { ($0.name, Manifest.sha1Hex($0.bytes)) })
         try Data(manifest).write(to: URL(fileURLWithPath: directory + "/manifest.json"))
-        try openssl(["cms", "-sign", "-binary", "-outform", "DER", "-in", "manifest.json", "-out", "signature"]
-            + signArguments, in: directory)
+        try openssl(
+            ["cms", "-sign", "-binary", "-outform", "DER", "-in", "manifest.json", "-out", "signature"]
+                + signArguments, in: directory)
         let signature = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/signature")))
-        return try ArchiveWriter.makeArchive(files + [
-            ArchiveEntry(name: "manifest.json", bytes: manifest), ArchiveEntry(name: "signature", bytes: signature),
-        ])
+        return try ArchiveWriter.makeArchive(
+            files + [
+                ArchiveEntry(name: "manifest.json", bytes: manifest), ArchiveEntry(name: "signature", bytes: signature),
+            ])
     }
 
     private func devChain(_ directory: String, _ name: String) throws -> DevCertificatePaths {
-        try DevCertificates.generate(directory: directory + "/" + name,
+        try DevCertificates.generate(
+            directory: directory + "/" + name,
             passTypeIdentifier: Support.passTypeIdentifier, teamIdentifier: Support.teamIdentifier)
     }
 
@@ -60,8 +63,9 @@ struct VerifyChainTests {
         try withTemporaryDirectory { directory in
             let a = try devChain(directory, "a")
             let b = try devChain(directory, "b")
-            let bytes = try pass(in: directory,
-                                 signArguments: ["-signer", a.certificate, "-inkey", a.key, "-certfile", b.wwdr])
+            let bytes = try pass(
+                in: directory,
+                signArguments: ["-signer", a.certificate, "-inkey", a.key, "-certfile", b.wwdr])
             let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
             #expect(report.codes.contains("certificate.wrong-intermediate"))
             #expect(!report.codes.contains("certificate.no-intermediate"))
@@ -72,9 +76,12 @@ struct VerifyChainTests {
     func subjectKeyIdentifier() throws {
         try withTemporaryDirectory { directory in
             let dev = try devChain(directory, "a")
-            let bytes = try pass(in: directory,
-                                 signArguments: ["-signer", dev.certificate, "-inkey", dev.key, "-certfile", dev.wwdr,
-                                                 "-keyid", "-md", "sha256"])
+            let bytes = try pass(
+                in: directory,
+                signArguments: [
+                    "-signer", dev.certificate, "-inkey", dev.key, "-certfile", dev.wwdr,
+                    "-keyid", "-md", "sha256",
+                ])
             let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
             #expect(report.valid, "\(report.problems)")
             #expect(report.codes == ["certificate.not-apple"])
@@ -85,9 +92,12 @@ struct VerifyChainTests {
     func noSigningTime() throws {
         try withTemporaryDirectory { directory in
             let dev = try devChain(directory, "a")
-            let bytes = try pass(in: directory,
-                                 signArguments: ["-signer", dev.certificate, "-inkey", dev.key, "-certfile", dev.wwdr,
-                                                 "-noattr"])
+            let bytes = try pass(
+                in: directory,
+                signArguments: [
+                    "-signer", dev.certificate, "-inkey", dev.key, "-certfile", dev.wwdr,
+                    "-noattr",
+                ])
             let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
             #expect(report.codes.contains("signature.no-signing-time"))
             #expect(!report.codes.contains("signature.invalid"))
@@ -98,17 +108,28 @@ struct VerifyChainTests {
     func lookAlikeApple() throws {
         try withTemporaryDirectory { directory in
             let wwdrSubject = "/C=US/O=Apple Inc./OU=G4/CN=Apple Worldwide Developer Relations Certification Authority"
-            try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
-                         "-days", "30", "-subj", wwdrSubject,
-                         "-addext", "basicConstraints=critical,CA:TRUE",
-                         "-addext", "keyUsage=critical,keyCertSign,cRLSign,digitalSignature"], in: directory)
-            try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "leaf.key", "-out", "leaf.csr",
-                         "-subj", "/UID=\(Support.passTypeIdentifier)/CN=Pass Type ID: \(Support.passTypeIdentifier)"
-                            + "/OU=\(Support.teamIdentifier)/O=Someone/C=US"], in: directory)
-            try openssl(["x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                         "-out", "leaf.pem", "-days", "30"], in: directory)
-            let bytes = try pass(in: directory,
-                                 signArguments: ["-signer", "leaf.pem", "-inkey", "leaf.key", "-certfile", "ca.pem"])
+            try openssl(
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
+                    "-days", "30", "-subj", wwdrSubject,
+                    "-addext", "basicConstraints=critical,CA:TRUE",
+                    "-addext", "keyUsage=critical,keyCertSign,cRLSign,digitalSignature",
+                ], in: directory)
+            try openssl(
+                [
+                    "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "leaf.key", "-out", "leaf.csr",
+                    "-subj",
+                    "/UID=\(Support.passTypeIdentifier)/CN=Pass Type ID: \(Support.passTypeIdentifier)"
+                        + "/OU=\(Support.teamIdentifier)/O=Someone/C=US",
+                ], in: directory)
+            try openssl(
+                [
+                    "x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                    "-out", "leaf.pem", "-days", "30",
+                ], in: directory)
+            let bytes = try pass(
+                in: directory,
+                signArguments: ["-signer", "leaf.pem", "-inkey", "leaf.key", "-certfile", "ca.pem"])
             let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
             let notApple = try #require(report.problems.first { $0.code == "certificate.not-apple" })
             #expect(notApple.severity == .error)

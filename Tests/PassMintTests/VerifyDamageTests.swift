@@ -39,7 +39,10 @@ struct VerifyDamageTests {
 
     @Test("a data corruption inside an entry is reported, the rest of the pass still checked")
     func entryCorruption() throws {
-        let files = Support.goodFiles() + [ArchiveEntry(name: "thumbnail.png", bytes: Support.png(90, 90) + [UInt8](repeating: 7, count: 4000))]
+        let files =
+            Support.goodFiles() + [
+                ArchiveEntry(name: "thumbnail.png", bytes: Support.png(90, 90) + [UInt8](repeating: 7, count: 4000))
+            ]
         var bytes = try Support.makePass(files)
         // Find the thumbnail's data (stored, PNG are not deflated) and flip a byte in its padding.
         let marker: [UInt8] = [UInt8](repeating: 7, count: 64)
@@ -68,7 +71,8 @@ struct VerifyDamageTests {
         #expect(reports.map(\.file) == ["two.pkpasses", "two.pkpasses:a.pkpass", "two.pkpasses:b.pkpass"])
         #expect(reports[0].codes == ["bundle.duplicate-serial"])
 
-        let eleven = (0..<11).map { ArchiveEntry(name: "p\($0).pkpass", bytes: pass) }
+        let eleven =
+            (0..<11).map { ArchiveEntry(name: "p\($0).pkpass", bytes: pass) }
             + [ArchiveEntry(name: "readme.txt", bytes: Array("hi".utf8))]
         let big = PassVerifier.verify(bytes: try ArchiveWriter.makeArchive(eleven), name: "big.pkpasses")
         #expect(big.count == 12)

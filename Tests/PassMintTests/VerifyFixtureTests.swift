@@ -16,9 +16,11 @@ struct VerifyFixtureTests {
         return reports
     }
 
-    @Test("Apple samples: valid signature and manifest, expired certificates", arguments: [
-        "apple-sample__StoreCard.pkpass", "apple-sample__Event.pkpass",
-    ])
+    @Test(
+        "Apple samples: valid signature and manifest, expired certificates",
+        arguments: [
+            "apple-sample__StoreCard.pkpass", "apple-sample__Event.pkpass",
+        ])
     func appleSamples(name: String) throws {
         guard let reports = report(name) else { return }
         let report = try #require(reports.first)

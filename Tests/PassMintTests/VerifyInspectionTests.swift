@@ -11,8 +11,9 @@ struct VerifyInspectionTests {
     @Test("PEM leaf with matching key, PEM intermediate with a foreign key, DER, .p12")
     func inspect() throws {
         try withTemporaryDirectory { directory in
-            let dev = try DevCertificates.generate(directory: directory + "/dev", passTypeIdentifier: "pass.x.y",
-                                                   teamIdentifier: "TEAM123456", validDays: 30)
+            let dev = try DevCertificates.generate(
+                directory: directory + "/dev", passTypeIdentifier: "pass.x.y",
+                teamIdentifier: "TEAM123456", validDays: 30)
             let now = Date()
             let leaf = try CertificateInspection.inspect(path: dev.certificate, keyPath: dev.key, now: now)
             #expect(leaf.format == "PEM")

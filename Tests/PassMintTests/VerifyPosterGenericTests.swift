@@ -11,11 +11,13 @@ struct VerifyPosterGenericTests {
 
     /// A poster generic pass.json; `fallback` is the legacy style beside it (nil for none). Both share keys.
     static func passJSON(fallback: String? = "generic") -> [UInt8] {
-        let fields = #"{"primaryFields": [{"key": "member", "value": "Ada"}], "#
+        let fields =
+            #"{"primaryFields": [{"key": "member", "value": "Ada"}], "#
             + #""backFields": [{"key": "terms", "value": "T"}]"#
         let poster = #""posterGeneric": \#(fields), "footerFields": [{"key": "points", "value": 12}]}"#
         let legacy = fallback.map { #", "\#($0)": \#(fields)}"# } ?? ""
-        return Array("""
+        return Array(
+            """
             {"formatVersion": 1, "passTypeIdentifier": "\(Support.passTypeIdentifier)", "serialNumber": "SERIAL-0001",
              "teamIdentifier": "\(Support.teamIdentifier)", "organizationName": "PassMint Tests",
              "description": "Poster test pass", \(poster)\(legacy)}
@@ -23,8 +25,10 @@ struct VerifyPosterGenericTests {
     }
 
     /// Icon, logo, artwork and primaryLogo at every scale, each the size Apple gives.
-    static func files(fallback: String? = "generic", replacing: [String: [UInt8]] = [:],
-                      removing: Set<String> = []) -> [ArchiveEntry] {
+    static func files(
+        fallback: String? = "generic", replacing: [String: [UInt8]] = [:],
+        removing: Set<String> = []
+    ) -> [ArchiveEntry] {
         var images: [(String, [UInt8])] = [
             ("icon.png", Support.png(29, 29)), ("icon@2x.png", Support.png(58, 58)),
             ("icon@3x.png", Support.png(87, 87)),
@@ -54,10 +58,12 @@ struct VerifyPosterGenericTests {
         #expect(report.jsonValue["style"] == "posterGeneric")
     }
 
-    @Test("artwork sizes follow ImageSlot: 358×448 pt at each scale", arguments: [
-        ("artwork@2x.png", 700, 900, "716×896"), ("artwork@3x.png", 1074, 1000, "1074×1344"),
-        ("artwork.png", 448, 358, "358×448"),
-    ])
+    @Test(
+        "artwork sizes follow ImageSlot: 358×448 pt at each scale",
+        arguments: [
+            ("artwork@2x.png", 700, 900, "716×896"), ("artwork@3x.png", 1074, 1000, "1074×1344"),
+            ("artwork.png", 448, 358, "358×448"),
+        ])
     func artworkSize(name: String, width: Int, height: Int, expected: String) throws {
         let report = try verify(Self.files(replacing: [name: Support.png(width, height)]))
         let hits = report.problems.filter { $0.code == VerifyCode.imageWrongSize }
@@ -66,10 +72,12 @@ struct VerifyPosterGenericTests {
         #expect(report.valid)
     }
 
-    @Test("primaryLogo: 30 pt tall and 30-126 pt wide at each scale", arguments: [
-        ("primaryLogo@2x.png", 200, 70, "60 px tall"), ("primaryLogo@3x.png", 400, 90, "90-378 px wide"),
-        ("primaryLogo.png", 20, 30, "30-126 px wide"),
-    ])
+    @Test(
+        "primaryLogo: 30 pt tall and 30-126 pt wide at each scale",
+        arguments: [
+            ("primaryLogo@2x.png", 200, 70, "60 px tall"), ("primaryLogo@3x.png", 400, 90, "90-378 px wide"),
+            ("primaryLogo.png", 20, 30, "30-126 px wide"),
+        ])
     func primaryLogoSize(name: String, width: Int, height: Int, expected: String) throws {
         let report = try verify(Self.files(replacing: [name: Support.png(width, height)]))
         let hits = report.problems.filter { $0.code == VerifyCode.imageWrongSize }

@@ -8,7 +8,6 @@ import PassSigning
 /// Helpers for the verify tests: fixture paths, temporary folders, a dev identity and signed test passes.
 enum VerifyTestSupport {
 
-
     static let passTypeIdentifier = "pass.test.verify"
     static let teamIdentifier = "VERIFYTEAM"
 
@@ -32,7 +31,8 @@ enum VerifyTestSupport {
 
     /// A valid generic pass.json for the test identity.
     static func passJSON(extra: String = "") -> [UInt8] {
-        Array("""
+        Array(
+            """
             {"formatVersion": 1, "passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "SERIAL-0001",
              "teamIdentifier": "\(teamIdentifier)", "organizationName": "PassMint Tests",
              "description": "Test pass", \(extra)
@@ -55,8 +55,10 @@ enum VerifyTestSupport {
     ///   - manifestFiles: the files listed in the manifest (default: `files`).
     ///   - extraEntries: entries added to the zip after signing (not in the manifest).
     ///   - sign: whether to add a signature.
-    static func makePass(_ files: [ArchiveEntry], manifestFiles: [ArchiveEntry]? = nil,
-                         extraEntries: [ArchiveEntry] = [], sign: Bool = true) throws -> [UInt8] {
+    static func makePass(
+        _ files: [ArchiveEntry], manifestFiles: [ArchiveEntry]? = nil,
+        extraEntries: [ArchiveEntry] = [], sign: Bool = true
+    ) throws -> [UInt8] {
         let manifest = Manifest.build((manifestFiles ?? files).map { ($0.name, Manifest.sha1Hex($0.bytes)) })
         var entries = files + extraEntries + [ArchiveEntry(name: "manifest.json", bytes: manifest)]
         if sign {

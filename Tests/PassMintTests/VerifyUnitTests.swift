@@ -84,10 +84,12 @@ struct VerifyUnitTests {
 
     @Test("report: errors sorted before warnings, valid means no error")
     func reportOrdering() {
-        let report = VerificationReport(file: "x", problems: [
-            .init(.warning, "image.wrong-size", "w", path: "icon.png"),
-            .init(.error, "signature.missing", "e", path: "signature"),
-        ])
+        let report = VerificationReport(
+            file: "x",
+            problems: [
+                .init(.warning, "image.wrong-size", "w", path: "icon.png"),
+                .init(.error, "signature.missing", "e", path: "signature"),
+            ])
         #expect(report.codes == ["signature.missing", "image.wrong-size"])
         #expect(!report.valid)
         #expect(VerificationReport(file: "y", problems: [.init(.warning, "a.b", "w", path: "")]).valid)

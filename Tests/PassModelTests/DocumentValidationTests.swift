@@ -29,8 +29,9 @@ struct DocumentValidationTests {
         #expect(PassValidator.validate(passJSON: JSONWriter.serialize(Sample.storeCard)).isEmpty)
     }
 
-    @Test("Apple's boarding pass sample is only wrong in its trailing comma",
-          .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
+    @Test(
+        "Apple's boarding pass sample is only wrong in its trailing comma",
+        .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
     func appleBoardingPass() throws {
         let bytes = try #require(Fixtures.templatePassJSONs().first(where: { $0.name == "apple-BoardingPass" })?.bytes)
         let problems = PassValidator.validate(passJSON: bytes)

@@ -16,8 +16,9 @@ struct FixtureTests {
         return .object(o)
     }
 
-    @Test("every template pass.json round-trips through Pass unchanged apart from colour normalisation",
-          .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
+    @Test(
+        "every template pass.json round-trips through Pass unchanged apart from colour normalisation",
+        .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
     func roundTrip() throws {
         let fixtures = Fixtures.templatePassJSONs()
         try #require(!fixtures.isEmpty)
@@ -38,13 +39,23 @@ struct FixtureTests {
     @Test("parse reports a normalized path exactly when the strict form differs from the input")
     func normalizedPathsContract() throws {
         var documents: [(String, JSONValue)] = []
-        for (name, bytes) in Fixtures.templatePassJSONs() { documents.append((name, try JSONReader.parse(bytes).value)) }
+        for (name, bytes) in Fixtures.templatePassJSONs() {
+            documents.append((name, try JSONReader.parse(bytes).value))
+        }
         let lenient: [(String, JSONValue)] = [
             ("hex colour", ["formatVersion": 1, "backgroundColor": "#ff0000", "generic": [:]]),
             ("number as string", ["formatVersion": "1", "generic": [:]]),
             ("bool as string", ["formatVersion": 1, "voided": "true", "generic": [:]]),
-            ("single barcode", ["formatVersion": 1, "barcodes": ["format": "PKBarcodeFormatQR", "message": "m",
-                                                                  "messageEncoding": "iso-8859-1"], "generic": [:]]),
+            (
+                "single barcode",
+                [
+                    "formatVersion": 1,
+                    "barcodes": [
+                        "format": "PKBarcodeFormatQR", "message": "m",
+                        "messageEncoding": "iso-8859-1",
+                    ], "generic": [:],
+                ]
+            ),
             ("strict", ["formatVersion": 1, "backgroundColor": "rgb(1, 2, 3)", "voided": false, "generic": [:]]),
         ]
         documents += lenient

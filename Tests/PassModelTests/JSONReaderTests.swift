@@ -55,8 +55,9 @@ struct JSONReaderTests {
         #expect(reread.value["a"]?.stringValue == #"","voided":true,"x":""#)
     }
 
-    @Test("the Apple boarding pass fixture needs the lenient reader",
-          .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
+    @Test(
+        "the Apple boarding pass fixture needs the lenient reader",
+        .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
     func boardingPassFixture() throws {
         let path = try #require(PackagePaths.fixture("templates/apple-BoardingPass/pass.json"))
         let data = try #require(FileManager.default.contents(atPath: path))

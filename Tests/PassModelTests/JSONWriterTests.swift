@@ -10,7 +10,9 @@ struct JSONWriterTests {
             "b": ["z": 1, "a": .double(2.5), "Z": .null],
             "a": .string("plain text, no escapes: é 😀"),
             "é": .bool(true),
-            "B": .array([.string("quote \" back \\ slash"), .string("line\nbreak\ttab\r\u{08}\u{0C}\u{01}\u{1F}"), .integer(-7)]),
+            "B": .array([
+                .string("quote \" back \\ slash"), .string("line\nbreak\ttab\r\u{08}\u{0C}\u{01}\u{1F}"), .integer(-7),
+            ]),
             "e": .array([]),
             "o": .object([:]),
         ]

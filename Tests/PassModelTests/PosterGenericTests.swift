@@ -108,9 +108,11 @@ struct PosterGenericTests {
         }
     }
 
-    @Test("EAN-13 check digits; legacy formats have no message rule", arguments: [
-        ("400638133393", 1), ("590123412345", 7), ("000000000000", 0),
-    ])
+    @Test(
+        "EAN-13 check digits; legacy formats have no message rule",
+        arguments: [
+            ("400638133393", 1), ("590123412345", 7), ("000000000000", 0),
+        ])
     func ean13(digits: String, check: Int) {
         #expect(BarcodeFormat.ean13CheckDigit(digits) == check)
         #expect(BarcodeFormat.ean13.messageProblem(digits + String(check)) == nil)

@@ -140,7 +140,8 @@ enum Sample {
         j.set(
             "generic",
             [
-                "headerFields": [tier], "primaryFields": [["key": "member", "label": "Member", "value": "Jane Appleseed"]],
+                "headerFields": [tier],
+                "primaryFields": [["key": "member", "label": "Member", "value": "Jane Appleseed"]],
                 "secondaryFields": [points], "backFields": [terms],
             ])
         return j

@@ -97,7 +97,8 @@ extension ValidatorRule {
             pass: [("featuredActions", [Sample.action("a"), Sample.action("b")])],
             PassProblemCode.tooManyActions, at: "featuredActions", .warning, mentions: ["at most two"]),
         rule(
-            "featured action identifiers repeat", fail: [("featuredActions", [Sample.action("a"), Sample.action("a")])],
+            "featured action identifiers repeat",
+            fail: [("featuredActions", [Sample.action("a"), Sample.action("a")])],
             pass: [("featuredActions", [Sample.action("a"), Sample.action("b")])],
             PassProblemCode.duplicateActionIdentifier, at: "featuredActions[1].identifier", .warning,
             mentions: ["featuredActions[0]"]),
@@ -123,7 +124,8 @@ extension ValidatorRule {
             fail: [("featuredActions", [Sample.action("a")]), ("featuredActions[0].url", nil)], pass: [],
             missing, at: "featuredActions[0].url", .warning),
         rule(
-            "featured action url not absolute", fail: [("featuredActions", [Sample.action("a", "shop", "example.com")])],
+            "featured action url not absolute",
+            fail: [("featuredActions", [Sample.action("a", "shop", "example.com")])],
             pass: [], invalid, at: "featuredActions[0].url", .warning, mentions: ["absolute"]),
         rule(
             "a call action with a web URL (unconfirmed)",

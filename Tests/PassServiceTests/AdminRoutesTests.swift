@@ -12,10 +12,12 @@ struct AdminRoutesTests {
         let live = try LiveService()
         let pass = try live.addPass("S1")
         for device in ["d1", "d2"] {
-            _ = try live.store.register(device: device, passType: passType, serial: "S1", pushToken: "ab\(device.last!)")
+            _ = try live.store.register(
+                device: device, passType: passType, serial: "S1", pushToken: "ab\(device.last!)")
         }
-        let response = try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer,
-                                        body: jsonBody(["tier": "Gold", "points": 250]))
+        let response = try live.call(
+            "PATCH", "/admin/v1/passes/S1", headers: bearer,
+            body: jsonBody(["tier": "Gold", "points": 250]))
         #expect(response.status == 200)
         let json = try #require(response.json)
         #expect(json["pushesQueued"] as? Int == 2)
@@ -46,10 +48,16 @@ struct AdminRoutesTests {
         #expect((invalid.json?["error"] as? [String: Any])?["message"] as? String == "tier must be Silver or Gold")
         #expect(try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer, body: Array("[1]".utf8)).status == 400)
         #expect(try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody([:])).status == 400)
-        #expect(try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer,
-                                 body: jsonBody(["a": ["nested": 1]])).status == 400)
-        #expect(try live.call("PATCH", "/admin/v1/passes/NOPE", headers: bearer,
-                                 body: jsonBody(["tier": "Gold"])).status == 404)
+        #expect(
+            try live.call(
+                "PATCH", "/admin/v1/passes/S1", headers: bearer,
+                body: jsonBody(["a": ["nested": 1]])
+            ).status == 400)
+        #expect(
+            try live.call(
+                "PATCH", "/admin/v1/passes/NOPE", headers: bearer,
+                body: jsonBody(["tier": "Gold"])
+            ).status == 404)
         #expect(try live.store.pass(serial: "S1")?.record["tier"] == "Silver")
     }
 
@@ -61,24 +69,35 @@ struct AdminRoutesTests {
         let wrong = try live.call("GET", "/admin/v1/passes/S1", headers: ["Authorization": "Bearer nope"])
         #expect(wrong.status == 401)
         #expect(wrong.header("WWW-Authenticate") == "Bearer")
-        #expect(try live.call("GET", "/admin/v1/passes/S1",
-                                 headers: ["Authorization": "ApplePass \(LiveService.adminToken)"]).status == 401)
+        #expect(
+            try live.call(
+                "GET", "/admin/v1/passes/S1",
+                headers: ["Authorization": "ApplePass \(LiveService.adminToken)"]
+            ).status == 401)
 
         let disabled = try LiveService(environment: [:])
         _ = try disabled.addPass("S1")
         #expect(try disabled.request("GET", "/admin/v1/passes/S1", headers: bearer).status == 403)
-        #expect(try disabled.request("PATCH", "/admin/v1/passes/S1", headers: bearer,
-                                     body: jsonBody(["tier": "Gold"])).status == 403)
+        #expect(
+            try disabled.request(
+                "PATCH", "/admin/v1/passes/S1", headers: bearer,
+                body: jsonBody(["tier": "Gold"])
+            ).status == 403)
     }
 
     @Test("a custom variable name is honoured")
     func customVariable() throws {
         let live = try LiveService(
             configuration: ServiceConfiguration(host: "127.0.0.1", port: 0, adminTokenVariable: "MY_ADMIN"),
-            environment: ["MY_ADMIN": "other-secret-0123456789abcdef0123", "PASSMINT_ADMIN_TOKEN": LiveService.adminToken])
+            environment: [
+                "MY_ADMIN": "other-secret-0123456789abcdef0123", "PASSMINT_ADMIN_TOKEN": LiveService.adminToken,
+            ])
         _ = try live.addPass("S1")
         #expect(try live.call("GET", "/admin/v1/passes/S1", headers: bearer).status == 401)
-        #expect(try live.call("GET", "/admin/v1/passes/S1",
-                                 headers: ["Authorization": "Bearer other-secret-0123456789abcdef0123"]).status == 200)
+        #expect(
+            try live.call(
+                "GET", "/admin/v1/passes/S1",
+                headers: ["Authorization": "Bearer other-secret-0123456789abcdef0123"]
+            ).status == 200)
     }
 }

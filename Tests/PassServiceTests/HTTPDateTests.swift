@@ -11,9 +11,11 @@ struct HTTPDateTests {
         #expect(HTTPDate.format(1_709_251_199) == "Thu, 29 Feb 2024 23:59:59 GMT")
     }
 
-    @Test("parses the three RFC 7231 formats", arguments: [
-        "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
-    ])
+    @Test(
+        "parses the three RFC 7231 formats",
+        arguments: [
+            "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+        ])
     func parse(text: String) {
         #expect(HTTPDate.parse(text) == 784_111_777)
     }
@@ -23,8 +25,12 @@ struct HTTPDateTests {
         #expect(HTTPDate.parse(HTTPDate.format(seconds)) == seconds)
     }
 
-    @Test("rejects garbage", arguments: ["", "1351981923", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 32 Nov 1994 08:49:37 GMT",
-                                         "Sun, 06 Nov 1994 25:49:37 GMT"])
+    @Test(
+        "rejects garbage",
+        arguments: [
+            "", "1351981923", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 32 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 25:49:37 GMT",
+        ])
     func garbage(text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }

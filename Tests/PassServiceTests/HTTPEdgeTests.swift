@@ -28,8 +28,9 @@ struct HTTPEdgeTests {
         #expect(try live.request("POST", "/v1/log", body: big).status == 413)
         #expect(try live.request("POST", "/v1/log", headers: ["Transfer-Encoding": "chunked"], body: big).status == 413)
         #expect(try live.request("POST", "/v1/log", body: big, expectContinue: true).status == 413)
-        let continued = try live.request("POST", "/v1/log", body: jsonBody(["logs": [String(repeating: "c", count: 4000)]]),
-                                         expectContinue: true)
+        let continued = try live.request(
+            "POST", "/v1/log", body: jsonBody(["logs": [String(repeating: "c", count: 4000)]]),
+            expectContinue: true)
         #expect(continued.status == 200)
         let fits = jsonBody(["logs": [String(repeating: "b", count: 60 * 1024)]])
         #expect(try live.request("POST", "/v1/log", body: fits).status == 200)
@@ -46,8 +47,9 @@ struct HTTPEdgeTests {
     func metrics() throws {
         let live = try LiveService()
         let pass = try live.addPass("S1")
-        _ = try live.request("POST", "/v1/devices/d1/registrations/\(passType)/S1", headers: applePass(pass),
-                             body: jsonBody(["pushToken": "abcd"]))
+        _ = try live.request(
+            "POST", "/v1/devices/d1/registrations/\(passType)/S1", headers: applePass(pass),
+            body: jsonBody(["pushToken": "abcd"]))
         _ = try live.request("GET", "/v1/passes/\(passType)/S1")
         _ = try live.request("GET", "/nowhere")
         live.service.metrics.recordPush(result: "sent")
@@ -56,9 +58,12 @@ struct HTTPEdgeTests {
         #expect(response.status == 200)
         #expect(response.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
         let text = response.text
-        #expect(text.contains(
-            #"passmint_http_requests_total{route="POST /v1/devices/:device/registrations/:passType/:serial",status="201"} 1"#))
-        #expect(text.contains(#"passmint_http_requests_total{route="GET /v1/passes/:passType/:serial",status="401"} 1"#))
+        #expect(
+            text.contains(
+                #"passmint_http_requests_total{route="POST /v1/devices/:device/registrations/:passType/:serial",status="201"} 1"#
+            ))
+        #expect(
+            text.contains(#"passmint_http_requests_total{route="GET /v1/passes/:passType/:serial",status="401"} 1"#))
         #expect(text.contains(#"passmint_http_requests_total{route="unmatched",status="404"} 1"#))
         #expect(text.contains("passmint_registrations 1\n"))
         #expect(text.contains(#"passmint_pushes_total{result="sent"} 1"#))
@@ -113,7 +118,8 @@ struct HTTPConnectionTests {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
             process.arguments = [
                 "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
-                "Authorization: ApplePass \(pass.authenticationToken)", "--data-binary", "{\"pushToken\":\"\(String(format: "ab%04x", i))\"}",
+                "Authorization: ApplePass \(pass.authenticationToken)", "--data-binary",
+                "{\"pushToken\":\"\(String(format: "ab%04x", i))\"}",
                 path,
             ]
             process.standardOutput = Pipe()
@@ -173,7 +179,8 @@ private func runParallelRegistrations(port: Int, pass: StoredPass, devices: Int)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = [
             "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
-            "Authorization: ApplePass \(pass.authenticationToken)", "--data-binary", "{\"pushToken\":\"\(String(format: "ab%04x", i))\"}",
+            "Authorization: ApplePass \(pass.authenticationToken)", "--data-binary",
+            "{\"pushToken\":\"\(String(format: "ab%04x", i))\"}",
             "http://127.0.0.1:\(port)/v1/devices/dev\(i)/registrations/\(passType)/\(pass.serialNumber)",
         ]
         process.standardOutput = Pipe()

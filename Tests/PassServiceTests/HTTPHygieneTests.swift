@@ -13,8 +13,9 @@ struct HTTPHygieneTests {
         let download = try live.request("GET", "/v1/passes/\(passType)/S1%00", headers: applePass(pass), pathAsIs: true)
         #expect(download.status == 400)
         #expect((download.json?["error"] as? [String: Any])?["message"] != nil)
-        #expect(try live.request("GET", "/v1/passes/\(passType)/S1%00junk", headers: applePass(pass), pathAsIs: true)
-            .status == 400)
+        #expect(
+            try live.request("GET", "/v1/passes/\(passType)/S1%00junk", headers: applePass(pass), pathAsIs: true)
+                .status == 400)
         let register = try live.request(
             "POST", "/v1/devices/d1/registrations/\(passType)/S1%00", headers: applePass(pass),
             body: jsonBody(["pushToken": "abcd"]), pathAsIs: true)
@@ -22,8 +23,9 @@ struct HTTPHygieneTests {
         #expect(try live.store.registrationsCount() == 0)
         // The plain path still works: the refusal is about the NUL, nothing else.
         #expect(try live.request("GET", "/v1/passes/\(passType)/S1", headers: applePass(pass)).status == 200)
-        #expect(try live.request("GET", "/v1/passes/\(passType)/S%31", headers: applePass(pass), pathAsIs: true)
-            .status == 200)
+        #expect(
+            try live.request("GET", "/v1/passes/\(passType)/S%31", headers: applePass(pass), pathAsIs: true)
+                .status == 200)
     }
 
     @Test("a raw NUL in the request target is 400, even when followed by a fake version")
@@ -31,7 +33,8 @@ struct HTTPHygieneTests {
         let live = try LiveService()
         let pass = try live.addPass("S1")
         for tail in ["junk", "", " HTTP/1.1"] {
-            let head = "GET /v1/passes/\(passType)/S1\u{0}\(tail) HTTP/1.1\r\nHost: x\r\n"
+            let head =
+                "GET /v1/passes/\(passType)/S1\u{0}\(tail) HTTP/1.1\r\nHost: x\r\n"
                 + "Authorization: ApplePass \(pass.authenticationToken)\r\nConnection: close\r\n\r\n"
             let exchange = try live.raw(Array(head.utf8))
             #expect(exchange.status == 400, "\(tail.debugDescription): \(exchange.text.prefix(200))")
@@ -56,7 +59,8 @@ struct HTTPHygieneTests {
         let live = try LiveService()
         let smuggled = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
         let chunk = #"{"logs":["a"]}"#
-        let head = "POST /v1/log HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let head =
+            "POST /v1/log HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
             + String(chunk.utf8.count, radix: 16) + "\r\n\(chunk)\r\n0\r\n\r\n" + smuggled
         let exchange = try live.raw(Array(head.utf8))
         #expect(exchange.status == 400, "\(exchange.text.prefix(300))")
@@ -72,7 +76,8 @@ struct HTTPHygieneTests {
         let live = try LiveService(
             configuration: ServiceConfiguration(host: "127.0.0.1", port: 0, connectionTimeoutSeconds: 1))
         try live.raw(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Half: ".utf8), hangUp: true)
-        try live.raw(Array("POST /v1/log HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"logs\"".utf8), hangUp: true)
+        try live.raw(
+            Array("POST /v1/log HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"logs\"".utf8), hangUp: true)
         try live.raw(Array("GET /v1/passes/\(passType)/S1%00 HTTP/1.1\r\nHost: x\r\n\r\n".utf8), hangUp: true)
         #expect(try live.request("GET", "/healthz").status == 200)
         #expect(live.settles(timeout: 20), "request states left: \(live.service.openRequests ?? -1)")
@@ -99,26 +104,31 @@ struct HTTPHygieneTests {
         #expect(long.status == 414)
         #expect(long.text.contains("--max-url-bytes"))
         // Near the limits a request is served: 15 KB of headers grow libmicrohttpd's read buffer.
-        #expect(try live.request("GET", "/healthz", headers: ["X-Big": String(repeating: "h", count: 15 * 1024)])
-            .status == 200)
+        #expect(
+            try live.request("GET", "/healthz", headers: ["X-Big": String(repeating: "h", count: 15 * 1024)])
+                .status == 200)
         #expect(try live.request("GET", "/healthz?x=" + String(repeating: "u", count: 4000)).status == 200)
         #expect(try live.request("GET", "/healthz", extraHeaders: (0..<50).map { "X-\($0): 1" }).status == 200)
         // Far past them libmicrohttpd refuses on its own, still a 4xx.
-        let huge = try live.raw(Array(
-            ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "h", count: 200 * 1024) + "\r\n\r\n").utf8))
+        let huge = try live.raw(
+            Array(
+                ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "h", count: 200 * 1024) + "\r\n\r\n")
+                    .utf8))
         #expect((400..<500).contains(huge.status ?? 0), "\(huge.text.prefix(200))")
         #expect(live.settles(), "request states left: \(live.service.openRequests ?? -1)")
     }
 
     @Test("limits are configurable")
     func configurableLimits() throws {
-        let live = try LiveService(configuration: ServiceConfiguration(
-            host: "127.0.0.1", port: 0,
-            limits: RequestLimits(maxURLBytes: 64, maxHeaderCount: 8, maxHeaderBytes: 512, maxBodyBytes: 100)))
+        let live = try LiveService(
+            configuration: ServiceConfiguration(
+                host: "127.0.0.1", port: 0,
+                limits: RequestLimits(maxURLBytes: 64, maxHeaderCount: 8, maxHeaderBytes: 512, maxBodyBytes: 100)))
         #expect(try live.request("GET", "/healthz?x=" + String(repeating: "u", count: 60)).status == 414)
         #expect(try live.request("GET", "/healthz", extraHeaders: (0..<8).map { "X-\($0): 1" }).status == 431)
-        #expect(try live.request("POST", "/v1/log", body: jsonBody(["logs": [String(repeating: "b", count: 200)]]))
-            .status == 413)
+        #expect(
+            try live.request("POST", "/v1/log", body: jsonBody(["logs": [String(repeating: "b", count: 200)]]))
+                .status == 413)
         #expect(try live.request("POST", "/v1/log", body: jsonBody(["logs": ["b"]])).status == 200)
     }
 }

@@ -21,12 +21,15 @@ final class RecordingStore: PassStore {
         note("passVersion"); return try base.passVersion(passType: passType, serial: serial)
     }
     func register(device: String, passType: String, serial: String, pushToken: String) throws -> RegistrationOutcome {
-        note("register"); return try base.register(device: device, passType: passType, serial: serial, pushToken: pushToken)
+        note("register");
+        return try base.register(device: device, passType: passType, serial: serial, pushToken: pushToken)
     }
     func unregister(device: String, passType: String, serial: String) throws -> Bool {
         note("unregister"); return try base.unregister(device: device, passType: passType, serial: serial)
     }
-    func updatedSerials(device: String, passType: String, since: Int64?) throws -> (serials: [String], lastUpdated: Int64)? {
+    func updatedSerials(device: String, passType: String, since: Int64?) throws -> (
+        serials: [String], lastUpdated: Int64
+    )? {
         note("updatedSerials"); return try base.updatedSerials(device: device, passType: passType, since: since)
     }
     func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws
@@ -61,14 +64,17 @@ struct HygieneRoutesTests {
         try fixture.store.insertPasses([samplePass("S1")])
         pass = try #require(try fixture.store.pass(serial: "S1"))
         store = RecordingStore(fixture.sqlite)
-        service = try WalletService(configuration: .init(port: 0), store: store, renderer: TestRenderer(),
-                                    environment: [:])
+        service = try WalletService(
+            configuration: .init(port: 0), store: store, renderer: TestRenderer(),
+            environment: [:])
     }
 
     private func respond(_ method: HTTPMethod, _ path: String, body: [UInt8] = []) -> Response {
-        service.respond(to: Request(
-            method: method, path: path, headers: HTTPHeaders([("Authorization", "ApplePass \(pass.authenticationToken)")]),
-            body: body))
+        service.respond(
+            to: Request(
+                method: method, path: path,
+                headers: HTTPHeaders([("Authorization", "ApplePass \(pass.authenticationToken)")]),
+                body: body))
     }
 
     @Test("GET …/S1%00 is 400 before any store access; …/S1 is the pass")
@@ -79,11 +85,13 @@ struct HygieneRoutesTests {
         #expect(respond(.get, "/v1/passes/\(passType)/S1").status == 200)
     }
 
-    @Test("a registration for S1%00, a bad device id or a bad pass type touches no store row", arguments: [
-        "/v1/devices/d1/registrations/\(passType)/S1%00", "/v1/devices/d%001/registrations/\(passType)/S1",
-        "/v1/devices/d1/registrations/not-a-pass-type/S1", "/v1/devices/d1/registrations/\(passType)/S1%2F..",
-        "/v1/devices/\(String(repeating: "d", count: 129))/registrations/\(passType)/S1",
-    ])
+    @Test(
+        "a registration for S1%00, a bad device id or a bad pass type touches no store row",
+        arguments: [
+            "/v1/devices/d1/registrations/\(passType)/S1%00", "/v1/devices/d%001/registrations/\(passType)/S1",
+            "/v1/devices/d1/registrations/not-a-pass-type/S1", "/v1/devices/d1/registrations/\(passType)/S1%2F..",
+            "/v1/devices/\(String(repeating: "d", count: 129))/registrations/\(passType)/S1",
+        ])
     func badRegistration(path: String) throws {
         let response = respond(.post, path, body: jsonBody(["pushToken": "abcd"]))
         #expect(response.status == 400)
@@ -92,14 +100,17 @@ struct HygieneRoutesTests {
         #expect(try fixture.store.registrationsCount() == 0)
     }
 
-    @Test("the register handler accepts exactly what PushToken accepts, the pusher's rule", arguments: [
-        ("ab", true), (String(repeating: "a", count: 64), true), (String(repeating: "A", count: 200), true),
-        ("abc", false), (String(repeating: "a", count: 202), false), (String(repeating: "a", count: 512), false),
-        ("zz", false), ("", false), ("ab cd", false),
-    ])
+    @Test(
+        "the register handler accepts exactly what PushToken accepts, the pusher's rule",
+        arguments: [
+            ("ab", true), (String(repeating: "a", count: 64), true), (String(repeating: "A", count: 200), true),
+            ("abc", false), (String(repeating: "a", count: 202), false), (String(repeating: "a", count: 512), false),
+            ("zz", false), ("", false), ("ab cd", false),
+        ])
     func pushTokens(token: String, accepted: Bool) {
         #expect(PushToken.isValid(token) == accepted)
-        let response = respond(.post, "/v1/devices/d1/registrations/\(passType)/S1", body: jsonBody(["pushToken": token]))
+        let response = respond(
+            .post, "/v1/devices/d1/registrations/\(passType)/S1", body: jsonBody(["pushToken": token]))
         #expect(response.status == (accepted ? 201 : 400), "\(token.count) characters")
         if !accepted {
             #expect(String(decoding: response.body.array, as: UTF8.self).contains(PushToken.rule))
@@ -118,8 +129,9 @@ struct HygieneRoutesTests {
         let f = try StoreFixture()
         for token in ["0123456789", String(repeating: "x", count: 31)] {
             do {
-                _ = try WalletService(configuration: .init(adminTokenVariable: "MY_ADMIN"), store: f.store,
-                                      renderer: TestRenderer(), environment: ["MY_ADMIN": token])
+                _ = try WalletService(
+                    configuration: .init(adminTokenVariable: "MY_ADMIN"), store: f.store,
+                    renderer: TestRenderer(), environment: ["MY_ADMIN": token])
                 Issue.record("accepted a \(token.count)-character admin token")
             } catch let error as ServiceError {
                 #expect(error == .weakAdminToken(variable: "MY_ADMIN", minimumLength: 32))
@@ -127,9 +139,11 @@ struct HygieneRoutesTests {
                 #expect(!error.description.contains(token))
             }
         }
-        _ = try WalletService(configuration: .init(), store: f.store, renderer: TestRenderer(),
-                              environment: ["PASSMINT_ADMIN_TOKEN": String(repeating: "x", count: 32)])
-        _ = try WalletService(configuration: .init(), store: f.store, renderer: TestRenderer(),
-                              environment: ["PASSMINT_ADMIN_TOKEN": ""])
+        _ = try WalletService(
+            configuration: .init(), store: f.store, renderer: TestRenderer(),
+            environment: ["PASSMINT_ADMIN_TOKEN": String(repeating: "x", count: 32)])
+        _ = try WalletService(
+            configuration: .init(), store: f.store, renderer: TestRenderer(),
+            environment: ["PASSMINT_ADMIN_TOKEN": ""])
     }
 }

@@ -12,32 +12,34 @@ struct ParameterGrammarTests {
         #expect(ParameterGrammar.named("linkToken") == .plainSegment)
     }
 
-    @Test("accepted and refused values", arguments: [
-        (ParameterGrammar.deviceLibraryIdentifier, "a7f7ad7bd2b8e2b2a2e0e7d2c1a0f1b3", true),
-        (.deviceLibraryIdentifier, "dev-1_x.y", true),
-        (.deviceLibraryIdentifier, String(repeating: "a", count: 128), true),
-        (.deviceLibraryIdentifier, String(repeating: "a", count: 129), false),
-        (.deviceLibraryIdentifier, "", false),
-        (.deviceLibraryIdentifier, "a/b", false),
-        (.deviceLibraryIdentifier, "a b", false),
-        (.passTypeIdentifier, "pass.com.example.loyalty", true),
-        (.passTypeIdentifier, "pass.dev.pass-mint", true),
-        (.passTypeIdentifier, "com.example.loyalty", false),
-        (.passTypeIdentifier, "pass.", false),
-        (.passTypeIdentifier, "pass.com..example", false),
-        (.passTypeIdentifier, "pass.com.example.", false),
-        (.passTypeIdentifier, "pass.com_example", false),
-        (.passTypeIdentifier, "pass." + String(repeating: "a", count: 251), false),
-        (.serialNumber, "S-1.2_3", true),
-        (.serialNumber, String(repeating: "x", count: 128), true),
-        (.serialNumber, String(repeating: "x", count: 129), false),
-        (.serialNumber, ".", false),
-        (.serialNumber, "..", false),
-        (.plainSegment, String(repeating: "x", count: 256), true),
-        (.plainSegment, String(repeating: "x", count: 257), false),
-        (.serialNumber, "S1\u{0}", false),
-        (.serialNumber, "ä", false),
-    ])
+    @Test(
+        "accepted and refused values",
+        arguments: [
+            (ParameterGrammar.deviceLibraryIdentifier, "a7f7ad7bd2b8e2b2a2e0e7d2c1a0f1b3", true),
+            (.deviceLibraryIdentifier, "dev-1_x.y", true),
+            (.deviceLibraryIdentifier, String(repeating: "a", count: 128), true),
+            (.deviceLibraryIdentifier, String(repeating: "a", count: 129), false),
+            (.deviceLibraryIdentifier, "", false),
+            (.deviceLibraryIdentifier, "a/b", false),
+            (.deviceLibraryIdentifier, "a b", false),
+            (.passTypeIdentifier, "pass.com.example.loyalty", true),
+            (.passTypeIdentifier, "pass.dev.pass-mint", true),
+            (.passTypeIdentifier, "com.example.loyalty", false),
+            (.passTypeIdentifier, "pass.", false),
+            (.passTypeIdentifier, "pass.com..example", false),
+            (.passTypeIdentifier, "pass.com.example.", false),
+            (.passTypeIdentifier, "pass.com_example", false),
+            (.passTypeIdentifier, "pass." + String(repeating: "a", count: 251), false),
+            (.serialNumber, "S-1.2_3", true),
+            (.serialNumber, String(repeating: "x", count: 128), true),
+            (.serialNumber, String(repeating: "x", count: 129), false),
+            (.serialNumber, ".", false),
+            (.serialNumber, "..", false),
+            (.plainSegment, String(repeating: "x", count: 256), true),
+            (.plainSegment, String(repeating: "x", count: 257), false),
+            (.serialNumber, "S1\u{0}", false),
+            (.serialNumber, "ä", false),
+        ])
     func values(grammar: ParameterGrammar, value: String, accepted: Bool) {
         #expect(grammar.accepts(value) == accepted, "\(grammar) \(value.debugDescription)")
     }

@@ -13,7 +13,8 @@ struct PushAPNsClientTests {
 
     func jobs(_ tokens: [String], firstID: Int64 = 1) -> [PushJob] {
         tokens.enumerated().map { index, token in
-            PushJob(id: firstID + Int64(index), pushToken: token, passTypeIdentifier: PushTestTools.passType, attempts: 0)
+            PushJob(
+                id: firstID + Int64(index), pushToken: token, passTypeIdentifier: PushTestTools.passType, attempts: 0)
         }
     }
 
@@ -144,7 +145,8 @@ struct PushAPNsClientTests {
         try FileManager.default.removeItem(atPath: pki.clientKey)
         var configuration = pki.configuration(port: server.port)
         configuration.credential = .pemData(certificate: cert, key: key)
-        let results = try APNsClient(configuration: configuration).send(jobs((0..<3).map { PushTestTools.token("ac", $0) }))
+        let results = try APNsClient(configuration: configuration).send(
+            jobs((0..<3).map { PushTestTools.token("ac", $0) }))
         #expect(results.map(\.outcome) == [.delivered, .delivered, .delivered])
         #expect(try server.requests().map(\.client_cn) == Array(repeating: PushTestTools.passType, count: 3))
     }

@@ -7,13 +7,17 @@ import Testing
 struct PushConfigurationTests {
     func files(_ scratch: PushScratch) throws -> APNsConfiguration.Credential {
         try "-----BEGIN CERTIFICATE-----\n".write(toFile: scratch.path("c.pem"), atomically: true, encoding: .utf8)
-        try ("-----BEGIN PRIVATE " + "KEY-----\n").write(toFile: scratch.path("k.pem"), atomically: true, encoding: .utf8)
+        try ("-----BEGIN PRIVATE " + "KEY-----\n").write(
+            toFile: scratch.path("k.pem"), atomically: true, encoding: .utf8)
         return .pemFiles(certificate: scratch.path("c.pem"), key: scratch.path("k.pem"), keyPassword: nil)
     }
 
-    @Test("TLS is required: http and malformed base URLs are refused", arguments: [
-        "http://127.0.0.1:8443", "api.push.apple.com", "https://", "https://host/path", "https://host?x=1", "ftp://host",
-    ])
+    @Test(
+        "TLS is required: http and malformed base URLs are refused",
+        arguments: [
+            "http://127.0.0.1:8443", "api.push.apple.com", "https://", "https://host/path", "https://host?x=1",
+            "ftp://host",
+        ])
     func badBaseURL(url: String) throws {
         let scratch = try PushScratch()
         let configuration = APNsConfiguration(baseURL: url, credential: try files(scratch))
@@ -36,14 +40,18 @@ struct PushConfigurationTests {
     @Test("missing files and non-PEM blobs are named in the error")
     func unreadable() throws {
         let scratch = try PushScratch()
-        let missing = APNsConfiguration(credential: .pemFiles(certificate: "/nonexistent/pass.pem", key: "/k", keyPassword: nil))
+        let missing = APNsConfiguration(
+            credential: .pemFiles(certificate: "/nonexistent/pass.pem", key: "/k", keyPassword: nil))
         #expect(throws: PushError.unreadableFile(role: "client certificate", path: "/nonexistent/pass.pem")) {
             try missing.validate()
         }
         var badCA = APNsConfiguration(credential: try files(scratch))
         badCA.caFile = "/nonexistent/ca.pem"
-        #expect(throws: PushError.unreadableFile(role: "APNs CA file", path: "/nonexistent/ca.pem")) { try badCA.validate() }
-        let blob = APNsConfiguration(credential: .pemData(certificate: Array("-----BEGIN CERTIFICATE-----".utf8), key: [1, 2, 3]))
+        #expect(throws: PushError.unreadableFile(role: "APNs CA file", path: "/nonexistent/ca.pem")) {
+            try badCA.validate()
+        }
+        let blob = APNsConfiguration(
+            credential: .pemData(certificate: Array("-----BEGIN CERTIFICATE-----".utf8), key: [1, 2, 3]))
         #expect(throws: PushError.invalidPEM(role: "client key")) { try blob.validate() }
         var zero = APNsConfiguration(credential: try files(scratch))
         zero.maxConcurrentStreams = 0
@@ -53,7 +61,8 @@ struct PushConfigurationTests {
 
     @Test("credentials never print key material")
     func redactedCredential() {
-        let credential = APNsConfiguration.Credential.pemData(certificate: Array("CERT".utf8), key: Array("SECRETKEY".utf8))
+        let credential = APNsConfiguration.Credential.pemData(
+            certificate: Array("CERT".utf8), key: Array("SECRETKEY".utf8))
         #expect(!"\(credential)".contains("SECRETKEY"))
         let files = APNsConfiguration.Credential.pemFiles(certificate: "/c.pem", key: "/k.pem", keyPassword: "hunter2")
         #expect(!"\(files)".contains("hunter2"))
@@ -62,7 +71,8 @@ struct PushConfigurationTests {
     @Test("a pusher refuses an invalid configuration when made")
     func pusherRefuses() {
         let configuration = APNsConfiguration(
-            baseURL: "http://127.0.0.1:1", credential: .pemFiles(certificate: "/nonexistent.pem", key: "/x.key", keyPassword: nil))
+            baseURL: "http://127.0.0.1:1",
+            credential: .pemFiles(certificate: "/nonexistent.pem", key: "/x.key", keyPassword: nil))
         #expect(throws: PushError.invalidBaseURL("http://127.0.0.1:1")) {
             try Pusher(outbox: PushMemoryOutbox(), configuration: configuration)
         }

@@ -38,7 +38,9 @@ struct PushResultTests {
     @Test("the reason of an APNs error body")
     func errorReason() {
         #expect(APNsClient.errorReason(Array(#"{"reason":"BadDeviceToken"}"#.utf8)) == "BadDeviceToken")
-        #expect(APNsClient.errorReason(Array(#"{"reason":"Unregistered","timestamp":1700000000000}"#.utf8)) == "Unregistered")
+        #expect(
+            APNsClient.errorReason(Array(#"{"reason":"Unregistered","timestamp":1700000000000}"#.utf8))
+                == "Unregistered")
         #expect(APNsClient.errorReason([]) == nil)
         #expect(APNsClient.errorReason(Array("<html>".utf8)) == nil)
         #expect(APNsClient.errorReason(Array(#"{"reason":""}"#.utf8)) == nil)

@@ -36,18 +36,34 @@ struct PushRetryPolicyTests {
     func decisions() {
         let policy = PushRetryPolicy()
         #expect(policy.decision(for: result(.delivered, attempts: 0)) == .complete)
-        #expect(policy.decision(for: result(.unregistered(reason: "Unregistered"), attempts: 0)) == .drop(reason: "Unregistered"))
-        #expect(policy.decision(for: result(.retry(reason: "TooManyRequests"), attempts: 2), unit: 0.5) == .retry(delay: 4, reason: "TooManyRequests"))
-        #expect(policy.decision(for: result(.failed(reason: "Forbidden"), attempts: 0), unit: 0.5) == .retry(delay: 60, reason: "Forbidden"))
-        #expect(policy.decision(for: result(.failed(reason: "Forbidden"), attempts: 2), unit: 0.5) == .retry(delay: 240, reason: "Forbidden"))
+        #expect(
+            policy.decision(for: result(.unregistered(reason: "Unregistered"), attempts: 0))
+                == .drop(reason: "Unregistered"))
+        #expect(
+            policy.decision(for: result(.retry(reason: "TooManyRequests"), attempts: 2), unit: 0.5)
+                == .retry(delay: 4, reason: "TooManyRequests"))
+        #expect(
+            policy.decision(for: result(.failed(reason: "Forbidden"), attempts: 0), unit: 0.5)
+                == .retry(delay: 60, reason: "Forbidden"))
+        #expect(
+            policy.decision(for: result(.failed(reason: "Forbidden"), attempts: 2), unit: 0.5)
+                == .retry(delay: 240, reason: "Forbidden"))
     }
 
     @Test("give up after the maximum attempts, keeping registrations")
     func givesUp() {
         let policy = PushRetryPolicy(maxRetryAttempts: 3, maxFailedAttempts: 2)
-        #expect(policy.decision(for: result(.failed(reason: "Forbidden"), attempts: 0), unit: 0.5) == .retry(delay: 60, reason: "Forbidden"))
-        #expect(policy.decision(for: result(.failed(reason: "Forbidden"), attempts: 1)) == .giveUp(reason: "Forbidden (after 2 attempts)"))
-        #expect(policy.decision(for: result(.retry(reason: "HTTP 500"), attempts: 1), unit: 0.5) == .retry(delay: 2, reason: "HTTP 500"))
-        #expect(policy.decision(for: result(.retry(reason: "HTTP 500"), attempts: 2)) == .giveUp(reason: "HTTP 500 (after 3 attempts)"))
+        #expect(
+            policy.decision(for: result(.failed(reason: "Forbidden"), attempts: 0), unit: 0.5)
+                == .retry(delay: 60, reason: "Forbidden"))
+        #expect(
+            policy.decision(for: result(.failed(reason: "Forbidden"), attempts: 1))
+                == .giveUp(reason: "Forbidden (after 2 attempts)"))
+        #expect(
+            policy.decision(for: result(.retry(reason: "HTTP 500"), attempts: 1), unit: 0.5)
+                == .retry(delay: 2, reason: "HTTP 500"))
+        #expect(
+            policy.decision(for: result(.retry(reason: "HTTP 500"), attempts: 2))
+                == .giveUp(reason: "HTTP 500 (after 3 attempts)"))
     }
 }

@@ -4,7 +4,9 @@ import Testing
 @testable import PassService
 
 /// The Pusher draining the real SQLite store's outbox after a pass update.
-@Suite("Pusher with SQLiteStore", .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)"))
+@Suite(
+    "Pusher with SQLiteStore", .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)")
+)
 struct PushStoreIntegrationTests {
     @Test("an update pushes every registered device once; 410 deletes that registration; the outbox empties")
     func updateFansOut() async throws {

@@ -89,7 +89,9 @@ final class PushNghttpd {
         try process.run()
         guard Self.waitForListener(port: port) else {
             stop()
-            throw PushToolFailure(description: "nghttpd did not listen on \(port): \(try String(contentsOfFile: logPath, encoding: .utf8))")
+            throw PushToolFailure(
+                description:
+                    "nghttpd did not listen on \(port): \(try String(contentsOfFile: logPath, encoding: .utf8))")
         }
     }
 

@@ -114,14 +114,23 @@ struct PushTestPKI {
         let dir = scratch.url.path
         func make(_ args: [String]) throws { try PushTestTools.run("openssl", args, in: dir) }
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try make(["req", "-x509"] + ec + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=PassMint Test CA"])
-        try make(["req", "-x509"] + ec + ["-keyout", "rogue-ca.key", "-out", "rogue-ca.pem", "-days", "2", "-subj", "/CN=Rogue CA"])
-        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: scratch.path("san.ext"), atomically: true, encoding: .utf8)
+        try make(
+            ["req", "-x509"] + ec + [
+                "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=PassMint Test CA",
+            ])
+        try make(
+            ["req", "-x509"] + ec + [
+                "-keyout", "rogue-ca.key", "-out", "rogue-ca.pem", "-days", "2", "-subj", "/CN=Rogue CA",
+            ])
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(
+            toFile: scratch.path("san.ext"), atomically: true, encoding: .utf8)
         func leaf(_ name: String, cn: String, ca: String, extfile: Bool) throws {
             try make(["req"] + ec + ["-keyout", "\(name).key", "-out", "\(name).csr", "-subj", "/CN=\(cn)"])
             try make(
-                ["x509", "-req", "-in", "\(name).csr", "-CA", "\(ca).pem", "-CAkey", "\(ca).key", "-CAcreateserial",
-                 "-out", "\(name).pem", "-days", "2"] + (extfile ? ["-extfile", "san.ext"] : []))
+                [
+                    "x509", "-req", "-in", "\(name).csr", "-CA", "\(ca).pem", "-CAkey", "\(ca).key", "-CAcreateserial",
+                    "-out", "\(name).pem", "-days", "2",
+                ] + (extfile ? ["-extfile", "san.ext"] : []))
         }
         try leaf("server", cn: "127.0.0.1", ca: "ca", extfile: true)
         try leaf("client", cn: PushTestTools.passType, ca: "ca", extfile: false)

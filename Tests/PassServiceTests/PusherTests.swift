@@ -44,7 +44,10 @@ struct PusherTests {
         #expect(outbox.completed.sorted() == goodIDs)
         #expect(outbox.dropped.map(\.id).sorted() == gone)
         #expect(outbox.dropped.map(\.reason).sorted() == ["BadDeviceToken", "BadDeviceToken", "Unregistered"])
-        #expect(Set(outbox.dropped.map(\.pushToken)) == [PushTestTools.token("410", 1), PushTestTools.token("400b", 2), "zz-not-hex"])
+        #expect(
+            Set(outbox.dropped.map(\.pushToken)) == [
+                PushTestTools.token("410", 1), PushTestTools.token("400b", 2), "zz-not-hex",
+            ])
         let retries = outbox.retried
         let busyRetry = try #require(retries.first { $0.id == busy })
         let busyDelay = busyRetry.at.timeIntervalSince(busyRetry.recordedAt)
@@ -134,7 +137,9 @@ struct PusherTests {
         let first = abandoning.enqueue([PushTestTools.token("403", 1)])
         let plainBase = PushMemoryOutbox()
         let second = plainBase.enqueue([PushTestTools.token("403", 2)])
-        for (outbox, memory) in [(abandoning as any PushOutbox, abandoning), (PushPlainOutbox(base: plainBase), plainBase)] {
+        for (outbox, memory) in [
+            (abandoning as any PushOutbox, abandoning), (PushPlainOutbox(base: plainBase), plainBase),
+        ] {
             let pusher = try Pusher(
                 outbox: outbox, configuration: configuration,
                 options: Pusher.Options(pollInterval: 0.02, retryPolicy: policy), log: { _ in })

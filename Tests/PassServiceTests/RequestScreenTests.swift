@@ -23,16 +23,20 @@ struct RequestScreenTests {
 
     @Test("the target keeps its path encoded and decodes the query")
     func target() throws {
-        let (path, query) = try RequestScreen.target(Array("/v1/passes/pass.a/S%31?x=a%20b&y&z=1+2".utf8), limits: limits)
+        let (path, query) = try RequestScreen.target(
+            Array("/v1/passes/pass.a/S%31?x=a%20b&y&z=1+2".utf8), limits: limits)
         #expect(path == "/v1/passes/pass.a/S%31")
         #expect(query.map(\.name) == ["x", "y", "z"])
         #expect(query.map(\.value) == ["a b", "", "1 2"])
     }
 
-    @Test("a target with a control byte, raw or encoded in the query, or a bad escape is 400", arguments: [
-        "/v1/passes/pass.a/S1\u{01}", "/v1/passes/pass.a/S1\u{7F}", "/healthz?a=%00", "/healthz?a=%0a", "/healthz?a=%zz",
-        "/healthz?a=%C3",
-    ])
+    @Test(
+        "a target with a control byte, raw or encoded in the query, or a bad escape is 400",
+        arguments: [
+            "/v1/passes/pass.a/S1\u{01}", "/v1/passes/pass.a/S1\u{7F}", "/healthz?a=%00", "/healthz?a=%0a",
+            "/healthz?a=%zz",
+            "/healthz?a=%C3",
+        ])
     func badTargets(target: String) {
         #expect(status { _ = try RequestScreen.target(Array(target.utf8), limits: limits) } == 400, "\(target)")
     }
@@ -60,19 +64,21 @@ struct RequestScreenTests {
         _ = try RequestScreen.headers(fields([("Transfer-Encoding", "chunked")]), limits: limits)
     }
 
-    @Test("request-smuggling shapes and malformed framing are refused", arguments: [
-        ([("Content-Length", "12"), ("Content-Length", "5")], 400),
-        ([("Content-Length", "5"), ("content-length", "5")], 400),
-        ([("Content-Length", "5"), ("Transfer-Encoding", "chunked")], 400),
-        ([("Transfer-Encoding", "chunked"), ("Transfer-Encoding", "chunked")], 400),
-        ([("Content-Length", "5, 5")], 400),
-        ([("Content-Length", "-1")], 400),
-        ([("Content-Length", "+5")], 400),
-        ([("Content-Length", "")], 400),
-        ([("Content-Length", "99999999999999999999999")], 400),
-        ([("Transfer-Encoding", "gzip, chunked")], 501),
-        ([("Content-Length", "70000")], 413),
-    ])
+    @Test(
+        "request-smuggling shapes and malformed framing are refused",
+        arguments: [
+            ([("Content-Length", "12"), ("Content-Length", "5")], 400),
+            ([("Content-Length", "5"), ("content-length", "5")], 400),
+            ([("Content-Length", "5"), ("Transfer-Encoding", "chunked")], 400),
+            ([("Transfer-Encoding", "chunked"), ("Transfer-Encoding", "chunked")], 400),
+            ([("Content-Length", "5, 5")], 400),
+            ([("Content-Length", "-1")], 400),
+            ([("Content-Length", "+5")], 400),
+            ([("Content-Length", "")], 400),
+            ([("Content-Length", "99999999999999999999999")], 400),
+            ([("Transfer-Encoding", "gzip, chunked")], 501),
+            ([("Content-Length", "70000")], 413),
+        ])
     func framing(pairs: [(String, String)], expected: Int) {
         #expect(status { _ = try RequestScreen.headers(fields(pairs), limits: limits) } == expected, "\(pairs)")
     }

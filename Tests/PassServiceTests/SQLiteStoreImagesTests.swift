@@ -7,7 +7,8 @@ import Testing
 @Suite("PassStore pass images (SQLite and PostgreSQL)")
 struct SQLiteStoreImagesTests {
     static let photo: [String: [UInt8]] = [
-        "thumbnail.png": [1, 2, 3], "thumbnail@2x.png": [4, 5, 6, 0], "thumbnail@3x.png": Array(repeating: 7, count: 300_000),
+        "thumbnail.png": [1, 2, 3], "thumbnail@2x.png": [4, 5, 6, 0],
+        "thumbnail@3x.png": Array(repeating: 7, count: 300_000),
     ]
 
     @Test(
@@ -23,7 +24,9 @@ struct SQLiteStoreImagesTests {
         let (kept, _) = try f.store.updateRecord(serial: "S1", record: ["tier": "Gold"])
         #expect(kept.images == Self.photo)
         #expect(try f.store.pass(serial: "S1")?.images == Self.photo)
-        let replacement: [String: [UInt8]] = ["thumbnail.png": [9], "thumbnail@2x.png": [9, 9], "thumbnail@3x.png": [9, 9, 9]]
+        let replacement: [String: [UInt8]] = [
+            "thumbnail.png": [9], "thumbnail@2x.png": [9, 9], "thumbnail@3x.png": [9, 9, 9],
+        ]
         _ = try f.store.updateRecord(serial: "S1", record: ["tier": "Gold"], images: replacement)
         #expect(try f.store.pass(serial: "S1")?.images == replacement)
         // Issuing the serial again replaces its images too (none now).
@@ -39,11 +42,14 @@ struct SQLiteStoreImagesTests {
             "BEGIN;" + SQLiteSchema.migrations[0].sql + "CREATE TABLE unused_v2 (x); PRAGMA user_version = 1; COMMIT;"
         let sqlite3 = Process()
         sqlite3.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        sqlite3.arguments = ["sqlite3", path, v1 + """
-            INSERT INTO passes VALUES ('OLD', 'pass.com.example.loyalty', 'Templates/loyalty', '{"tier":"Silver"}',
-                'token-OLD-0123456789abcdef0123456789abcdef', 1, 1800000000, 0);
-            DROP TABLE unused_v2;
-            """]
+        sqlite3.arguments = [
+            "sqlite3", path,
+            v1 + """
+                INSERT INTO passes VALUES ('OLD', 'pass.com.example.loyalty', 'Templates/loyalty', '{"tier":"Silver"}',
+                    'token-OLD-0123456789abcdef0123456789abcdef', 1, 1800000000, 0);
+                DROP TABLE unused_v2;
+                """,
+        ]
         try sqlite3.run()
         sqlite3.waitUntilExit()
         #expect(sqlite3.terminationStatus == 0)

@@ -121,8 +121,9 @@ struct SQLiteStoreTests {
             Thread {
                 for i in 0..<20 {
                     do {
-                        _ = try store.register(device: "d\(index)", passType: "pass.com.example.loyalty",
-                                               serial: "P\(i)", pushToken: "aa")
+                        _ = try store.register(
+                            device: "d\(index)", passType: "pass.com.example.loyalty",
+                            serial: "P\(i)", pushToken: "aa")
                         _ = try store.updateRecord(serial: "P\(i)", record: ["i": "\(i)"])
                     } catch {
                         failures.withLock { $0 += 1 }

@@ -65,8 +65,9 @@ struct UpdatedSerialsTests {
             }
         }
         for plan in plans {
-            #expect(!plan.contains("SCAN r") && !plan.contains("SCAN p") && !plan.contains("SCAN push_outbox "),
-                    "full scan in: \(plan)")
+            #expect(
+                !plan.contains("SCAN r") && !plan.contains("SCAN p") && !plan.contains("SCAN push_outbox "),
+                "full scan in: \(plan)")
         }
     }
 }

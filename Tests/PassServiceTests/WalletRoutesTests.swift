@@ -26,7 +26,8 @@ struct WalletRoutesTests {
         #expect(try live.call("POST", unknown, headers: applePass(pass), body: body).status == 401)
         #expect(try live.call("POST", path, headers: applePass(pass), body: jsonBody([:])).status == 400)
         #expect(try live.call("POST", path, headers: applePass(pass), body: jsonBody(["pushToken": 5])).status == 400)
-        #expect(try live.call("POST", path, headers: applePass(pass), body: jsonBody(["pushToken": "zz"])).status == 400)
+        #expect(
+            try live.call("POST", path, headers: applePass(pass), body: jsonBody(["pushToken": "zz"])).status == 400)
         #expect(try live.call("POST", path, headers: applePass(pass), body: Array("{nope".utf8)).status == 400)
         #expect(try live.call("POST", path, headers: applePass(pass)).status == 400)
         #expect(try live.store.registrationsCount() == 1)
@@ -37,8 +38,9 @@ struct WalletRoutesTests {
         let live = try LiveService()
         let one = try live.addPass("S1"), two = try live.addPass("S2")
         for pass in [one, two] {
-            _ = try live.call("POST", registrationPath(pass), headers: applePass(pass),
-                                 body: jsonBody(["pushToken": "abcdef"]))
+            _ = try live.call(
+                "POST", registrationPath(pass), headers: applePass(pass),
+                body: jsonBody(["pushToken": "abcdef"]))
         }
         let base = "/v1/devices/\(device)/registrations/\(passType)"
         let all = try live.call("GET", base)
@@ -94,7 +96,8 @@ struct WalletRoutesTests {
         #expect(try live.call("GET", path).status == 401)
         #expect(try live.call("GET", path, headers: ["Authorization": "ApplePass nope"]).status == 401)
         #expect(try live.call("GET", "/v1/passes/pass.other/S1", headers: applePass(pass)).status == 401)
-        #expect(try live.request("HEAD", path, headers: applePass(pass)).status == 200)  // over the socket: HEAD is the server's
+        // Over the socket: HEAD is the server's.
+        #expect(try live.request("HEAD", path, headers: applePass(pass)).status == 200)
     }
 
     @Test("unregister: 200, 401; the device then lists nothing")

@@ -33,8 +33,9 @@ struct DevCertificatesTests {
                 directory: directory, passTypeIdentifier: "pass.example.leaf", teamIdentifier: "ABCDE12345",
                 validDays: 10)
             let leaf = try Certificate.load(path: paths.certificate)
-            #expect(leaf.subject == "UID=pass.example.leaf, CN=Pass Type ID: pass.example.leaf, OU=ABCDE12345, "
-                + "O=PassMint Development, C=US")
+            #expect(
+                leaf.subject == "UID=pass.example.leaf, CN=Pass Type ID: pass.example.leaf, OU=ABCDE12345, "
+                    + "O=PassMint Development, C=US")
             #expect(leaf.passTypeIdentifier == "pass.example.leaf")
             #expect(leaf.teamIdentifier == "ABCDE12345")
             #expect(leaf.userID == "pass.example.leaf")

@@ -20,8 +20,11 @@ struct ManifestTests {
         ]
         let bytes = Manifest.build(files)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: String])
-        #expect(object == ["pass.json": "1111", "icon.png": "2222", "en.lproj/pass.strings": "3333",
-                           "Icon.png": "4444", "logo.png": "aaaa"])
+        #expect(
+            object == [
+                "pass.json": "1111", "icon.png": "2222", "en.lproj/pass.strings": "3333",
+                "Icon.png": "4444", "logo.png": "aaaa",
+            ])
         let text = String(decoding: bytes, as: UTF8.self)
         let order = ["Icon.png", "en.lproj/pass.strings", "icon.png", "logo.png", "pass.json"].map {
             text.range(of: "\"\($0)\"")!.lowerBound
@@ -40,13 +43,16 @@ struct ManifestTests {
         #expect(Manifest.build([]) == Array("{}".utf8))
     }
 
-    @Test("junk detection", arguments: [
-        (".DS_Store", true), ("en.lproj/.DS_Store", true), ("__MACOSX/icon.png", true), ("Thumbs.db", true),
-        ("._icon.png", true), ("icon.png", false), ("en.lproj/pass.strings", false), ("MACOSX.png", false),
-        ("a/__MACOSX/b.png", true), ("__MACOSX", true), ("en.lproj/._x", true), ("._", true), ("desktop.ini", true),
-        ("x/desktop.ini/", true), ("__MACOSXY/icon.png", false), ("icon._png", false), ("a//b.png", false), ("", false),
-        (".DS_Store.png", false), ("x.DS_Store", false),
-    ])
+    @Test(
+        "junk detection",
+        arguments: [
+            (".DS_Store", true), ("en.lproj/.DS_Store", true), ("__MACOSX/icon.png", true), ("Thumbs.db", true),
+            ("._icon.png", true), ("icon.png", false), ("en.lproj/pass.strings", false), ("MACOSX.png", false),
+            ("a/__MACOSX/b.png", true), ("__MACOSX", true), ("en.lproj/._x", true), ("._", true), ("desktop.ini", true),
+            ("x/desktop.ini/", true), ("__MACOSXY/icon.png", false), ("icon._png", false), ("a//b.png", false),
+            ("", false),
+            (".DS_Store.png", false), ("x.DS_Store", false),
+        ])
     func junk(path: String, expected: Bool) {
         #expect(Manifest.isJunk(path) == expected)
     }

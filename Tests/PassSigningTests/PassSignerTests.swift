@@ -5,8 +5,10 @@ import Testing
 
 @Suite("PassSigner")
 struct PassSignerTests {
-    static let manifest = Manifest.build([("pass.json", "9639271ddb26c9cb5baba145eb1d1ebb36a031a1"),
-                                          ("icon.png", "0296b01347b3173e98438a003b0e88986340b2d8")])
+    static let manifest = Manifest.build([
+        ("pass.json", "9639271ddb26c9cb5baba145eb1d1ebb36a031a1"),
+        ("icon.png", "0296b01347b3173e98438a003b0e88986340b2d8"),
+    ])
 
     @Test("the openssl CLI verifies the signature against the dev root")
     func opensslVerifies() throws {
@@ -43,8 +45,10 @@ struct PassSignerTests {
             let identity = try SigningIdentity.load(
                 certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil)
             try TestSupport.write(try PassSigner(identity: identity).sign(Self.manifest), to: directory + "/sig")
-            let printed = try TestSupport.openssl(["cms", "-cmsout", "-print", "-inform", "DER", "-in",
-                                                   directory + "/sig"])
+            let printed = try TestSupport.openssl([
+                "cms", "-cmsout", "-print", "-inform", "DER", "-in",
+                directory + "/sig",
+            ])
             try #require(printed.status == 0, "\(printed.stderr)")
             let text = printed.stdout
             #expect(text.contains("signingTime"))
@@ -84,8 +88,9 @@ struct PassSignerTests {
         let directory = NSTemporaryDirectory() + "passsigning-tests-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let paths = try TestSupport.devChain(in: directory)
-        let signer = PassSigner(identity: try SigningIdentity.load(
-            certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil))
+        let signer = PassSigner(
+            identity: try SigningIdentity.load(
+                certificatePath: paths.certificate, keyPath: paths.key, wwdrPath: paths.wwdr, keyPassword: nil))
         let results = try await withThrowingTaskGroup(of: Bool.self) { group in
             for index in 0..<8 {
                 group.addTask {

@@ -18,8 +18,10 @@ struct SignatureReportTests {
             ])
             try #require(sign.status == 0, "\(sign.stderr)")
             let signature = try TestSupport.read(directory + "/signature")
-            let printed = try TestSupport.openssl(["cms", "-cmsout", "-print", "-inform", "DER", "-in",
-                                                   directory + "/signature"])
+            let printed = try TestSupport.openssl([
+                "cms", "-cmsout", "-print", "-inform", "DER", "-in",
+                directory + "/signature",
+            ])
             #expect(printed.stdout.contains("subjectKeyIdentifier"))
 
             let report = try SignatureReport.inspect(signature: signature, content: content)
@@ -40,8 +42,9 @@ struct SignatureReportTests {
                 "-signer", paths.certificate, "-inkey", paths.key, "-out", directory + "/s",
             ])
             try #require(sign.status == 0, "\(sign.stderr)")
-            let report = try SignatureReport.inspect(signature: TestSupport.read(directory + "/s"),
-                                                     content: Array("{}".utf8))
+            let report = try SignatureReport.inspect(
+                signature: TestSupport.read(directory + "/s"),
+                content: Array("{}".utf8))
             #expect(report.signer == nil)
             #expect(report.embeddedCertificates.isEmpty)
             #expect(!report.digestValid)
@@ -60,8 +63,11 @@ struct SignatureReportTests {
         }
     }
 
-    @Test("Apple's sample StoreCard signature verifies", .enabled(if: TestSupport.fixturesAvailable,
-        "fixtures folder ../shared/fixtures is absent"))
+    @Test(
+        "Apple's sample StoreCard signature verifies",
+        .enabled(
+            if: TestSupport.fixturesAvailable,
+            "fixtures folder ../shared/fixtures is absent"))
     func appleSample() throws {
         let signature = try TestSupport.unzipEntry(TestSupport.storeCardSample, "signature")
         let manifest = try TestSupport.unzipEntry(TestSupport.storeCardSample, "manifest.json")
@@ -79,12 +85,14 @@ struct SignatureReportTests {
         #expect(!(try SignatureReport.inspect(signature: signature, content: manifest + [0x20])).digestValid)
     }
 
-    @Test("a G4-issued signer bundled with WWDR G1 verifies but its WWDR did not issue it",
-          .enabled(if: TestSupport.fixturesAvailable, "fixtures folder ../shared/fixtures is absent"))
+    @Test(
+        "a G4-issued signer bundled with WWDR G1 verifies but its WWDR did not issue it",
+        .enabled(if: TestSupport.fixturesAvailable, "fixtures folder ../shared/fixtures is absent"))
     func wrongIntermediateSample() throws {
         let file = TestSupport.fixturesDirectory + "/pkpass/ueman__boarding_pass_ui.pkpass"
-        let report = try SignatureReport.inspect(signature: TestSupport.unzipEntry(file, "signature"),
-                                                 content: TestSupport.unzipEntry(file, "manifest.json"))
+        let report = try SignatureReport.inspect(
+            signature: TestSupport.unzipEntry(file, "signature"),
+            content: TestSupport.unzipEntry(file, "manifest.json"))
         #expect(report.digestValid, "\(report.verificationError ?? "")")
         let signer = try #require(report.signer)
         #expect(signer.passTypeIdentifier == "pass.com.kudit.generic")
@@ -94,12 +102,14 @@ struct SignatureReportTests {
         #expect(others.allSatisfy { !signer.isIssued(by: $0) })
     }
 
-    @Test("Apple's sample Event signature verifies too",
-          .enabled(if: TestSupport.fixturesAvailable, "fixtures folder ../shared/fixtures is absent"))
+    @Test(
+        "Apple's sample Event signature verifies too",
+        .enabled(if: TestSupport.fixturesAvailable, "fixtures folder ../shared/fixtures is absent"))
     func appleEventSample() throws {
         let file = TestSupport.fixturesDirectory + "/pkpass/apple-sample__Event.pkpass"
-        let report = try SignatureReport.inspect(signature: TestSupport.unzipEntry(file, "signature"),
-                                                 content: TestSupport.unzipEntry(file, "manifest.json"))
+        let report = try SignatureReport.inspect(
+            signature: TestSupport.unzipEntry(file, "signature"),
+            content: TestSupport.unzipEntry(file, "manifest.json"))
         #expect(report.digestValid, "\(report.verificationError ?? "")")
         #expect(report.signer?.passTypeIdentifier == "pass.com.apple.devpubs.example")
         #expect(report.signer?.notAfter ?? Date() < Date())  // expired 2016

@@ -58,8 +58,10 @@ struct SigningIdentityTests {
                 "-certfile", paths.wwdr, "-passout", "pass:legacy-pw", "-out", p12,
             ])
             try #require(export.status == 0, "\(export.stderr)")
-            let info = try TestSupport.openssl(["pkcs12", "-legacy", "-in", p12, "-info", "-noout", "-passin",
-                                                "pass:legacy-pw"])
+            let info = try TestSupport.openssl([
+                "pkcs12", "-legacy", "-in", p12, "-info", "-noout", "-passin",
+                "pass:legacy-pw",
+            ])
             #expect((info.stdout + info.stderr).contains("RC2") || (info.stdout + info.stderr).contains("3-key"))
 
             let identity = try SigningIdentity.load(pkcs12Path: p12, password: "legacy-pw", wwdrPath: nil)

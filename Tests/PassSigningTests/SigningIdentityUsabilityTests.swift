@@ -44,8 +44,10 @@ struct SigningIdentityUsabilityTests {
         try withTemporaryDirectory { directory in
             let result = try TestSupport.run(
                 "/usr/bin/openssl",
-                ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem", "-out",
-                 directory + "/tls.pem", "-subj", "/CN=passes.example.com", "-days", "30"])
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem", "-out",
+                    directory + "/tls.pem", "-subj", "/CN=passes.example.com", "-days", "30",
+                ])
             #expect(result.status == 0, "\(result.stderr)")
             let error = #expect(throws: SigningError.self) {
                 try SigningIdentity.load(

@@ -9,8 +9,9 @@ enum TestSupport {
 
     /// Two in-memory dev chains, generated once per test run (RSA key generation is the slow part).
     static let chains: [DevCertificates.Chain] = (0..<2).map { _ in
-        try! DevCertificates.makeChain(passTypeIdentifier: "pass.test.passmint", teamIdentifier: "TEAMTEST01",
-                                       validDays: 30)
+        try! DevCertificates.makeChain(
+            passTypeIdentifier: "pass.test.passmint", teamIdentifier: "TEAMTEST01",
+            validDays: 30)
     }
 
     /// A dev chain (the first shared one, or the second with `other`) written into `directory`/dev.

@@ -14,7 +14,9 @@ struct CompatibleFallbackTests {
 
     static func tooling(_ flag: Bool) -> String { "{\"automaticallyGenerateCompatiblePass\": \(flag)}" }
 
-    @Test("the mapping: header→header, first primary→primary, further primaries→secondary, footer→auxiliary, back+additionalInfo→back")
+    @Test(
+        "the mapping: header→header, first primary→primary, further primaries→secondary, footer→auxiliary, back+additionalInfo→back"
+    )
     func mapping() throws {
         let template = try DesignerSample.load(["pass.json": Self.posterOnly, "tooling.json": Self.tooling(true)])
         #expect(template.generatesCompatiblePass)
@@ -37,12 +39,18 @@ struct CompatibleFallbackTests {
     @Test("personalization by key fills posterGeneric and the derived generic alike")
     func personalizedBoth() throws {
         let template = try DesignerSample.load(["pass.json": Self.posterOnly, "tooling.json": Self.tooling(true)])
-        let pass = try template.render(template.resolve(["MEMBER_NAME": "Ada", "POINTS": "7"]),
-                                       context: RenderContext(serialNumber: "1")).passJSON
-        #expect(DesignerSample.values(of: "MEMBER_NAME", in: pass) == [
-            "posterGeneric.primaryFields": "Ada", "generic.primaryFields": "Ada"])
-        #expect(DesignerSample.values(of: "POINTS", in: pass) == [
-            "posterGeneric.primaryFields": .integer(7), "generic.secondaryFields": .integer(7)])
+        let pass = try template.render(
+            template.resolve(["MEMBER_NAME": "Ada", "POINTS": "7"]),
+            context: RenderContext(serialNumber: "1")
+        ).passJSON
+        #expect(
+            DesignerSample.values(of: "MEMBER_NAME", in: pass) == [
+                "posterGeneric.primaryFields": "Ada", "generic.primaryFields": "Ada",
+            ])
+        #expect(
+            DesignerSample.values(of: "POINTS", in: pass) == [
+                "posterGeneric.primaryFields": .integer(7), "generic.secondaryFields": .integer(7),
+            ])
     }
 
     @Test("without the tooling flag nothing is derived unless the context asks for it")
@@ -50,7 +58,8 @@ struct CompatibleFallbackTests {
         let template = try DesignerSample.load(["pass.json": Self.posterOnly, "tooling.json": Self.tooling(false)])
         let plain = try template.render(template.resolve([:]), context: RenderContext(serialNumber: "1"))
         #expect(plain.passJSON["generic"] == nil)
-        let asked = try template.render(template.resolve([:]), context: RenderContext(serialNumber: "1", compatiblePass: true))
+        let asked = try template.render(
+            template.resolve([:]), context: RenderContext(serialNumber: "1", compatiblePass: true))
         #expect(asked.passJSON.at("generic.primaryFields[0].key") == "MEMBER_NAME")
     }
 

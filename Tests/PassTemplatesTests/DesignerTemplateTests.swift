@@ -12,10 +12,13 @@ struct DesignerTemplateTests {
     func everyGroupBothDictionaries() throws {
         let template = try DesignerSample.load()
         #expect(template.isDesignerTemplate)
-        let pass = try Self.render(template, [
-            "TIER": "Platinum", "MEMBER_NAME": "Ada Lovelace", "POINTS": "99", "MEMBER_ID": "ID-7",
-            "SINCE": "2024-02-29", "BALANCE": "3.25",
-        ]).passJSON
+        let pass = try Self.render(
+            template,
+            [
+                "TIER": "Platinum", "MEMBER_NAME": "Ada Lovelace", "POINTS": "99", "MEMBER_ID": "ID-7",
+                "SINCE": "2024-02-29", "BALANCE": "3.25",
+            ]
+        ).passJSON
         let expected: [(String, JSONValue, Int)] = [
             ("TIER", "Platinum", 2), ("MEMBER_NAME", "Ada Lovelace", 2), ("POINTS", .integer(99), 2),
             ("MEMBER_ID", "ID-7", 2), ("SINCE", "2024-02-29T00:00:00Z", 2), ("BALANCE", .double(3.25), 2),
@@ -54,15 +57,18 @@ struct DesignerTemplateTests {
     @Test("a value of the wrong type for a typed key is an error naming the key and the expected form")
     func typedKeys() throws {
         let template = try DesignerSample.load()
-        #expect(throws: TemplateError.invalidValue(
-            field: "POINTS", value: "lots", expected: "a whole number such as 1200",
-            file: "club.pkpasstemplate/pass.json")) { try template.resolve(["POINTS": "lots"]) }
+        #expect(
+            throws: TemplateError.invalidValue(
+                field: "POINTS", value: "lots", expected: "a whole number such as 1200",
+                file: "club.pkpasstemplate/pass.json")
+        ) { try template.resolve(["POINTS": "lots"]) }
     }
 
     @Test("keys whose values differ between dictionaries have no default: each field keeps its own value")
     func differingValues() throws {
         let changed = DesignerSample.passJSON.replacingOccurrences(
-            of: "\"label\": \"MEMBER\", \"value\": \"Alex Sample\"", with: "\"label\": \"MEMBER\", \"value\": \"A. Sample\"")
+            of: "\"label\": \"MEMBER\", \"value\": \"Alex Sample\"",
+            with: "\"label\": \"MEMBER\", \"value\": \"A. Sample\"")
         let template = try DesignerSample.load(["pass.json": changed])
         #expect(template.fields.first { $0.name == "MEMBER_NAME" }?.defaultValue == nil)
         let pass = try Self.render(template, [:]).passJSON
@@ -79,19 +85,26 @@ struct DesignerTemplateTests {
             try template.checkRecordKeys(["MEMBER_NAM": "x"])
             Issue.record("expected an error")
         } catch {
-            #expect(error == .unknownRecordKey(key: "MEMBER_NAM", file: "club.pkpasstemplate/pass.json",
-                                               suggestion: "MEMBER_NAME", known: template.fields.map(\.name)))
+            #expect(
+                error
+                    == .unknownRecordKey(
+                        key: "MEMBER_NAM", file: "club.pkpasstemplate/pass.json",
+                        suggestion: "MEMBER_NAME", known: template.fields.map(\.name)))
             #expect(error.description.contains("did you mean \"MEMBER_NAME\"?"))
             #expect(error.description.contains("barcode.message"))
         }
-        try template.checkRecordKeys(["MEMBER_NAME": "x", "barcode.message": "m", "image.thumbnail": "p.png",
-                                      "serialNumber": "1"])
+        try template.checkRecordKeys([
+            "MEMBER_NAME": "x", "barcode.message": "m", "image.thumbnail": "p.png",
+            "serialNumber": "1",
+        ])
         #expect(throws: TemplateError.self) { try template.checkRecordKeys(["barcode.mesage": "m"]) }
         let resolved = try template.resolve(["MEMBER_NAM": "x"])
         #expect(resolved.warnings.count == 1)
         #expect(resolved.warnings[0].contains("did you mean \"MEMBER_NAME\"?"))
         // and it changes nothing
-        #expect(try Self.render(template, ["MEMBER_NAM": "x"]).passJSON.at("generic.primaryFields[0].value") == "Alex Sample")
+        #expect(
+            try Self.render(template, ["MEMBER_NAM": "x"]).passJSON.at("generic.primaryFields[0].value")
+                == "Alex Sample")
     }
 
     @Test("placeholders and keys mix in one template; a value is never scanned for placeholders")
@@ -151,7 +164,8 @@ struct DesignerTemplateTests {
 
     @Test("a pass field key equal to a reserved record key is left alone with a warning")
     func reservedKeyAsFieldKey() throws {
-        let pass = DesignerSample.passJSON.replacingOccurrences(of: "\"key\": \"MEMBER_ID\"", with: "\"key\": \"serialNumber\"")
+        let pass = DesignerSample.passJSON.replacingOccurrences(
+            of: "\"key\": \"MEMBER_ID\"", with: "\"key\": \"serialNumber\"")
         let template = try DesignerSample.load(["pass.json": pass])
         #expect(!template.fields.contains { $0.name == "serialNumber" })
         #expect(template.warnings.contains { $0.contains("pass field key \"serialNumber\" is a reserved record key") })

@@ -65,16 +65,20 @@ struct PassStringsTests {
         #expect(pairs(try PassStrings.parse(Array(text.utf8), file: "p")) == ["greeting=Hello\nworld", "key2=value_2"])
     }
 
-    @Test("errors carry the file and the line", arguments: [
-        ("\"a\" = \"b\";\n\"c\" \"d\";", 2, "expected '='"),
-        ("\"a\" = \"b\"\n", 1, "expected ';'"),
-        ("\n\n\"a\" = \"b;\n", 3, "never closed"),
-        ("\"a\" = \"\\q\";", 1, "unknown escape"),
-        ("/* open\n\n", 1, "comment"),
-        ("\"a\" = ;", 1, "value"),
-    ])
+    @Test(
+        "errors carry the file and the line",
+        arguments: [
+            ("\"a\" = \"b\";\n\"c\" \"d\";", 2, "expected '='"),
+            ("\"a\" = \"b\"\n", 1, "expected ';'"),
+            ("\n\n\"a\" = \"b;\n", 3, "never closed"),
+            ("\"a\" = \"\\q\";", 1, "unknown escape"),
+            ("/* open\n\n", 1, "comment"),
+            ("\"a\" = ;", 1, "value"),
+        ])
     func errors(text: String, line: Int, fragment: String) {
-        let error = #expect(throws: TemplateError.self) { try PassStrings.parse(Array(text.utf8), file: "en.lproj/pass.strings") }
+        let error = #expect(throws: TemplateError.self) {
+            try PassStrings.parse(Array(text.utf8), file: "en.lproj/pass.strings")
+        }
         guard case .invalidStrings(let file, let l, let message)? = error else {
             Issue.record("expected invalidStrings, got \(String(describing: error))")
             return

@@ -19,7 +19,8 @@ struct ReservedKeysTests {
 
     @Test("barcode.message and barcode.altText are set on every barcode, the deprecated one included")
     func barcodes() throws {
-        let pass = try Self.render(["name": "x", "barcode.message": "2000100000014", "barcode.altText": "Member"]).passJSON
+        let pass = try Self.render(["name": "x", "barcode.message": "2000100000014", "barcode.altText": "Member"])
+            .passJSON
         for path in ["barcode", "barcodes[0]", "barcodes[1]"] {
             #expect(pass.at(path + ".message") == "2000100000014")
             #expect(pass.at(path + ".altText") == "Member")
@@ -38,10 +39,17 @@ struct ReservedKeysTests {
 
     @Test("relevantDate.start and .end become relevantDates startDate/endDate; the deprecated key follows the start")
     func period() throws {
-        let pass = try Self.render(["name": "x", "relevantDate.start": "2027-06-12T19:30+02:00",
-                                    "relevantDate.end": "2027-06-12T23:00:00+0200"]).passJSON
-        #expect(pass["relevantDates"] == .array([.object([
-            "startDate": "2027-06-12T19:30:00+02:00", "endDate": "2027-06-12T23:00:00+02:00"])]))
+        let pass = try Self.render([
+            "name": "x", "relevantDate.start": "2027-06-12T19:30+02:00",
+            "relevantDate.end": "2027-06-12T23:00:00+0200",
+        ]).passJSON
+        #expect(
+            pass["relevantDates"]
+                == .array([
+                    .object([
+                        "startDate": "2027-06-12T19:30:00+02:00", "endDate": "2027-06-12T23:00:00+02:00",
+                    ])
+                ]))
         #expect(pass["relevantDate"] == "2027-06-12T19:30:00+02:00")
     }
 

@@ -17,7 +17,8 @@ struct ShippedTemplateTests {
         #expect(template.warnings.isEmpty, "\(template.warnings)")
         #expect(template.leniencies.isEmpty)
         // An image field (status's member photo) is optional without a default: the template's image is used.
-        #expect(template.fields.allSatisfy { $0.defaultValue != nil || $0.kind == .image }, "every field needs a default")
+        #expect(
+            template.fields.allSatisfy { $0.defaultValue != nil || $0.kind == .image }, "every field needs a default")
         let pass = try template.render(template.resolve([:]), context: RenderContext(serialNumber: "SN-1"))
         #expect(pass.passJSON["serialNumber"] == "SN-1")
         let text = String(decoding: JSONWriter.serialize(pass.passJSON), as: UTF8.self)
@@ -38,7 +39,8 @@ struct ShippedTemplateTests {
         #expect(gold.passJSON.at("generic.secondaryFields[0].value")?.isNumber == true)
     }
 
-    @Test("status: a poster generic membership pass with its generic fallback, per-tier artwork and two featured actions")
+    @Test(
+        "status: a poster generic membership pass with its generic fallback, per-tier artwork and two featured actions")
     func statusPoster() throws {
         guard Paths.shippedTemplatePresent("status") else { return }
         let template = try Template.load(directory: Paths.shippedTemplate("status"))

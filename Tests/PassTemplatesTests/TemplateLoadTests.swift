@@ -30,7 +30,8 @@ struct TemplateLoadTests {
             #expect(template.warnings.isEmpty)
             #expect(template.localizations == ["en.lproj"])
             let pass = try template.render(template.resolve([:]), context: RenderContext())
-            #expect(pass.files.map(\.path) == ["en.lproj/logo.png", "en.lproj/pass.strings", "icon.png", "icon@2x.png"])
+            #expect(
+                pass.files.map(\.path) == ["en.lproj/logo.png", "en.lproj/pass.strings", "icon.png", "icon@2x.png"])
             #expect(pass.file("icon.png")?.bytes == TemplateFolder.image("icon"))
             #expect(pass.files.allSatisfy { $0.isSharedAsset })
             #expect(pass.passJSON["serialNumber"] == "A-1")
@@ -59,16 +60,17 @@ struct TemplateLoadTests {
     func implicitFields() throws {
         let (template, _) = try TemplateFolder.load([
             "pass.json": """
-                {"serialNumber": "{{serialNumber}}", "description": "{{ title }}",
-                 "generic": {"primaryFields": [{"key": "n", "value": "{{name}} / {{title}}"}]}}
-                """,
+            {"serialNumber": "{{serialNumber}}", "description": "{{ title }}",
+             "generic": {"primaryFields": [{"key": "n", "value": "{{name}} / {{title}}"}]}}
+            """,
             "de.lproj/pass.strings": "\"k\" = \"Hallo {{greeting}}\";",
         ])
-        #expect(template.fields == [
-            TemplateField(name: "title", kind: .string, required: true),
-            TemplateField(name: "name", kind: .string, required: true),
-            TemplateField(name: "greeting", kind: .string, required: true),
-        ])
+        #expect(
+            template.fields == [
+                TemplateField(name: "title", kind: .string, required: true),
+                TemplateField(name: "name", kind: .string, required: true),
+                TemplateField(name: "greeting", kind: .string, required: true),
+            ])
         #expect(!template.hasLiteralSerialNumber)
     }
 
@@ -88,7 +90,9 @@ struct TemplateLoadTests {
 
     @Test("invalid JSON reports file:line:column")
     func invalidJSON() throws {
-        try TemplateFolder.with(text: ["pass.json": Self.plainPass, "template.json": "{\n  \"fields\": [\n    {name: 1}\n]}"]) { dir in
+        try TemplateFolder.with(text: [
+            "pass.json": Self.plainPass, "template.json": "{\n  \"fields\": [\n    {name: 1}\n]}",
+        ]) { dir in
             let error = #expect(throws: TemplateError.self) { try Template.load(directory: dir) }
             guard case .invalidJSON(let file, let line, let column, _)? = error else {
                 Issue.record("expected invalidJSON, got \(String(describing: error))")
@@ -113,28 +117,41 @@ struct TemplateLoadTests {
         #expect(template.fields == [TemplateField(name: "a")])
     }
 
-    @Test("template.json contract violations name the JSON path", arguments: [
-        (#"{"fields": {}}"#, "fields: must be an array"),
-        (#"{"fields": [{"type": "string"}]}"#, "fields[0].name: every field needs"),
-        (#"{"fields": [{"name": "first name"}]}"#, "fields[0].name: \"first name\" is not a valid field name"),
-        (#"{"fields": [{"name": "serialNumber"}]}"#, "fields[0].name: \"serialNumber\" is reserved"),
-        (#"{"fields": [{"name": "a"}, {"name": "a"}]}"#, "fields[1].name: field \"a\" is declared twice"),
-        (#"{"fields": [{"name": "a", "type": "money"}]}"#, "fields[0].type: type must be one of"),
-        (#"{"fields": [{"name": "a", "required": "yes"}]}"#, "fields[0].required: must be true or false"),
-        (#"{"fields": [{"name": "a", "type": "enum"}]}"#, "fields[0].values: an enum field needs"),
-        (#"{"fields": [{"name": "a", "type": "enum", "values": ["x", "x"]}]}"#, "fields[0].values: must be"),
-        (#"{"fields": [{"name": "a", "type": "integer", "default": "ten"}]}"#, "fields[0].default: \"ten\" is not a valid integer"),
-        (#"{"fields": [{"name": "a", "type": "enum", "values": ["x"], "default": "y"}]}"#, "fields[0].default:"),
-        (#"{"fields": [{"name": "a"}], "tiers": {"field": "b"}}"#, "tiers.field: \"b\" is not a declared field"),
-        (#"{"fields": [{"name": "t", "type": "enum", "values": ["Gold"]}], "tiers": {"field": "t", "values": {"Bronze": {}}}}"#,
-         "tiers.values.Bronze: \"Bronze\" is not one of the values"),
-        (#"{"fields": [{"name": "t"}], "tiers": {"field": "t", "values": {"G": {"pass": {"serialNumber": "x"}}}}}"#,
-         "tiers.values.G.pass.serialNumber: a tier cannot change serialNumber"),
-        (#"{"fields": [{"name": "t"}], "tiers": {"field": "t", "values": {"G": {"images": {"../x.png": "a.png"}}}}}"#,
-         "tiers.values.G.images[\"../x.png\"]"),
-        (#"{"fields": [{"name": "t"}], "tiers": {"field": "t", "values": {"G": {"images": {"strip.png": "../a.png"}}}}}"#,
-         "tiers.values.G.images[\"strip.png\"]: must be a relative path"),
-    ])
+    @Test(
+        "template.json contract violations name the JSON path",
+        arguments: [
+            (#"{"fields": {}}"#, "fields: must be an array"),
+            (#"{"fields": [{"type": "string"}]}"#, "fields[0].name: every field needs"),
+            (#"{"fields": [{"name": "first name"}]}"#, "fields[0].name: \"first name\" is not a valid field name"),
+            (#"{"fields": [{"name": "serialNumber"}]}"#, "fields[0].name: \"serialNumber\" is reserved"),
+            (#"{"fields": [{"name": "a"}, {"name": "a"}]}"#, "fields[1].name: field \"a\" is declared twice"),
+            (#"{"fields": [{"name": "a", "type": "money"}]}"#, "fields[0].type: type must be one of"),
+            (#"{"fields": [{"name": "a", "required": "yes"}]}"#, "fields[0].required: must be true or false"),
+            (#"{"fields": [{"name": "a", "type": "enum"}]}"#, "fields[0].values: an enum field needs"),
+            (#"{"fields": [{"name": "a", "type": "enum", "values": ["x", "x"]}]}"#, "fields[0].values: must be"),
+            (
+                #"{"fields": [{"name": "a", "type": "integer", "default": "ten"}]}"#,
+                "fields[0].default: \"ten\" is not a valid integer"
+            ),
+            (#"{"fields": [{"name": "a", "type": "enum", "values": ["x"], "default": "y"}]}"#, "fields[0].default:"),
+            (#"{"fields": [{"name": "a"}], "tiers": {"field": "b"}}"#, "tiers.field: \"b\" is not a declared field"),
+            (
+                #"{"fields": [{"name": "t", "type": "enum", "values": ["Gold"]}], "tiers": {"field": "t", "values": {"Bronze": {}}}}"#,
+                "tiers.values.Bronze: \"Bronze\" is not one of the values"
+            ),
+            (
+                #"{"fields": [{"name": "t"}], "tiers": {"field": "t", "values": {"G": {"pass": {"serialNumber": "x"}}}}}"#,
+                "tiers.values.G.pass.serialNumber: a tier cannot change serialNumber"
+            ),
+            (
+                #"{"fields": [{"name": "t"}], "tiers": {"field": "t", "values": {"G": {"images": {"../x.png": "a.png"}}}}}"#,
+                "tiers.values.G.images[\"../x.png\"]"
+            ),
+            (
+                #"{"fields": [{"name": "t"}], "tiers": {"field": "t", "values": {"G": {"images": {"strip.png": "../a.png"}}}}}"#,
+                "tiers.values.G.images[\"strip.png\"]: must be a relative path"
+            ),
+        ])
     func contractViolations(json: String, fragment: String) throws {
         try TemplateFolder.with(text: ["pass.json": Self.plainPass, "template.json": json]) { dir in
             let error = #expect(throws: TemplateError.self) { try Template.load(directory: dir) }
@@ -149,10 +166,10 @@ struct TemplateLoadTests {
         let (template, _) = try TemplateFolder.load([
             "pass.json": Self.plainPass,
             "template.json": """
-                {"fields": [{"name": "n", "type": "integer", "default": 7},
-                            {"name": "d", "type": "decimal", "default": "007.50"},
-                            {"name": "when", "type": "date", "default": "2027-01-02"}]}
-                """,
+            {"fields": [{"name": "n", "type": "integer", "default": 7},
+                        {"name": "d", "type": "decimal", "default": "007.50"},
+                        {"name": "when", "type": "date", "default": "2027-01-02"}]}
+            """,
         ])
         #expect(template.fields.map(\.defaultValue) == ["7", "7.50", "2027-01-02T00:00:00Z"])
     }
@@ -164,8 +181,11 @@ struct TemplateLoadTests {
             "template.json": #"{"fields": [{"name": "points", "type": "integer"}]}"#,
         ]) { dir in
             let error = #expect(throws: TemplateError.self) { try Template.load(directory: dir) }
-            #expect(error == .unknownPlaceholder(file: dir + "/pass.json", path: "storeCard.primaryFields[0].value",
-                                                 name: "pionts", suggestion: "points"))
+            #expect(
+                error
+                    == .unknownPlaceholder(
+                        file: dir + "/pass.json", path: "storeCard.primaryFields[0].value",
+                        name: "pionts", suggestion: "points"))
             let text = error?.description ?? ""
             #expect(text.contains(dir + "/pass.json"))
             #expect(text.contains("storeCard.primaryFields[0].value"))
@@ -180,14 +200,18 @@ struct TemplateLoadTests {
             "pass.json": "{}", "template.json": #"{"fields": [{"name": "a"}]}"#,
             "en.lproj/pass.strings": "\"x\" = \"ok {{a}}\";\n\"y\" = \"{{b}}\";",
         ]) { dir in
-            #expect(throws: TemplateError.unknownPlaceholder(file: dir + "/en.lproj/pass.strings", path: "key \"y\"",
-                                                             name: "b", suggestion: "a")) {
+            #expect(
+                throws: TemplateError.unknownPlaceholder(
+                    file: dir + "/en.lproj/pass.strings", path: "key \"y\"",
+                    name: "b", suggestion: "a")
+            ) {
                 try Template.load(directory: dir)
             }
         }
         try TemplateFolder.with(text: [
             "pass.json": "{}",
-            "template.json": #"{"fields": [{"name": "tier"}], "tiers": {"field": "tier", "values": {"Gold": {"pass": {"logoText": "{{nope}}"}}}}}"#,
+            "template.json":
+                #"{"fields": [{"name": "tier"}], "tiers": {"field": "tier", "values": {"Gold": {"pass": {"logoText": "{{nope}}"}}}}}"#,
         ]) { dir in
             let error = #expect(throws: TemplateError.self) { try Template.load(directory: dir) }
             #expect(error?.description.contains(dir + "/template.json: tiers.values.Gold.pass.logoText") == true)
@@ -197,13 +221,16 @@ struct TemplateLoadTests {
     @Test("malformed {{ }} is an error; an unclosed {{ is literal text")
     func malformed() throws {
         try TemplateFolder.with(text: ["pass.json": #"{"description": "Hi {{ first name }}"}"#]) { dir in
-            #expect(throws: TemplateError.malformedPlaceholder(file: dir + "/pass.json", path: "description",
-                                                               text: "{{ first name }}")) {
+            #expect(
+                throws: TemplateError.malformedPlaceholder(
+                    file: dir + "/pass.json", path: "description",
+                    text: "{{ first name }}")
+            ) {
                 try Template.load(directory: dir)
             }
         }
         let (template, _) = try TemplateFolder.load([
-            "pass.json": #"{"serialNumber": "1", "description": "a {{ b", "logoText": "x }} y"}"#,
+            "pass.json": #"{"serialNumber": "1", "description": "a {{ b", "logoText": "x }} y"}"#
         ])
         #expect(template.fields.isEmpty)
         let pass = try template.render(ResolvedRecord(values: [:]), context: RenderContext())
@@ -216,8 +243,11 @@ struct TemplateLoadTests {
         let (template, dir) = try TemplateFolder.load([
             "pass.json": #"{"serialNumber": "1", "userInfo": {"{{a}}": "v"}}"#, "template.json": #"{"fields": []}"#,
         ])
-        #expect(template.warnings == [dir + "/pass.json: userInfo[\"{{a}}\"]: the member name contains {{…}}; "
-            + "placeholders are only substituted in values, never in member names, so it stays as written"])
+        #expect(
+            template.warnings == [
+                dir + "/pass.json: userInfo[\"{{a}}\"]: the member name contains {{…}}; "
+                    + "placeholders are only substituted in values, never in member names, so it stays as written"
+            ])
         let pass = try template.render(ResolvedRecord(values: [:]), context: RenderContext())
         #expect(pass.passJSON.at("userInfo")?["{{a}}"] == "v")
     }
@@ -226,12 +256,16 @@ struct TemplateLoadTests {
     func missingTierImage() throws {
         try TemplateFolder.with(text: [
             "pass.json": Self.plainPass,
-            "template.json": #"{"fields": [{"name": "tier", "type": "enum", "values": ["Gold"]}], "tiers": {"field": "tier", "values": {"Gold": {"images": {"strip.png": "tiers/gold/strip.png"}}}}}"#,
+            "template.json":
+                #"{"fields": [{"name": "tier", "type": "enum", "values": ["Gold"]}], "tiers": {"field": "tier", "values": {"Gold": {"images": {"strip.png": "tiers/gold/strip.png"}}}}}"#,
         ]) { dir in
             let error = #expect(throws: TemplateError.self) { try Template.load(directory: dir) }
-            #expect(error == .missingTierImage(file: dir + "/template.json",
-                                               path: "tiers.values.Gold.images[\"strip.png\"]",
-                                               source: "tiers/gold/strip.png"))
+            #expect(
+                error
+                    == .missingTierImage(
+                        file: dir + "/template.json",
+                        path: "tiers.values.Gold.images[\"strip.png\"]",
+                        source: "tiers/gold/strip.png"))
             #expect(error?.description.contains("tiers.values.Gold.images[\"strip.png\"]") == true)
         }
     }
@@ -243,13 +277,17 @@ struct TemplateLoadTests {
             "en.lproj/pass.strings": "\"a\" = \"A\";\n\"b\" = \"B\";", "fr.lproj/pass.strings": "\"a\" = \"A\";",
         ])
         #expect(template.localizations == ["en.lproj", "fr.lproj"])
-        #expect(template.warnings == [dir + "/fr.lproj/pass.strings: lacks keys that other localizations have: "
-            + "\"b\"; every localization needs the same keys"])
+        #expect(
+            template.warnings == [
+                dir + "/fr.lproj/pass.strings: lacks keys that other localizations have: "
+                    + "\"b\"; every localization needs the same keys"
+            ])
     }
 
     @Test("a malformed pass.strings fails the load with file and line")
     func badStrings() throws {
-        try TemplateFolder.with(text: ["pass.json": Self.plainPass, "en.lproj/pass.strings": "\"a\" = \"A\"\n"]) { dir in
+        try TemplateFolder.with(text: ["pass.json": Self.plainPass, "en.lproj/pass.strings": "\"a\" = \"A\"\n"]) {
+            dir in
             let error = #expect(throws: TemplateError.self) { try Template.load(directory: dir) }
             #expect(error?.description.hasPrefix(dir + "/en.lproj/pass.strings:1: invalid pass.strings") == true)
         }

@@ -74,8 +74,9 @@ struct TemplateRenderTests {
         #expect(pass.passJSON.at("storeCard.auxiliaryFields[1].value") == "")
         let withBonus = try Self.render(["bonus": "5"])
         #expect(withBonus.passJSON.at("storeCard.auxiliaryFields[1].value") == .integer(5))
-        #expect(String(decoding: JSONWriter.serialize(pass.passJSON, pretty: false), as: UTF8.self)
-            .contains(#"{"key":"points","label":"POINTS","value":42}"#))
+        #expect(
+            String(decoding: JSONWriter.serialize(pass.passJSON, pretty: false), as: UTF8.self)
+                .contains(#"{"key":"points","label":"POINTS","value":42}"#))
     }
 
     @Test("dates are written normalised")
@@ -109,7 +110,9 @@ struct TemplateRenderTests {
 
     @Test("a literal serial number is kept, a context serial replaces it, a derived one is built from fields")
     func literalAndDerivedSerial() throws {
-        let (literal, _) = try TemplateFolder.load(["pass.json": #"{"serialNumber": "LIT-1", "logoText": "{{serialNumber}}"}"#])
+        let (literal, _) = try TemplateFolder.load([
+            "pass.json": #"{"serialNumber": "LIT-1", "logoText": "{{serialNumber}}"}"#
+        ])
         #expect(literal.hasLiteralSerialNumber)
         let kept = try literal.render(ResolvedRecord(values: [:]), context: RenderContext())
         #expect(kept.passJSON["serialNumber"] == "LIT-1")
@@ -135,7 +138,8 @@ struct TemplateRenderTests {
         #expect(missing.warnings.isEmpty)
 
         let (own, dir) = try TemplateFolder.load([
-            "pass.json": #"{"serialNumber": "1", "passTypeIdentifier": "pass.template.id", "teamIdentifier": "CERTTEAM"}"#,
+            "pass.json":
+                #"{"serialNumber": "1", "passTypeIdentifier": "pass.template.id", "teamIdentifier": "CERTTEAM"}"#
         ])
         let pass = try own.render(ResolvedRecord(values: [:]), context: context)
         #expect(pass.passJSON["passTypeIdentifier"] == "pass.cert.id")
@@ -151,7 +155,8 @@ struct TemplateRenderTests {
     @Test("webServiceURL and authenticationToken are written when given")
     func webService() throws {
         let token = String(repeating: "ab", count: 16)
-        let pass = try Self.render([:], RenderContext(serialNumber: "1", webServiceURL: "https://passes.example/", authenticationToken: token))
+        let pass = try Self.render(
+            [:], RenderContext(serialNumber: "1", webServiceURL: "https://passes.example/", authenticationToken: token))
         #expect(pass.passJSON["webServiceURL"] == "https://passes.example/")
         #expect(pass.passJSON["authenticationToken"] == .string(token))
         let plain = try Self.render([:])
@@ -169,7 +174,8 @@ struct TemplateRenderTests {
     @Test("pass.strings: UTF-8 input is written UTF-16LE with BOM; placeholders in values are substituted")
     func localization() throws {
         let template = try Self.template(extra: [
-            "en.lproj/pass.strings": "\"greeting\" = \"Hello {{name}}, you have {{points}} points\";\n\"plain\" = \"Café\";",
+            "en.lproj/pass.strings":
+                "\"greeting\" = \"Hello {{name}}, you have {{points}} points\";\n\"plain\" = \"Café\";",
             "fr.lproj/pass.strings": "\"greeting\" = \"Bonjour\";\n\"plain\" = \"Café\";",
             "icon.png": "png",
         ])
@@ -180,7 +186,8 @@ struct TemplateRenderTests {
         for file in [en, fr] { #expect(Array(file.bytes.prefix(2)) == [0xFF, 0xFE]) }
         #expect(!en.isSharedAsset)
         #expect(fr.isSharedAsset)
-        #expect(try PassStrings.parse(en.bytes, file: "en").map(\.value) == ["Hello Zoë, you have 1200 points", "Café"])
+        #expect(
+            try PassStrings.parse(en.bytes, file: "en").map(\.value) == ["Hello Zoë, you have 1200 points", "Café"])
         #expect(fr.bytes == PassStrings.serialize([("greeting", "Bonjour"), ("plain", "Café")]))
         #expect(pass.file("icon.png")?.isSharedAsset == true)
         #expect(pass.file("template.json") == nil)

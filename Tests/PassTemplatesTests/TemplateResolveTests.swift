@@ -26,7 +26,8 @@ struct TemplateResolveTests {
         #expect(record.warnings.isEmpty)
     }
 
-    @Test("a NUL or other control character in any value fails the record, naming the key; tabs and line breaks are data")
+    @Test(
+        "a NUL or other control character in any value fails the record, naming the key; tabs and line breaks are data")
     func controlCharacters() throws {
         let (template, _) = try Self.template()
         for (value, code) in [("Ada\u{0}", UInt32(0)), ("A\u{1B}da", 0x1B), ("x\u{7F}", 0x7F)] {
@@ -51,25 +52,38 @@ struct TemplateResolveTests {
         }
     }
 
-    @Test("integers are normalised", arguments: [("42", "42"), ("+0042", "42"), ("-7", "-7"), (" 12 ", "12"),
-                                                 ("9223372036854775807", "9223372036854775807")])
+    @Test(
+        "integers are normalised",
+        arguments: [
+            ("42", "42"), ("+0042", "42"), ("-7", "-7"), (" 12 ", "12"),
+            ("9223372036854775807", "9223372036854775807"),
+        ])
     func integers(input: String, output: String) throws {
         let (template, _) = try Self.template()
         #expect(try template.resolve(["name": "a", "points": input]).values["points"] == output)
     }
 
-    @Test("bad integers name the field, the value and the expected form",
-          arguments: ["12a", "1.5", "1e3", "-", "9223372036854775808", "1 000"])
+    @Test(
+        "bad integers name the field, the value and the expected form",
+        arguments: ["12a", "1.5", "1e3", "-", "9223372036854775808", "1 000"])
     func badIntegers(input: String) throws {
         let (template, dir) = try Self.template()
         let error = #expect(throws: TemplateError.self) { try template.resolve(["name": "a", "points": input]) }
-        #expect(error == .invalidValue(field: "points", value: input, expected: "a whole number such as 1200",
-                                       file: dir + "/template.json"))
-        #expect(error?.description.contains("field \"points\" has the value \"\(input)\", expected a whole number") == true)
+        #expect(
+            error
+                == .invalidValue(
+                    field: "points", value: input, expected: "a whole number such as 1200",
+                    file: dir + "/template.json"))
+        #expect(
+            error?.description.contains("field \"points\" has the value \"\(input)\", expected a whole number") == true)
     }
 
-    @Test("decimals are normalised", arguments: [("12.50", "12.50"), ("012.5", "12.5"), ("+3", "3"), (".5", "0.5"),
-                                                 ("-0.25", "-0.25"), ("-0.0", "0.0"), ("7.", "7")])
+    @Test(
+        "decimals are normalised",
+        arguments: [
+            ("12.50", "12.50"), ("012.5", "12.5"), ("+3", "3"), (".5", "0.5"),
+            ("-0.25", "-0.25"), ("-0.0", "0.0"), ("7.", "7"),
+        ])
     func decimals(input: String, output: String) throws {
         let (template, _) = try Self.template()
         #expect(try template.resolve(["name": "a", "balance": input]).values["balance"] == output)
@@ -82,24 +96,28 @@ struct TemplateResolveTests {
         #expect(error?.description.contains("expected a decimal number") == true)
     }
 
-    @Test("dates are normalised to YYYY-MM-DDTHH:MM:SS with Z or ±HH:MM", arguments: [
-        ("2027-06-12", "2027-06-12T00:00:00Z"),
-        ("2027-06-12T19:30+02:00", "2027-06-12T19:30:00+02:00"),
-        ("2027-06-12T19:30:05Z", "2027-06-12T19:30:05Z"),
-        ("2027-06-12T19:30:05+00:00", "2027-06-12T19:30:05Z"),
-        ("2027-06-12T08:00-0530", "2027-06-12T08:00:00-05:30"),
-        ("2028-02-29T00:00Z", "2028-02-29T00:00:00Z"),
-        (" 2027-01-01 ", "2027-01-01T00:00:00Z"),
-    ])
+    @Test(
+        "dates are normalised to YYYY-MM-DDTHH:MM:SS with Z or ±HH:MM",
+        arguments: [
+            ("2027-06-12", "2027-06-12T00:00:00Z"),
+            ("2027-06-12T19:30+02:00", "2027-06-12T19:30:00+02:00"),
+            ("2027-06-12T19:30:05Z", "2027-06-12T19:30:05Z"),
+            ("2027-06-12T19:30:05+00:00", "2027-06-12T19:30:05Z"),
+            ("2027-06-12T08:00-0530", "2027-06-12T08:00:00-05:30"),
+            ("2028-02-29T00:00Z", "2028-02-29T00:00:00Z"),
+            (" 2027-01-01 ", "2027-01-01T00:00:00Z"),
+        ])
     func dates(input: String, output: String) throws {
         let (template, _) = try Self.template()
         #expect(try template.resolve(["name": "a", "expires": input]).values["expires"] == output)
     }
 
-    @Test("bad dates are refused with the expected form", arguments: [
-        "2027-02-30", "2027-13-01", "2100-02-29", "2027-06-12T24:00Z", "2027-06-12T19:60Z", "2027-06-12T19:30",
-        "2027-06-12 19:30Z", "12/06/2027", "2027-6-12", "2027-06-12T19:30:00.5Z", "2027-06-12T19:30+15:00", "",
-    ])
+    @Test(
+        "bad dates are refused with the expected form",
+        arguments: [
+            "2027-02-30", "2027-13-01", "2100-02-29", "2027-06-12T24:00Z", "2027-06-12T19:60Z", "2027-06-12T19:30",
+            "2027-06-12 19:30Z", "12/06/2027", "2027-6-12", "2027-06-12T19:30:00.5Z", "2027-06-12T19:30+15:00", "",
+        ])
     func badDates(input: String) throws {
         let (template, _) = try Self.template()
         if input.isEmpty {  // empty is "no value", and the field is optional

@@ -7,8 +7,10 @@ struct TemplateSourceTests {
     @Test("tooling.json is read into Template.tooling and never packed into a pass")
     func toolingReadNotPacked() throws {
         let template = try DesignerSample.load()
-        #expect(template.tooling == ToolingManifest(
-            designerVersion: "1.0", builderVersion: "1.2", automaticallyGenerateCompatiblePass: false))
+        #expect(
+            template.tooling
+                == ToolingManifest(
+                    designerVersion: "1.0", builderVersion: "1.2", automaticallyGenerateCompatiblePass: false))
         #expect(!template.generatesCompatiblePass)
         let pass = try template.render(template.resolve([:]), context: RenderContext(serialNumber: "1"))
         #expect(pass.files.map(\.path) == ["icon.png"])
@@ -56,8 +58,10 @@ struct TemplateSourceTests {
             ("[]", "", "the top level must be an object"),
             ("{\"designerVersion\": 1}", "designerVersion", "must be a string"),
             ("{\"builderVersion\": true}", "builderVersion", "must be a string"),
-            ("{\"automaticallyGenerateCompatiblePass\": \"yes\"}", "automaticallyGenerateCompatiblePass",
-             "must be true or false"),
+            (
+                "{\"automaticallyGenerateCompatiblePass\": \"yes\"}", "automaticallyGenerateCompatiblePass",
+                "must be true or false"
+            ),
         ])
     func invalidTooling(json: String, path: String, words: String) throws {
         do {

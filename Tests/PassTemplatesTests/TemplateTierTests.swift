@@ -5,11 +5,13 @@ import Testing
 @Suite("Tiers: per-tier pass keys and images")
 struct TemplateTierTests {
     static let files: [String: [UInt8]] = [
-        "pass.json": Array("""
+        "pass.json": Array(
+            """
             {"serialNumber": "1", "backgroundColor": "rgb(108, 117, 128)", "labelColor": "rgb(1, 2, 3)",
              "logoText": "Status", "generic": {"headerFields": [{"key": "tier", "value": "{{tier}}"}]}}
             """.utf8),
-        "template.json": Array("""
+        "template.json": Array(
+            """
             {"fields": [{"name": "tier", "type": "enum", "values": ["Silver", "Gold", "Platinum"], "default": "Silver"},
                         {"name": "name", "default": "Ada"}],
              "tiers": {"field": "tier", "values": {
@@ -41,7 +43,9 @@ struct TemplateTierTests {
             #expect(template.tiers.keys.sorted() == ["Gold", "Platinum"])
             #expect(template.tiers["Gold"]?.images["strip.png"] == "tiers/gold/strip.png")
             #expect(template.warnings.count == 1)
-            #expect(template.warnings.first?.contains("/tiers/: folder skipped (1 file(s) not used as tier images)") == true)
+            #expect(
+                template.warnings.first?.contains("/tiers/: folder skipped (1 file(s) not used as tier images)") == true
+            )
         }
     }
 
@@ -86,7 +90,8 @@ struct TemplateTierTests {
     func freeTextTier() throws {
         let (template, _) = try TemplateFolder.load([
             "pass.json": #"{"serialNumber": "1", "backgroundColor": "rgb(0, 0, 0)"}"#,
-            "template.json": #"{"fields": [{"name": "level"}], "tiers": {"field": "level", "values": {"vip": {"pass": {"backgroundColor": "rgb(1, 1, 1)"}}}}}"#,
+            "template.json":
+                #"{"fields": [{"name": "level"}], "tiers": {"field": "level", "values": {"vip": {"pass": {"backgroundColor": "rgb(1, 1, 1)"}}}}}"#,
         ])
         let vip = try template.render(template.resolve(["level": "vip"]), context: RenderContext())
         #expect(vip.passJSON["backgroundColor"] == "rgb(1, 1, 1)")

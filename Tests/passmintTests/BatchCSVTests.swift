@@ -8,15 +8,18 @@ struct BatchCSVTests {
 
     static func batch(_ tmp: TempDir, _ extra: [String] = []) throws -> CLI.Result {
         try CLI.passmint(
-            ["batch", "--template", loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"), "--report",
-             tmp.path("report.jsonl"), "--jobs", "2"] + extra + DevIdentity.signingArgs)
+            [
+                "batch", "--template", loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"), "--report",
+                tmp.path("report.jsonl"), "--jobs", "2",
+            ] + extra + DevIdentity.signingArgs)
     }
 
     static func memberName(_ tmp: TempDir, _ file: String) throws -> String? {
         let json = try CLI.run("unzip", ["-p", tmp.path("out/\(file)"), "pass.json"]).stdout
         let pass = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         let card = pass?["storeCard"] as? [String: Any]
-        let fields = (card?["primaryFields"] as? [[String: Any]] ?? []) + (card?["secondaryFields"] as? [[String: Any]] ?? [])
+        let fields =
+            (card?["primaryFields"] as? [[String: Any]] ?? []) + (card?["secondaryFields"] as? [[String: Any]] ?? [])
             + (card?["auxiliaryFields"] as? [[String: Any]] ?? []) + (card?["headerFields"] as? [[String: Any]] ?? [])
         return fields.compactMap { $0["value"] as? String }.first { $0.contains("Lovelace") || $0.contains("Ünal") }
     }
@@ -24,7 +27,9 @@ struct BatchCSVTests {
     @Test("a semicolon-separated export is read field by field (detected), not issued with the defaults")
     func semicolons() throws {
         let tmp = try TempDir()
-        try BatchTests.writeCSV("memberName;memberNumber;points;tier\n\"Lovelace; Ada\";M1;10;Gold\nAda Lovelace;M2;20;Silver\n", to: tmp.path("in.csv"))
+        try BatchTests.writeCSV(
+            "memberName;memberNumber;points;tier\n\"Lovelace; Ada\";M1;10;Gold\nAda Lovelace;M2;20;Silver\n",
+            to: tmp.path("in.csv"))
         let result = try Self.batch(tmp)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("is not a field"), "\(result.stderr)")
@@ -45,13 +50,16 @@ struct BatchCSVTests {
         let made = (try? FileManager.default.contentsOfDirectory(atPath: tmp.path("out"))) ?? []
         #expect(made.filter { $0.hasSuffix(".pkpass") }.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: tmp.path("report.jsonl")))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).filter { $0.contains(".tmp-") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).filter { $0.contains(".tmp-") }.isEmpty)
         // With the separator given, the same file works.
         let given = try Self.batch(tmp, ["--delimiter", "|"])
         #expect(given.status == 1, "name and number are still not fields: \(given.stderr)")
     }
 
-    @Test("an unterminated quote near the end: the 200 records before it are issued and reported, it fails by its line, no temporary file is left")
+    @Test(
+        "an unterminated quote near the end: the 200 records before it are issued and reported, it fails by its line, no temporary file is left"
+    )
     func unterminatedQuoteNearTheEnd() throws {
         let tmp = try TempDir()
         var text = "memberName,memberNumber,points,tier\n"
@@ -67,7 +75,8 @@ struct BatchCSVTests {
         #expect(bad["line"] as? Int == 202)
         #expect((bad["error"] as? String)?.contains("never closed") == true)
         #expect(result.stderr.contains("line 202: "), "the summary names the first failures: \(result.stderr)")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).filter { $0.contains(".tmp-") }
+        let leftovers =
+            try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).filter { $0.contains(".tmp-") }
             + (try FileManager.default.contentsOfDirectory(atPath: tmp.path("out"))).filter { $0.contains(".tmp-") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
@@ -85,13 +94,16 @@ struct BatchCSVTests {
         #expect(try Self.memberName(tmp, file) == "Zoë Ünal")
 
         let tmp2 = try TempDir()
-        let cp1252 = Array("memberName;memberNumber;points;tier\n".utf8) + [0x5A, 0x6F, 0xEB, 0x20, 0xDC, 0x6E, 0x61, 0x6C]
+        let cp1252 =
+            Array("memberName;memberNumber;points;tier\n".utf8) + [0x5A, 0x6F, 0xEB, 0x20, 0xDC, 0x6E, 0x61, 0x6C]
             + Array(";M1;10;Gold\n".utf8)
         try Data(cp1252).write(to: URL(fileURLWithPath: tmp2.path("in.csv")))
         let plain = try Self.batch(tmp2)
         #expect(plain.status == 1)
         #expect(plain.stderr.contains("is not valid UTF-8 (byte 0xEB"), "\(plain.stderr)")
-        #expect(plain.stderr.contains("rerun with --encoding windows-1252"), "the summary suggests --encoding: \(plain.stderr)")
+        #expect(
+            plain.stderr.contains("rerun with --encoding windows-1252"),
+            "the summary suggests --encoding: \(plain.stderr)")
         let decoded = try Self.batch(tmp2, ["--encoding", "windows-1252"])
         #expect(decoded.status == 0, "\(decoded.stderr)")
         let second = try #require(try BatchTests.report(tmp2.path("report.jsonl")).first?["file"] as? String)

@@ -21,7 +21,9 @@ struct BatchKillTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".pkpass") }.count
     }
 
-    @Test("three SIGKILLs at random points, each followed by --resume: every record once, every file valid, one store row each")
+    @Test(
+        "three SIGKILLs at random points, each followed by --resume: every record once, every file valid, one store row each"
+    )
     func repeatedKills() throws {
         let tmp = try TempDir()
         let count = 600
@@ -29,9 +31,12 @@ struct BatchKillTests {
             "Member \($0),M\($0),\($0)"
         }
         let out = tmp.path("out")
-        let args = ["batch", "--template", BatchTests.loyalty, "--csv", tmp.path("in.csv"), "--out", out,
-                    "--report", tmp.path("report.jsonl"), "--jobs", "2", "--db", tmp.path("store.db"),
-                    "--web-service-url", "https://passes.example.com"] + DevIdentity.signingArgs
+        let args =
+            [
+                "batch", "--template", BatchTests.loyalty, "--csv", tmp.path("in.csv"), "--out", out,
+                "--report", tmp.path("report.jsonl"), "--jobs", "2", "--db", tmp.path("store.db"),
+                "--web-service-url", "https://passes.example.com",
+            ] + DevIdentity.signingArgs
         var generator = SystemRandomNumberGenerator()
         var killed = 0
         var targets: [Int] = []
@@ -62,10 +67,13 @@ struct BatchKillTests {
             let json = try CLI.run("unzip", ["-p", "\(out)/\(file)", "pass.json"]).stdout
             let pass = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
             let serial = try #require(pass["serialNumber"] as? String)
-            let stored = try CLI.run("sqlite3", [tmp.path("store.db"), "SELECT auth_token FROM passes WHERE serial = '\(serial)'"])
-            #expect(stored.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == pass["authenticationToken"] as? String)
+            let stored = try CLI.run(
+                "sqlite3", [tmp.path("store.db"), "SELECT auth_token FROM passes WHERE serial = '\(serial)'"])
+            #expect(
+                stored.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == pass["authenticationToken"] as? String)
         }
-        let rows = try CLI.run("sqlite3", [tmp.path("store.db"), "SELECT count(*), count(DISTINCT serial) FROM passes"])
+        let rows = try CLI.run(
+            "sqlite3", [tmp.path("store.db"), "SELECT count(*), count(DISTINCT serial) FROM passes"])
         #expect(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(count)|\(count)")
     }
 }

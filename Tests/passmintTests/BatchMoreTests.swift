@@ -5,7 +5,8 @@ import Testing
 @Suite("batch (end to end, more)")
 struct BatchMoreTests {
     /// The batch arguments every test shares.
-    static func batchArgs(_ tmp: TempDir, csv: String = "in.csv", out: String = "out", extra: [String] = []) -> [String] {
+    static func batchArgs(_ tmp: TempDir, csv: String = "in.csv", out: String = "out", extra: [String] = []) -> [String]
+    {
         ["batch", "--template", BatchTests.loyalty, "--csv", tmp.path(csv), "--out", tmp.path(out), "--jobs", "2"]
             + extra + DevIdentity.signingArgs
     }
@@ -90,7 +91,8 @@ struct BatchMoreTests {
     @Test("a serialNumber column names the pass and its file; an unsafe serial fails only its record")
     func serialNumberColumn() throws {
         let tmp = try TempDir()
-        let csv = "serialNumber,memberName\n"  // 1
+        let csv =
+            "serialNumber,memberName\n"  // 1
             + "SER-001,Ada\n"  // 2
             + "../x,Bob\n"  // 3: path traversal
             + "a b,Carl\n"  // 4: space
@@ -137,9 +139,14 @@ struct BatchMoreTests {
         #expect(files1 == files2)
         let r1 = try BatchTests.report(tmp.path("r1.jsonl")), r2 = try BatchTests.report(tmp.path("r2.jsonl"))
         let serials1 = r1.compactMap { $0["serialNumber"] as? String }
-        #expect(serials1 == r2.compactMap { $0["serialNumber"] as? String }, "serials differ between runs, record by record")
+        #expect(
+            serials1 == r2.compactMap { $0["serialNumber"] as? String }, "serials differ between runs, record by record"
+        )
         #expect(Set(serials1).count == 13)
-        #expect(serials1.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) } })
+        #expect(
+            serials1.allSatisfy {
+                !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+            })
         for entry in r1.prefix(3) {
             let serial = try #require(entry["serialNumber"] as? String)
             #expect(entry["file"] as? String == "\(serial).pkpass")
@@ -156,20 +163,27 @@ struct BatchMoreTests {
         csv += "Broken,many\n"  // line 8: fails, so it is not stored
         try BatchTests.writeCSV(csv, to: tmp.path("in.csv"))
         let result = try CLI.passmint(
-            Self.batchArgs(tmp, extra: ["--db", tmp.path("pm.db"), "--web-service-url", url, "--report", tmp.path("r.jsonl")]))
+            Self.batchArgs(
+                tmp, extra: ["--db", tmp.path("pm.db"), "--web-service-url", url, "--report", tmp.path("r.jsonl")]))
         #expect(result.status == 1, "one record failed: \(result.stderr)")
         let files = Self.pkpasses(tmp.path("out"))
         #expect(files.count == 6)
 
         let query = try CLI.run(
-            "sqlite3", ["-separator", "|", tmp.path("pm.db"), "SELECT serial, auth_token, template, record FROM passes ORDER BY serial"])
+            "sqlite3",
+            [
+                "-separator", "|", tmp.path("pm.db"),
+                "SELECT serial, auth_token, template, record FROM passes ORDER BY serial",
+            ])
         #expect(query.status == 0, "\(query.stderr)")
         let rows = query.stdout.split(separator: "\n").map { $0.split(separator: "|", maxSplits: 3).map(String.init) }
         #expect(rows.count == 6)
         #expect(rows.map { "\($0[0]).pkpass" } == files)
         let tokens = rows.map { $0[1] }
         #expect(Set(tokens).count == tokens.count, "tokens repeat: \(tokens)")
-        #expect(tokens.allSatisfy { $0.count >= 32 && $0.allSatisfy(\.isHexDigit) }, "DESIGN: at least 32 hex characters: \(tokens)")
+        #expect(
+            tokens.allSatisfy { $0.count >= 32 && $0.allSatisfy(\.isHexDigit) },
+            "DESIGN: at least 32 hex characters: \(tokens)")
         let templatePath = URL(fileURLWithPath: BatchTests.loyalty).standardizedFileURL.path
         #expect(rows.allSatisfy { $0[2] == templatePath }, "\(rows.map { $0[2] })")
         #expect(rows.allSatisfy { $0.count == 4 && $0[3].contains("Member ") })
@@ -188,7 +202,9 @@ struct BatchMoreTests {
         }
     }
 
-    @Test("--resume with --db stores the kept passes again with their own tokens; a kept pass without the web service is issued anew")
+    @Test(
+        "--resume with --db stores the kept passes again with their own tokens; a kept pass without the web service is issued anew"
+    )
     func resumeStoresKeptPasses() throws {
         let tmp = try TempDir()
         let url = "https://example.com/passes"
@@ -202,14 +218,17 @@ struct BatchMoreTests {
         let resumed = try CLI.passmint(Self.batchArgs(tmp, extra: db + ["--resume"]))
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("3 already valid"), "\(resumed.stderr)")
-        let rows = try CLI.run("sqlite3", ["-separator", "|", tmp.path("pm.db"), "SELECT serial, auth_token FROM passes ORDER BY serial"])
-        #expect(rows.stdout.split(separator: "\n").map(String.init)
-            == zip(files, tokens).map { "\($0.dropLast(7))|\($1 ?? "-")" })
+        let rows = try CLI.run(
+            "sqlite3", ["-separator", "|", tmp.path("pm.db"), "SELECT serial, auth_token FROM passes ORDER BY serial"])
+        #expect(
+            rows.stdout.split(separator: "\n").map(String.init)
+                == zip(files, tokens).map { "\($0.dropLast(7))|\($1 ?? "-")" })
 
         // Passes issued without a web service cannot be served: with --db they are issued again, with tokens.
         #expect(try CLI.passmint(Self.batchArgs(tmp, out: "plain")).status == 0)
         let again = try CLI.passmint(
-            Self.batchArgs(tmp, out: "plain", extra: ["--db", tmp.path("plain.db"), "--web-service-url", url, "--resume"]))
+            Self.batchArgs(
+                tmp, out: "plain", extra: ["--db", tmp.path("plain.db"), "--web-service-url", url, "--resume"]))
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("0 already valid"), "\(again.stderr)")
         for file in Self.pkpasses(tmp.path("plain")) {
@@ -250,7 +269,9 @@ struct BatchMoreTests {
             let pass = tmp.path("out/T\(i).pkpass")
             for image in ["thumbnail.png", "thumbnail@2x.png", "thumbnail@3x.png"] {
                 let inPass = try sha1("unzip -p '\(pass)' '\(image)'")
-                #expect(inPass == (try sha1("cat '\(status)/tiers/\(tier.lowercased())/\(image)'")), "T\(i) \(tier) \(image)")
+                #expect(
+                    inPass == (try sha1("cat '\(status)/tiers/\(tier.lowercased())/\(image)'")),
+                    "T\(i) \(tier) \(image)")
                 let manifest = try CLI.run("unzip", ["-p", pass, "manifest.json"]).stdout
                 #expect(manifest.contains("\"\(image)\" : \"\(inPass)\""), "T\(i) manifest lists \(image)")
             }
@@ -266,7 +287,8 @@ struct BatchMoreTests {
         let command = ([CLI.binary] + Self.batchArgs(tmp)).map { "'\($0)'" }.joined(separator: " ")
         let result = try CLI.run("script", ["-qec", command, "/dev/null"])
         #expect(result.status == 0, "\(result.stdout)")
-        #expect(result.stdout.contains("\r["), "no bar redrawn with a carriage return: \(result.stdout.debugDescription)")
+        #expect(
+            result.stdout.contains("\r["), "no bar redrawn with a carriage return: \(result.stdout.debugDescription)")
         #expect(result.stdout.contains("40/40"), "\(result.stdout.debugDescription)")
         #expect(result.stdout.contains("/s") && result.stdout.contains("ETA"), "\(result.stdout.debugDescription)")
         #expect(Self.pkpasses(tmp.path("out")).count == 40)
@@ -275,13 +297,16 @@ struct BatchMoreTests {
     /// Root can mount a tmpfs here (CI and this machine); elsewhere the full-disk test cannot run.
     static let canMountTmpfs: Bool = {
         guard getuid() == 0, let tmp = try? TempDir() else { return false }
-        guard (try? CLI.run("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", tmp.path]))?.status == 0 else { return false }
+        guard (try? CLI.run("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", tmp.path]))?.status == 0 else {
+            return false
+        }
         _ = try? CLI.run("umount", [tmp.path])
         return true
     }()
 
-    @Test("a full disk stops the batch (exit 3) naming the line and --resume; after freeing space --resume finishes it",
-          .enabled(if: canMountTmpfs, "mounting a 1 MB tmpfs needs root and mount rights"))
+    @Test(
+        "a full disk stops the batch (exit 3) naming the line and --resume; after freeing space --resume finishes it",
+        .enabled(if: canMountTmpfs, "mounting a 1 MB tmpfs needs root and mount rights"))
     func fullDiskStopsThenResumes() throws {
         let tmp = try TempDir()
         let mountPoint = tmp.path("small")
@@ -289,15 +314,20 @@ struct BatchMoreTests {
         try #require(try CLI.run("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint]).status == 0)
         defer { _ = try? CLI.run("umount", [mountPoint]) }
         try BatchTests.writeCSV(header: "memberName,points", count: 40, to: tmp.path("in.csv")) { "M \($0),\($0)" }
-        let args = ["batch", "--template", BatchTests.loyalty, "--csv", tmp.path("in.csv"), "--out", mountPoint + "/out",
-                    "--jobs", "2", "--report", tmp.path("r.jsonl")] + DevIdentity.signingArgs
+        let args =
+            [
+                "batch", "--template", BatchTests.loyalty, "--csv", tmp.path("in.csv"), "--out", mountPoint + "/out",
+                "--jobs", "2", "--report", tmp.path("r.jsonl"),
+            ] + DevIdentity.signingArgs
         let full = try CLI.passmint(args)
         #expect(full.status == 3, "\(full.stderr)")
         #expect(full.stderr.contains("stopped at line") && full.stderr.contains("--resume"), "\(full.stderr)")
         #expect(full.stderr.contains("No space left on device"), "\(full.stderr)")
         let kept = Self.pkpasses(mountPoint + "/out")
         #expect(!kept.isEmpty && kept.count < 40, "\(kept.count) passes fit in 1 MB")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/out").filter { $0.contains(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/out").filter {
+            $0.contains(".tmp-")
+        }
         #expect(leftovers.isEmpty, "temporary files left on the full disk: \(leftovers)")
         for file in kept {
             #expect(try CLI.run("unzip", ["-tq", mountPoint + "/out/" + file]).status == 0, "\(file) is damaged")
@@ -319,14 +349,17 @@ struct BatchMoreTests {
         try BatchTests.writeCSV(header: "memberName", count: 30, to: tmp.path("in.csv")) { "M \($0)" }
         // /proc/self/fdinfo exists, and no file can be created in it, even by root.
         let result = try CLI.passmint(
-            ["batch", "--template", BatchTests.loyalty, "--csv", tmp.path("in.csv"), "--out", "/proc/self/fdinfo",
-             "--report", tmp.path("r.jsonl")] + DevIdentity.signingArgs)
+            [
+                "batch", "--template", BatchTests.loyalty, "--csv", tmp.path("in.csv"), "--out", "/proc/self/fdinfo",
+                "--report", tmp.path("r.jsonl"),
+            ] + DevIdentity.signingArgs)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderr.contains("stopped at line 2 after 0 passes"), "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: tmp.path("r.jsonl")), "the report of what was attempted is kept")
     }
 
-    @Test("Ctrl-C stops after the records in progress: exit 130, report finished, no temporary files; --resume completes")
+    @Test(
+        "Ctrl-C stops after the records in progress: exit 130, report finished, no temporary files; --resume completes")
     func interruptStopsCleanly() throws {
         let tmp = try TempDir()
         let count = 1500
@@ -344,7 +377,9 @@ struct BatchMoreTests {
         kill(process.processIdentifier, SIGINT)
         let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(process.terminationStatus): \(said)")
+        #expect(
+            process.terminationReason == .exit && process.terminationStatus == 130,
+            "\(process.terminationStatus): \(said)")
         #expect(said.contains("interrupted after line") && said.contains("--resume"), "\(said)")
         let made = Self.pkpasses(tmp.path("out"))
         #expect(made.count < count, "the batch finished before Ctrl-C")
@@ -359,19 +394,24 @@ struct BatchMoreTests {
         #expect(Self.pkpasses(tmp.path("out")).count == count)
     }
 
-    @Test("a store that refuses rows stops the batch (exit 3) with every attempted record reported; --resume stores them")
+    @Test(
+        "a store that refuses rows stops the batch (exit 3) with every attempted record reported; --resume stores them")
     func storeFailureStops() throws {
         let tmp = try TempDir()
         let db = ["--db", tmp.path("pm.db"), "--web-service-url", "https://example.com/passes"]
         // A first run creates the store; then a trigger makes every new row fail, as a full disk would.
         try BatchTests.writeCSV(header: "memberName", count: 1, to: tmp.path("one.csv")) { "First \($0)" }
         #expect(try CLI.passmint(Self.batchArgs(tmp, csv: "one.csv", out: "first", extra: db)).status == 0)
-        let trigger = "CREATE TRIGGER refuse BEFORE INSERT ON passes BEGIN SELECT RAISE(ABORT, 'no room for rows'); END;"
+        let trigger =
+            "CREATE TRIGGER refuse BEFORE INSERT ON passes BEGIN SELECT RAISE(ABORT, 'no room for rows'); END;"
         #expect(try CLI.run("sqlite3", [tmp.path("pm.db"), trigger]).status == 0)
 
         try BatchTests.writeCSV(header: "memberName", count: 300, to: tmp.path("in.csv")) { "M \($0)" }
-        let args = ["batch", "--template", BatchTests.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"),
-                    "--jobs", "1", "--report", tmp.path("r.jsonl")] + db + DevIdentity.signingArgs
+        let args =
+            [
+                "batch", "--template", BatchTests.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"),
+                "--jobs", "1", "--report", tmp.path("r.jsonl"),
+            ] + db + DevIdentity.signingArgs
         let stopped = try CLI.passmint(args)
         #expect(stopped.status == 3, "\(stopped.stderr)")
         #expect(stopped.stderr.contains("no room for rows") && stopped.stderr.contains("--resume"), "\(stopped.stderr)")

@@ -29,8 +29,11 @@ struct BatchTests {
         guard try CLI.run("unzip", ["-q", pkpass, "-d", dir.path]).status == 0 else { return false }
         return try CLI.run(
             "openssl",
-            ["cms", "-verify", "-binary", "-inform", "DER", "-in", "signature", "-content", "manifest.json", "-CAfile",
-             DevIdentity.directory + "/root-ca.pem", "-purpose", "any", "-out", "/dev/null"], cwd: dir
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", "signature", "-content", "manifest.json",
+                "-CAfile",
+                DevIdentity.directory + "/root-ca.pem", "-purpose", "any", "-out", "/dev/null",
+            ], cwd: dir
         ).status == 0
     }
 
@@ -51,8 +54,10 @@ struct BatchTests {
         csv += Data("Last,M11,90,Silver\n".utf8)  // line 15
         try csv.write(to: URL(fileURLWithPath: tmp.path("in.csv")))
         let result = try CLI.passmint(
-            ["batch", "--template", Self.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"), "--report",
-             tmp.path("report.jsonl"), "--jobs", "2"] + DevIdentity.signingArgs)
+            [
+                "batch", "--template", Self.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"), "--report",
+                tmp.path("report.jsonl"), "--jobs", "2",
+            ] + DevIdentity.signingArgs)
         #expect(result.status == 1, "a batch with failures exits 1: \(result.stderr)")
         let report = try Self.report(tmp.path("report.jsonl"))
         #expect(report.map { $0["line"] as? Int } == [2, 3, 4, 5, 8, 9, 10, 11, 12, 13, 15])
@@ -108,8 +113,11 @@ struct BatchTests {
         try Self.writeCSV(header: "memberName,memberNumber,points", count: count, to: tmp.path("in.csv")) {
             "Member \($0),M\($0),\($0)"
         }
-        let args = ["batch", "--template", Self.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"),
-                    "--report", tmp.path("report.jsonl"), "--jobs", "2"] + DevIdentity.signingArgs
+        let args =
+            [
+                "batch", "--template", Self.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"),
+                "--report", tmp.path("report.jsonl"), "--jobs", "2",
+            ] + DevIdentity.signingArgs
         let process = try CLI.launch(args)
         var seen = 0
         waitUntil(timeout: 120) {
@@ -148,7 +156,9 @@ struct BatchTests {
             ["batch", "--template", Self.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"), "--bundle"]
                 + DevIdentity.signingArgs)
         #expect(result.status == 0, "\(result.stderr)")
-        let bundles = try FileManager.default.contentsOfDirectory(atPath: tmp.path("out")).filter { $0.hasSuffix(".pkpasses") }.sorted()
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: tmp.path("out")).filter {
+            $0.hasSuffix(".pkpasses")
+        }.sorted()
         #expect(bundles.count == 3)
         var total = 0
         for bundle in bundles {
@@ -158,7 +168,8 @@ struct BatchTests {
             total += names.count
             // Each bundled pass is byte for byte the .pkpass written next to it.
             for name in names {
-                let inBundle = try CLI.run("sh", ["-c", "unzip -p '\(tmp.path("out/\(bundle)"))' '\(name)' | sha1sum"]).stdout
+                let inBundle = try CLI.run("sh", ["-c", "unzip -p '\(tmp.path("out/\(bundle)"))' '\(name)' | sha1sum"])
+                    .stdout
                 let alone = try CLI.run("sh", ["-c", "sha1sum < '\(tmp.path("out/\(name)"))'"]).stdout
                 #expect(inBundle == alone, "\(bundle): \(name)")
             }
@@ -174,8 +185,11 @@ struct BatchTests {
         var all: [String] = []
         for shard in ["1/3", "2/3", "3/3"] {
             let r = try CLI.passmint(
-                ["batch", "--template", Self.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("out-\(shard.prefix(1))"),
-                 "--shard", shard] + DevIdentity.signingArgs)
+                [
+                    "batch", "--template", Self.loyalty, "--csv", tmp.path("in.csv"), "--out",
+                    tmp.path("out-\(shard.prefix(1))"),
+                    "--shard", shard,
+                ] + DevIdentity.signingArgs)
             #expect(r.status == 0, "\(r.stderr)")
             all += try FileManager.default.contentsOfDirectory(atPath: tmp.path("out-\(shard.prefix(1))"))
         }
@@ -184,11 +198,15 @@ struct BatchTests {
 
         for shard in ["1/2", "2/2"] {
             let r = try CLI.passmint(
-                ["batch", "--template", Self.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("shared"),
-                 "--shard", shard, "--bundle"] + DevIdentity.signingArgs)
+                [
+                    "batch", "--template", Self.loyalty, "--csv", tmp.path("in.csv"), "--out", tmp.path("shared"),
+                    "--shard", shard, "--bundle",
+                ] + DevIdentity.signingArgs)
             #expect(r.status == 0, "\(r.stderr)")
         }
-        let bundles = try FileManager.default.contentsOfDirectory(atPath: tmp.path("shared")).filter { $0.hasSuffix(".pkpasses") }
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: tmp.path("shared")).filter {
+            $0.hasSuffix(".pkpasses")
+        }
         #expect(bundles.sorted() == ["bundle-1of2-00001.pkpasses", "bundle-2of2-00001.pkpasses"])
     }
 }

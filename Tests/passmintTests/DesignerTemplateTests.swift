@@ -48,14 +48,18 @@ struct DesignerTemplateTests {
         if verifySignature { #expect(try BatchTests.opensslVerifies(pkpass, tmp: tmp), "\(pkpass) does not verify") }
     }
 
-    @Test("generate personalizes by key: every field with the key in posterGeneric and generic, reserved keys, no tooling.json")
+    @Test(
+        "generate personalizes by key: every field with the key in posterGeneric and generic, reserved keys, no tooling.json"
+    )
     func generateByKey() throws {
         let tmp = try TempDir()
         let out = tmp.path("ada.pkpass")
         let result = try CLI.passmint(
-            ["generate", "--template", Self.club, "--out", out, "--set", "MEMBER_NAME=Ada Lovelace",
-             "--set", "MEMBER_ID=M-0042", "--set", "TIER=Platinum", "--set", "POINTS=77",
-             "--set", "barcode.message=M-0042", "--set", "relevantDate.start=2027-06-12T19:30+02:00"]
+            [
+                "generate", "--template", Self.club, "--out", out, "--set", "MEMBER_NAME=Ada Lovelace",
+                "--set", "MEMBER_ID=M-0042", "--set", "TIER=Platinum", "--set", "POINTS=77",
+                "--set", "barcode.message=M-0042", "--set", "relevantDate.start=2027-06-12T19:30+02:00",
+            ]
                 + DevIdentity.signingArgs)
         #expect(result.status == 0, "generate failed: \(result.stderr)")
         try Self.check(out, ["MEMBER_NAME": "Ada Lovelace", "MEMBER_ID": "M-0042", "TIER": "Platinum"], tmp: tmp)
@@ -68,7 +72,8 @@ struct DesignerTemplateTests {
         #expect(dates.first?["date"] as? String == "2027-06-12T19:30:00+02:00")
         // With no values at all the template's own values are used (DESIGN contract for shipped templates).
         let plain = tmp.path("plain.pkpass")
-        let defaults = try CLI.passmint(["generate", "--template", Self.club, "--out", plain] + DevIdentity.signingArgs)
+        let defaults = try CLI.passmint(
+            ["generate", "--template", Self.club, "--out", plain] + DevIdentity.signingArgs)
         #expect(defaults.status == 0, "\(defaults.stderr)")
         try Self.check(plain, ["MEMBER_NAME": "Alex Sample", "TIER": "Gold"], tmp: tmp)
     }
@@ -93,8 +98,10 @@ struct DesignerTemplateTests {
         for i in 1...1000 { csv += "Member \(i),ID-\(i),\(tiers[i % 3]),ID-\(i)\n" }
         try csv.write(toFile: tmp.path("members.csv"), atomically: true, encoding: .utf8)
         let result = try CLI.passmint(
-            ["batch", "--template", Self.club, "--csv", tmp.path("members.csv"), "--out", tmp.path("out"),
-             "--jobs", "2", "--report", tmp.path("report.jsonl")] + DevIdentity.signingArgs)
+            [
+                "batch", "--template", Self.club, "--csv", tmp.path("members.csv"), "--out", tmp.path("out"),
+                "--jobs", "2", "--report", tmp.path("report.jsonl"),
+            ] + DevIdentity.signingArgs)
         #expect(result.status == 0, "batch failed: \(result.stderr)")
         #expect(!result.stderr.contains("is not a field"), "a header was not recognised: \(result.stderr)")
         let report = try BatchTests.report(tmp.path("report.jsonl"))
@@ -129,7 +136,8 @@ struct DesignerTemplateTests {
     @Test("an unknown CSV column is warned about once, with a did-you-mean, and the batch succeeds")
     func batchUnknownColumn() throws {
         let tmp = try TempDir()
-        try "MEMBER_NAM,TIER\nAda,Gold\nGrace,Silver\n".write(toFile: tmp.path("m.csv"), atomically: true, encoding: .utf8)
+        try "MEMBER_NAM,TIER\nAda,Gold\nGrace,Silver\n".write(
+            toFile: tmp.path("m.csv"), atomically: true, encoding: .utf8)
         let result = try CLI.passmint(
             ["batch", "--template", Self.club, "--csv", tmp.path("m.csv"), "--out", tmp.path("out"), "--jobs", "1"]
                 + DevIdentity.signingArgs)
@@ -143,26 +151,33 @@ struct DesignerTemplateTests {
     func zipped() throws {
         let tmp = try TempDir()
         let templates = CLI.root.appendingPathComponent("Templates")
-        let wrapped = try CLI.run("zip", ["-q", "-r", tmp.path("club.zip"), "designer-club.pkpasstemplate"], cwd: templates)
+        let wrapped = try CLI.run(
+            "zip", ["-q", "-r", tmp.path("club.zip"), "designer-club.pkpasstemplate"], cwd: templates)
         #expect(wrapped.status == 0, "zip failed: \(wrapped.stderr)")
-        let flat = try CLI.run("zip", ["-q", "-r", tmp.path("club.pkpasstemplate"), "."],
-                               cwd: URL(fileURLWithPath: Self.club))
+        let flat = try CLI.run(
+            "zip", ["-q", "-r", tmp.path("club.pkpasstemplate"), "."],
+            cwd: URL(fileURLWithPath: Self.club))
         #expect(flat.status == 0, "zip failed: \(flat.stderr)")
         for (i, template) in [tmp.path("club.zip"), tmp.path("club.pkpasstemplate")].enumerated() {
             let out = tmp.path("z\(i).pkpass")
             let result = try CLI.passmint(
-                ["generate", "--template", template, "--out", out, "--set", "MEMBER_NAME=Zip \(i)",
-                 "--set", "MEMBER_ID=Z-\(i)", "--set", "TIER=Silver"] + DevIdentity.signingArgs)
+                [
+                    "generate", "--template", template, "--out", out, "--set", "MEMBER_NAME=Zip \(i)",
+                    "--set", "MEMBER_ID=Z-\(i)", "--set", "TIER=Silver",
+                ] + DevIdentity.signingArgs)
             #expect(result.status == 0, "generate from \(template) failed: \(result.stderr)")
             try Self.check(out, ["MEMBER_NAME": "Zip \(i)", "MEMBER_ID": "Z-\(i)", "TIER": "Silver"], tmp: tmp)
         }
         // A stored pass re-renders from the zipped template: update loads it from the stored path.
         let db = tmp.path("store.db")
         let stored = try CLI.passmint(
-            ["generate", "--template", tmp.path("club.zip"), "--serial", "ZIP-1", "--db", db, "--web-service-url",
-             "https://passes.example/", "--out", tmp.path("stored.pkpass")] + DevIdentity.signingArgs)
+            [
+                "generate", "--template", tmp.path("club.zip"), "--serial", "ZIP-1", "--db", db, "--web-service-url",
+                "https://passes.example/", "--out", tmp.path("stored.pkpass"),
+            ] + DevIdentity.signingArgs)
         #expect(stored.status == 0, "\(stored.stderr)")
-        let update = try CLI.passmint(["update", "ZIP-1", "--set", "TIER=Platinum", "--db", db] + DevIdentity.signingArgs)
+        let update = try CLI.passmint(
+            ["update", "ZIP-1", "--set", "TIER=Platinum", "--db", db] + DevIdentity.signingArgs)
         #expect(update.status == 0, "update failed: \(update.stderr)")
         #expect(update.stdout.contains("TIER"), "\(update.stdout)")
     }
@@ -203,8 +218,10 @@ struct DesignerTemplateTests {
         // batch takes the flag too
         try "MEMBER_NAME\nGrace\n".write(toFile: tmp.path("m.csv"), atomically: true, encoding: .utf8)
         let batch = try CLI.passmint(
-            ["batch", "--template", copy, "--csv", tmp.path("m.csv"), "--out", tmp.path("out"), "--compatible",
-             "--report", tmp.path("r.jsonl")] + DevIdentity.signingArgs)
+            [
+                "batch", "--template", copy, "--csv", tmp.path("m.csv"), "--out", tmp.path("out"), "--compatible",
+                "--report", tmp.path("r.jsonl"),
+            ] + DevIdentity.signingArgs)
         #expect(batch.status == 0, "\(batch.stderr)")
         let file = try #require(try BatchTests.report(tmp.path("r.jsonl")).first?["file"] as? String)
         try Self.check(tmp.path("out/" + file), ["MEMBER_NAME": "Grace"], tmp: tmp)
@@ -227,8 +244,11 @@ struct DesignerTemplateServeTests {
         #expect(try CLI.run("zip", ["-q", "-r", zipped, "."], cwd: URL(fileURLWithPath: copy)).status == 0)
         let out = f.tmp.path("issued.pkpass")
         let issued = try CLI.passmint(
-            ["generate", "--template", zipped, "--compatible", "--serial", "SRV-1", "--db", f.db, "--web-service-url",
-             f.base + "/", "--set", "MEMBER_NAME=Ada", "--out", out] + DevIdentity.signingArgs)
+            [
+                "generate", "--template", zipped, "--compatible", "--serial", "SRV-1", "--db", f.db,
+                "--web-service-url",
+                f.base + "/", "--set", "MEMBER_NAME=Ada", "--out", out,
+            ] + DevIdentity.signingArgs)
         #expect(issued.status == 0, "\(issued.stderr)")
         let token = try #require(try DesignerTemplateTests.passJSON(out)["authenticationToken"] as? String)
         let update = try f.update("SRV-1", ["MEMBER_NAME=Grace", "TIER=Platinum"])

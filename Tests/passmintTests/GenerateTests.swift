@@ -12,11 +12,14 @@ struct GenerateTests {
         #expect(unzip.status == 0, "unzip failed: \(unzip.stderr)")
         let verify = try CLI.run(
             "openssl",
-            ["cms", "-verify", "-binary", "-inform", "DER", "-in", "signature", "-content", "manifest.json",
-             "-CAfile", DevIdentity.directory + "/root-ca.pem", "-purpose", "any", "-out", "/dev/null"],
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", "signature", "-content", "manifest.json",
+                "-CAfile", DevIdentity.directory + "/root-ca.pem", "-purpose", "any", "-out", "/dev/null",
+            ],
             cwd: dir)
         #expect(verify.status == 0, "openssl cms -verify failed: \(verify.stderr)")
-        let printed = try CLI.run("openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", "signature"], cwd: dir)
+        let printed = try CLI.run(
+            "openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", "signature"], cwd: dir)
         #expect(printed.stdout.contains("signingTime"), "no signingTime attribute")
         #expect(printed.stdout.contains("Pass Type ID:"), "signer certificate not embedded")
         #expect(printed.stdout.contains("PassMint Development WWDR"), "WWDR intermediate not embedded")
@@ -52,8 +55,9 @@ struct GenerateTests {
         #expect(pass["formatVersion"] as? Int == 1)
     }
 
-    @Test("every fixture template folder signs as it is",
-          .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
+    @Test(
+        "every fixture template folder signs as it is",
+        .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
     func fixtureTemplates() throws {
         let fixtures = try #require(CLI.fixtures)
         let folder = fixtures.appendingPathComponent("templates")
@@ -63,7 +67,8 @@ struct GenerateTests {
             let tmp = try TempDir()
             let out = tmp.path("\(name).pkpass")
             let result = try CLI.passmint(
-                ["generate", "--template", folder.appendingPathComponent(name).path, "--out", out] + DevIdentity.signingArgs)
+                ["generate", "--template", folder.appendingPathComponent(name).path, "--out", out]
+                    + DevIdentity.signingArgs)
             #expect(result.status == 0, "\(name): \(result.stderr)")
             guard result.status == 0 else { continue }
             let dir = try Self.checkSignedPass(out, in: tmp)
@@ -85,8 +90,10 @@ struct GenerateTests {
         let out = tmp.path("x.pkpass")
         let evil = #"","voided":true,"x":""#
         let result = try CLI.passmint(
-            ["generate", "--template", CLI.root.appendingPathComponent("Templates/status").path,
-             "--set", "memberName=\(evil)", "--out", out] + DevIdentity.signingArgs)
+            [
+                "generate", "--template", CLI.root.appendingPathComponent("Templates/status").path,
+                "--set", "memberName=\(evil)", "--out", out,
+            ] + DevIdentity.signingArgs)
         #expect(result.status == 0, "\(result.stderr)")
         let dir = try Self.checkSignedPass(out, in: tmp)
         let pass = try Self.passJSON(dir)
@@ -122,8 +129,10 @@ struct GenerateTests {
         for tier in ["Silver", "Gold", "Platinum"] {
             let out = tmp.path("\(tier).pkpass")
             let result = try CLI.passmint(
-                ["generate", "--template", CLI.root.appendingPathComponent("Templates/status").path,
-                 "--set", "tier=\(tier)", "--out", out] + DevIdentity.signingArgs)
+                [
+                    "generate", "--template", CLI.root.appendingPathComponent("Templates/status").path,
+                    "--set", "tier=\(tier)", "--out", out,
+                ] + DevIdentity.signingArgs)
             #expect(result.status == 0, "\(result.stderr)")
             let pass = try Self.passJSON(try Self.checkSignedPass(out, in: tmp))
             colours[tier] = pass["backgroundColor"] as? String
@@ -131,13 +140,16 @@ struct GenerateTests {
         #expect(Set(colours.values).count == 3, "each tier should have its own background colour: \(colours)")
     }
 
-    @Test("a serial number outside the URL and file-name grammar is refused before anything is written",
-          arguments: ["../escape", "a/b", "ä", ".."])
+    @Test(
+        "a serial number outside the URL and file-name grammar is refused before anything is written",
+        arguments: ["../escape", "a/b", "ä", ".."])
     func unsafeSerial(serial: String) throws {
         let tmp = try TempDir()
         let result = try CLI.passmint(
-            ["generate", "--template", CLI.root.appendingPathComponent("Templates/loyalty").path, "--serial", serial,
-             "--out", tmp.path("x.pkpass")] + DevIdentity.signingArgs)
+            [
+                "generate", "--template", CLI.root.appendingPathComponent("Templates/loyalty").path, "--serial", serial,
+                "--out", tmp.path("x.pkpass"),
+            ] + DevIdentity.signingArgs)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("must be 1 to 128 ASCII letters, digits"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: tmp.path("x.pkpass")))

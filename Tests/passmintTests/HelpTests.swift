@@ -7,14 +7,18 @@ struct HelpTests {
     func overview() throws {
         let result = try CLI.passmint(["help"])
         #expect(result.status == 0)
-        for name in ["certs dev", "certs inspect", "generate", "verify", "batch", "serve", "update", "preview", "lint"] {
+        for name in ["certs dev", "certs inspect", "generate", "verify", "batch", "serve", "update", "preview", "lint"]
+        {
             #expect(result.stdout.contains(name))
         }
     }
 
     @Test(
         "every command has --help",
-        arguments: [["certs", "dev"], ["certs", "inspect"], ["generate"], ["verify"], ["batch"], ["serve"], ["update"], ["preview"], ["lint"]])
+        arguments: [
+            ["certs", "dev"], ["certs", "inspect"], ["generate"], ["verify"], ["batch"], ["serve"], ["update"],
+            ["preview"], ["lint"],
+        ])
     func commandHelp(words: [String]) throws {
         let result = try CLI.passmint(words + ["--help"])
         #expect(result.status == 0)
@@ -58,7 +62,8 @@ struct HelpTests {
             let shown = words.joined(separator: " ")
             #expect(
                 snapshot == result.stdout,
-                "\(name) differs from `passmint \(shown) --help`; rerun with PASSMINT_UPDATE_SNAPSHOTS=1 after checking")
+                "\(name) differs from `passmint \(shown) --help`; rerun with PASSMINT_UPDATE_SNAPSHOTS=1 after checking"
+            )
         }
         let stored = Set((try? FileManager.default.contentsOfDirectory(atPath: Self.snapshots.path)) ?? [])
         #expect(stored == expected, "snapshots without a command, or commands without a snapshot")

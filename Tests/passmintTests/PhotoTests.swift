@@ -14,12 +14,16 @@ struct PhotoTests {
         let count = 1000
         try FileManager.default.createDirectory(atPath: tmp.path("data/photos"), withIntermediateDirectories: true)
         try PhotoTools.distinctJPEGs(count: count, in: tmp.path("data/photos"))
-        try BatchTests.writeCSV(header: "serialNumber,memberName,tier,image.thumbnail", count: count, to: tmp.path("data/members.csv")) {
+        try BatchTests.writeCSV(
+            header: "serialNumber,memberName,tier,image.thumbnail", count: count, to: tmp.path("data/members.csv")
+        ) {
             "P\($0),Member \($0),\(["Silver", "Gold", "Platinum"][$0 % 3]),photos/p-\(String(format: "%03d", $0)).jpg"
         }
         let result = try CLI.passmint(
-            ["batch", "--template", Self.status, "--csv", tmp.path("data/members.csv"), "--out", tmp.path("out"),
-             "--report", tmp.path("report.jsonl"), "--jobs", "2"] + DevIdentity.signingArgs)
+            [
+                "batch", "--template", Self.status, "--csv", tmp.path("data/members.csv"), "--out", tmp.path("out"),
+                "--report", tmp.path("report.jsonl"), "--jobs", "2",
+            ] + DevIdentity.signingArgs)
         #expect(result.status == 0, "\(result.stderr)")
         let report = try BatchTests.report(tmp.path("report.jsonl"))
         #expect(report.count == count)
@@ -47,7 +51,8 @@ struct PhotoTests {
         try PhotoTools.sixtyMegapixelPNG(photos + "/big.png")
         try PhotoTools.pngBomb(photos + "/bomb.png")
         try PhotoTools.run("convert", ["-size", "50x50", "xc:red", tmp.path("outside.jpg")])
-        try FileManager.default.createSymbolicLink(atPath: photos + "/link.jpg", withDestinationPath: tmp.path("outside.jpg"))
+        try FileManager.default.createSymbolicLink(
+            atPath: photos + "/link.jpg", withDestinationPath: tmp.path("outside.jpg"))
         let rows = [
             "S2,photos/ok.jpg",  // line 2
             "S3,photos/missing.jpg",  // line 3
@@ -61,14 +66,17 @@ struct PhotoTests {
         try BatchTests.writeCSV(
             (["serialNumber,image.thumbnail"] + rows).joined(separator: "\n") + "\n", to: tmp.path("data/in.csv"))
         let result = try CLI.passmint(
-            ["batch", "--template", Self.status, "--csv", tmp.path("data/in.csv"), "--out", tmp.path("out"),
-             "--report", tmp.path("report.jsonl"), "--jobs", "2"] + DevIdentity.signingArgs)
+            [
+                "batch", "--template", Self.status, "--csv", tmp.path("data/in.csv"), "--out", tmp.path("out"),
+                "--report", tmp.path("report.jsonl"), "--jobs", "2",
+            ] + DevIdentity.signingArgs)
         #expect(result.status == 1, "a batch with failures exits 1: \(result.stderr)")
         let report = try BatchTests.report(tmp.path("report.jsonl"))
         #expect(report.map { $0["line"] as? Int } == Array(2...9))
-        let failed = Dictionary(uniqueKeysWithValues: report.filter { $0["status"] as? String == "failed" }.map {
-            ($0["line"] as? Int ?? 0, $0["error"] as? String ?? "")
-        })
+        let failed = Dictionary(
+            uniqueKeysWithValues: report.filter { $0["status"] as? String == "failed" }.map {
+                ($0["line"] as? Int ?? 0, $0["error"] as? String ?? "")
+            })
         #expect(failed.keys.sorted() == [3, 4, 5, 6, 7, 8])
         #expect(failed[3]?.contains("photos/missing.jpg") == true && failed[3]?.contains("does not exist") == true)
         #expect(failed[4]?.contains("photos/text.jpg") == true && failed[4]?.contains("not a PNG or JPEG") == true)
@@ -101,23 +109,31 @@ struct PhotoTests {
         try PhotoTools.run("convert", ["-size", "400x300", "plasma:", tmp.path("pictures/ada.jpg")])
         try BatchTests.writeCSV("serialNumber,photo\nF1,ada.jpg\n", to: tmp.path("records/in.csv"))
         let batch = try CLI.passmint(
-            ["batch", "--template", template, "--csv", tmp.path("records/in.csv"), "--out", tmp.path("out"),
-             "--images", tmp.path("pictures")] + DevIdentity.signingArgs)
+            [
+                "batch", "--template", template, "--csv", tmp.path("records/in.csv"), "--out", tmp.path("out"),
+                "--images", tmp.path("pictures"),
+            ] + DevIdentity.signingArgs)
         #expect(batch.status == 0, "\(batch.stderr)")
         #expect(!batch.stderr.contains("photo' is not a field"))
         // Without --images the CSV's folder is the base, which has no ada.jpg.
         let without = try CLI.passmint(
-            ["batch", "--template", template, "--csv", tmp.path("records/in.csv"), "--out", tmp.path("out2"),
-             "--report", tmp.path("r2.jsonl")] + DevIdentity.signingArgs)
+            [
+                "batch", "--template", template, "--csv", tmp.path("records/in.csv"), "--out", tmp.path("out2"),
+                "--report", tmp.path("r2.jsonl"),
+            ] + DevIdentity.signingArgs)
         #expect(without.status == 1)
         let error = try BatchTests.report(tmp.path("r2.jsonl")).first?["error"] as? String ?? ""
         #expect(error.contains("ada.jpg") && error.contains("does not exist"), "\(error)")
 
         // generate --data: the data file's folder is the base for its values.
         try PhotoTools.run("cp", [tmp.path("pictures/ada.jpg"), tmp.path("records/ada.jpg")])
-        try Data(#"{"image.thumbnail": "ada.jpg", "memberName": "Ada"}"#.utf8).write(to: URL(fileURLWithPath: tmp.path("records/ada.json")))
+        try Data(#"{"image.thumbnail": "ada.jpg", "memberName": "Ada"}"#.utf8).write(
+            to: URL(fileURLWithPath: tmp.path("records/ada.json")))
         let generated = try CLI.passmint(
-            ["generate", "--template", Self.status, "--data", tmp.path("records/ada.json"), "--out", tmp.path("ada.pkpass")]
+            [
+                "generate", "--template", Self.status, "--data", tmp.path("records/ada.json"), "--out",
+                tmp.path("ada.pkpass"),
+            ]
                 + DevIdentity.signingArgs, cwd: tmp.url)
         #expect(generated.status == 0, "\(generated.stderr)")
         let inspected = try PhotoTools.inspect([tmp.path("out/F1.pkpass"), tmp.path("ada.pkpass")])
@@ -132,9 +148,11 @@ struct PhotoTests {
         try FileManager.default.createDirectory(atPath: tmp.path("photos"), withIntermediateDirectories: true)
         try PhotoTools.run("convert", ["-size", "500x400", "plasma:", "-quality", "85", tmp.path("photos/ada.jpg")])
         let generated = try CLI.passmint(
-            ["generate", "--template", Self.status, "--db", fixture.db, "--web-service-url", fixture.base + "/",
-             "--serial", "PH1", "--set", "image.thumbnail=ada.jpg", "--images", tmp.path("photos"), "--out",
-             tmp.path("PH1.pkpass")] + DevIdentity.signingArgs)
+            [
+                "generate", "--template", Self.status, "--db", fixture.db, "--web-service-url", fixture.base + "/",
+                "--serial", "PH1", "--set", "image.thumbnail=ada.jpg", "--images", tmp.path("photos"), "--out",
+                tmp.path("PH1.pkpass"),
+            ] + DevIdentity.signingArgs)
         #expect(generated.status == 0, "\(generated.stderr)")
         #expect(try fixture.count("pass_images", where: "serial = 'PH1'") == 3)
         let token = try #require(try ServeTools.passJSON(tmp.path("PH1.pkpass"))["authenticationToken"] as? String)
@@ -149,7 +167,8 @@ struct PhotoTests {
         let rerendered = try #require(try PhotoTools.inspect([tmp.path("served.pkpass")]).first)
         #expect(Self.sizes(rerendered) == PhotoTools.thumbnailSizes)
         #expect(rerendered["sha1"] as? [String: String] == original["sha1"] as? [String: String])
-        #expect(try ServeTools.passJSON(tmp.path("served.pkpass"))["backgroundColor"] as? String == "rgb(122, 90, 20)")  // status Gold
+        // The status template's Gold colour.
+        #expect(try ServeTools.passJSON(tmp.path("served.pkpass"))["backgroundColor"] as? String == "rgb(122, 90, 20)")
         #expect(try ServeTools.opensslVerifies(tmp.path("served.pkpass"), tmp: tmp))
 
         try PhotoTools.run("convert", ["-size", "300x300", "xc:teal", tmp.path("photos/new.png")])
@@ -167,7 +186,10 @@ struct PhotoTests {
 
         // A new photo must be inside the image folder too.
         let outside = try CLI.passmint(
-            ["update", "PH1", "--db", fixture.db, "--set", "image.thumbnail=../PH1.pkpass", "--images", tmp.path("photos")]
+            [
+                "update", "PH1", "--db", fixture.db, "--set", "image.thumbnail=../PH1.pkpass", "--images",
+                tmp.path("photos"),
+            ]
                 + DevIdentity.signingArgs)
         #expect(outside.status == 1)
         #expect(outside.stderr.contains("outside"))

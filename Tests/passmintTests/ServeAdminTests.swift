@@ -14,7 +14,8 @@ struct ServeAdminTests {
         let (_, token) = try f.generate(serial: "ADM-1")
         let pushes = [ServeTools.token("ad", 1), ServeTools.token("ad", 2)]
         for (number, push) in pushes.enumerated() {
-            #expect(try f.register(device: "adm\(number)", serial: "ADM-1", token: token, pushToken: push).status == 201)
+            #expect(
+                try f.register(device: "adm\(number)", serial: "ADM-1", token: token, pushToken: push).status == 201)
         }
         let path = "/admin/v1/passes/ADM-1"
         let bearer = ["Authorization": "Bearer \(admin)"]
@@ -24,7 +25,9 @@ struct ServeAdminTests {
         #expect(wrong.status == 401)
         #expect(wrong.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
         #expect(try f.http("PATCH", path, body: #"{"tier":"Gold"}"#).status == 401)
-        #expect(try f.http("PATCH", path, headers: ["Authorization": "ApplePass \(token)"], body: #"{"tier":"Gold"}"#).status == 401)
+        #expect(
+            try f.http("PATCH", path, headers: ["Authorization": "ApplePass \(token)"], body: #"{"tier":"Gold"}"#)
+                .status == 401)
         #expect(try f.http("GET", path, headers: ["Authorization": "Bearer nope"]).status == 401)
         // A value the template does not allow, and an unknown serial.
         let invalid = try f.http("PATCH", path, headers: bearer, body: #"{"tier":"Diamond"}"#)
@@ -63,7 +66,9 @@ struct ServeAdminTests {
         let body = try details.json()
         #expect(body["serialNumber"] as? String == "ADM-1")
         #expect(body["passTypeIdentifier"] as? String == ServeTools.passType)
-        let devices = (body["registrations"] as? [[String: Any]] ?? []).compactMap { $0["deviceLibraryIdentifier"] as? String }
+        let devices = (body["registrations"] as? [[String: Any]] ?? []).compactMap {
+            $0["deviceLibraryIdentifier"] as? String
+        }
         #expect(devices.sorted() == ["adm0", "adm1"])
         for push in body["pushes"] as? [[String: Any]] ?? [] {
             #expect(push["tag"] as? String == tag)

@@ -23,7 +23,8 @@ struct ServeAnswersTests {
         // Re-registering with a new push token replaces it.
         let newPush = ServeTools.token("cd", 2)
         #expect(try f.register(device: "dev-a", serial: "ANS-1", token: token, pushToken: newPush).status == 200)
-        #expect(try ServeTools.sqlite(f.db, "select push_token from devices where device_library_id = 'dev-a'") == newPush)
+        #expect(
+            try ServeTools.sqlite(f.db, "select push_token from devices where device_library_id = 'dev-a'") == newPush)
         #expect(try f.count("registrations") == 1)
 
         // 400: a missing or non-hex pushToken, malformed JSON; never a 5xx.
@@ -90,7 +91,9 @@ struct ServeAnswersTests {
         #expect(try f.list(device: "dev-a").status == 204)
 
         // No token or secret in the request log.
-        #expect(!f.serve.stderr.contains(token) && !f.serve.stderr.contains(push) && !f.serve.stderr.contains(newPush), "a secret leaked into the log")
+        #expect(
+            !f.serve.stderr.contains(token) && !f.serve.stderr.contains(push) && !f.serve.stderr.contains(newPush),
+            "a secret leaked into the log")
     }
 
     @Test(

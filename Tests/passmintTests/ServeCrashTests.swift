@@ -46,8 +46,9 @@ struct ServeCrashTests {
         let (_, token) = try f.generate(serial: "CRASH-1")
         let registered = try CLI.run(
             python, ["-c", Self.registrar, String(f.port), ServeTools.passType, "CRASH-1", token, String(Self.devices)])
-        #expect(registered.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"201": \#(Self.devices)}"#,
-                "\(registered.stdout) \(registered.stderr)")
+        #expect(
+            registered.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"201": \#(Self.devices)}"#,
+            "\(registered.stdout) \(registered.stderr)")
         #expect(try f.count("registrations") == Self.devices)
 
         // The change queues one push per device; kill serve as soon as the stand-in has seen the first of them.
@@ -67,8 +68,9 @@ struct ServeCrashTests {
             usleep(250_000)
             pushed = try pushedTokens(f)
         }
-        #expect(expected.subtracting(pushed).isEmpty,
-                "\(expected.subtracting(pushed).count) devices never got a push (\(beforeKill) before the kill)")
+        #expect(
+            expected.subtracting(pushed).isEmpty,
+            "\(expected.subtracting(pushed).count) devices never got a push (\(beforeKill) before the kill)")
         #expect(try f.count("registrations") == Self.devices)
         let drained = try ServeTools.waitUntil(timeout: 30) { try f.count("push_outbox") == 0 }
         #expect(drained, "outbox rows left: \((try? f.count("push_outbox")) ?? -1)")

@@ -53,8 +53,10 @@ final class ServeFixture {
             let pki = try APNsTestPKI(in: tmp)
             let server = try ManagedProcess(
                 "PushTestServer.py", python,
-                [ServeTools.pushServer, "--cert", pki.serverCert, "--key", pki.serverKey, "--ca", pki.clientCA,
-                 "--log", apnsLog],
+                [
+                    ServeTools.pushServer, "--cert", pki.serverCert, "--key", pki.serverKey, "--ca", pki.clientCA,
+                    "--log", apnsLog,
+                ],
                 stderrPath: tmp.path("apns.err"), keepStdinOpen: true)
             let line = try server.firstLine()
             guard line.hasPrefix("PORT "), let apnsPort = Int(line.dropFirst(5)) else {
@@ -120,8 +122,10 @@ final class ServeFixture {
         let out = tmp.path("\(serial).pkpass")
         let result = try CLI.passmint(
             ["generate", "--template", ServeTools.status] + storeArguments
-                + ["--web-service-url", base + "/", "--serial", serial,
-             "--out", out] + values.flatMap { ["--set", $0] } + DevIdentity.signingArgs)
+                + [
+                    "--web-service-url", base + "/", "--serial", serial,
+                    "--out", out,
+                ] + values.flatMap { ["--set", $0] } + DevIdentity.signingArgs)
         guard result.status == 0 else { throw ServeFailure("generate \(serial): \(result.stderr)") }
         guard let token = try ServeTools.passJSON(out)["authenticationToken"] as? String else {
             throw ServeFailure("generate \(serial): the pass has no authenticationToken")
@@ -145,10 +149,14 @@ final class ServeFixture {
     }
 
     /// One request with curl.
-    func http(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil) throws -> HTTPReply {
+    func http(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil) throws
+        -> HTTPReply
+    {
         let id = UUID().uuidString
         let headerFile = tmp.path("h-\(id)"), bodyFile = tmp.path("b-\(id)")
-        var args = ["-s", "-S", "--max-time", "30", "-X", method, "-D", headerFile, "-o", bodyFile, "-w", "%{http_code}"]
+        var args = [
+            "-s", "-S", "--max-time", "30", "-X", method, "-D", headerFile, "-o", bodyFile, "-w", "%{http_code}",
+        ]
         for (name, value) in headers { args += ["-H", "\(name): \(value)"] }
         if let body {
             if headers["Content-Type"] == nil { args += ["-H", "Content-Type: application/json"] }
@@ -178,7 +186,10 @@ final class ServeFixture {
 
     /// `GET /v1/devices/D/registrations/PT[?passesUpdatedSince=TAG]`.
     func list(device: String, since: String? = nil) throws -> HTTPReply {
-        try http("GET", "/v1/devices/\(device)/registrations/\(ServeTools.passType)" + (since.map { "?passesUpdatedSince=\($0)" } ?? ""))
+        try http(
+            "GET",
+            "/v1/devices/\(device)/registrations/\(ServeTools.passType)"
+                + (since.map { "?passesUpdatedSince=\($0)" } ?? ""))
     }
 
     /// `GET /v1/passes/PT/S` with an ApplePass token and an optional If-Modified-Since.

@@ -34,14 +34,17 @@ struct ServeFlowTests {
         defer { f.stop() }
         let serial = "FLOW-0001"
         let issued = try f.generate(serial: serial, set: ["memberName=Ada Lovelace", "tier=Silver"])
-        #expect(issued.token.count >= 32 && issued.token.allSatisfy(\.isHexDigit), "authenticationToken: \(issued.token)")
+        #expect(
+            issued.token.count >= 32 && issued.token.allSatisfy(\.isHexDigit), "authenticationToken: \(issued.token)")
         let out = f.tmp.path("phones")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let simOut = f.tmp.path("simulator.jsonl"), pushed = f.tmp.path("pushed")
         let simulator = try ManagedProcess(
             "simulator", "python3",
-            [ServeTools.simulator, "--pass", issued.path, "--devices", "3", "--device-prefix", "phone",
-             "--token-prefix", "c0ffee", "--wait-file", pushed, "--timeout", "90", "--out-dir", out],
+            [
+                ServeTools.simulator, "--pass", issued.path, "--devices", "3", "--device-prefix", "phone",
+                "--token-prefix", "c0ffee", "--wait-file", pushed, "--timeout", "90", "--out-dir", out,
+            ],
             stderrPath: f.tmp.path("simulator.err"), stdoutPath: simOut)
         defer { simulator.stop(grace: 0) }
 
@@ -57,11 +60,14 @@ struct ServeFlowTests {
 
         let update = try f.update(serial, ["tier=Gold"])
         #expect(update.status == 0, "\(update.stderr)")
-        #expect(update.stdout.contains("tier: Silver → Gold") && update.stdout.contains("3 push(es) queued"), "\(update.stdout)")
+        #expect(
+            update.stdout.contains("tier: Silver → Gold") && update.stdout.contains("3 push(es) queued"),
+            "\(update.stdout)")
 
         // APNs: exactly one POST per registered device, with Apple's headers and an empty JSON body.
         let arrived = try ServeTools.waitUntil(timeout: 20) { try f.apnsRequests().count >= 3 }
-        try #require(arrived, "pushes at the stand-in: \((try? f.apnsRequests().count) ?? -1); serve: \(f.serve.stderr)")
+        try #require(
+            arrived, "pushes at the stand-in: \((try? f.apnsRequests().count) ?? -1); serve: \(f.serve.stderr)")
         // A push leaves the outbox only once APNs answered it: with the outbox empty nothing more can be sent.
         let drained = try ServeTools.waitUntil(timeout: 20) { try f.count("push_outbox") == 0 }
         #expect(drained, "the outbox still holds \((try? f.count("push_outbox")) ?? -1) rows")
@@ -101,8 +107,9 @@ struct ServeFlowTests {
         #expect(Self.field(old, "tier")?["value"] as? String == "Silver")
         #expect(tierField["value"] as? String == "Gold")
         #expect(tierField["changeMessage"] as? String == "You are now %@")
-        let template = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: ServeTools.status + "/template.json"))) as? [String: Any]
+        let template =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: ServeTools.status + "/template.json"))) as? [String: Any]
         let tiers = (template?["tiers"] as? [String: Any])?["values"] as? [String: Any]
         let gold = try #require((tiers?["Gold"] as? [String: Any])?["pass"] as? [String: String])
         for key in ["backgroundColor", "foregroundColor", "labelColor"] {
@@ -126,4 +133,3 @@ struct ServeFlowTests {
         #expect(f.stop() == 0, "serve stops cleanly on SIGTERM: \(f.serve.stderr)")
     }
 }
-

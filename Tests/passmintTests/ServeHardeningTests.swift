@@ -21,7 +21,9 @@ struct ServeHardeningTests {
     @Test("an admin token under 32 characters: exit 3 naming the variable, never the token, and no store created")
     func weakAdminToken() throws {
         let tmp = try TempDir()
-        for (variable, extra) in [("PASSMINT_ADMIN_TOKEN", [String]()), ("MY_ADMIN", ["--admin-token-env", "MY_ADMIN"])] {
+        for (variable, extra) in [
+            ("PASSMINT_ADMIN_TOKEN", [String]()), ("MY_ADMIN", ["--admin-token-env", "MY_ADMIN"]),
+        ] {
             let db = tmp.path("\(variable).db")
             let token = "0123456789"
             let process = try serve(tmp, db: db, environment: [variable: token], extra: extra)
@@ -51,14 +53,17 @@ struct ServeHardeningTests {
         let tmp = try TempDir()
         let db = tmp.path("open.db")
         let generated = try CLI.passmint(
-            ["generate", "--template", ServeTools.status, "--db", db, "--serial", "OPEN-1", "--out",
-             tmp.path("open.pkpass")] + DevIdentity.signingArgs)
+            [
+                "generate", "--template", ServeTools.status, "--db", db, "--serial", "OPEN-1", "--out",
+                tmp.path("open.pkpass"),
+            ] + DevIdentity.signingArgs)
         try #require(generated.status == 0, "\(generated.stderr)")
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
         let process = try serve(tmp, db: db, environment: [:])
         defer { process.stop() }
         _ = try process.firstLine()
-        #expect(process.stderr.contains("store file \(db) is accessible to other users (mode 644)"), "\(process.stderr)")
+        #expect(
+            process.stderr.contains("store file \(db) is accessible to other users (mode 644)"), "\(process.stderr)")
         #expect(process.stderr.contains("chmod 600 \(db)"))
     }
 
@@ -67,9 +72,13 @@ struct ServeHardeningTests {
         let f = try ServeFixture(python: nil)
         defer { f.stop() }
         let (_, token) = try f.generate(serial: "NUL-1")
-        #expect(try f.http("GET", "/v1/passes/\(ServeTools.passType)/NUL-1%00", headers: ["Authorization": "ApplePass \(token)"])
+        #expect(
+            try f.http(
+                "GET", "/v1/passes/\(ServeTools.passType)/NUL-1%00", headers: ["Authorization": "ApplePass \(token)"]
+            )
             .status == 400)
-        let registered = try f.register(device: "dev1", serial: "NUL-1%00", token: token, pushToken: ServeTools.token("ab", 1))
+        let registered = try f.register(
+            device: "dev1", serial: "NUL-1%00", token: token, pushToken: ServeTools.token("ab", 1))
         #expect(registered.status == 400)
         #expect(try f.count("registrations") == 0)
         #expect(try f.download(serial: "NUL-1", token: token).status == 200)

@@ -45,7 +45,8 @@ enum ServeTools {
     /// pass.json of a .pkpass, read with `unzip -p`.
     static func passJSON(_ pkpass: String) throws -> [String: Any] {
         let result = try CLI.run("unzip", ["-p", pkpass, "pass.json"])
-        guard result.status == 0, let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        guard result.status == 0,
+            let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         else { throw ServeFailure("no pass.json in \(pkpass): \(result.stderr)") }
         return json
     }
@@ -64,8 +65,11 @@ enum ServeTools {
         guard try CLI.run("unzip", ["-q", pkpass, "-d", dir]).status == 0 else { return false }
         return try CLI.run(
             "openssl",
-            ["cms", "-verify", "-binary", "-inform", "DER", "-in", "signature", "-content", "manifest.json", "-CAfile",
-             DevIdentity.directory + "/root-ca.pem", "-purpose", "any", "-out", "/dev/null"],
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", "signature", "-content", "manifest.json",
+                "-CAfile",
+                DevIdentity.directory + "/root-ca.pem", "-purpose", "any", "-out", "/dev/null",
+            ],
             cwd: URL(fileURLWithPath: dir)
         ).status == 0
     }
@@ -88,16 +92,25 @@ struct APNsTestPKI {
         let dir = tmp.url
         func openssl(_ args: [String]) throws {
             let result = try CLI.run("openssl", args, cwd: dir)
-            guard result.status == 0 else { throw ServeFailure("openssl \(args.joined(separator: " ")): \(result.stderr)") }
+            guard result.status == 0 else {
+                throw ServeFailure("openssl \(args.joined(separator: " ")): \(result.stderr)")
+            }
         }
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try openssl(["req", "-x509"] + ec + ["-keyout", "apns-ca.key", "-out", "apns-ca.pem", "-days", "2", "-subj", "/CN=Serve Test CA"])
+        try openssl(
+            ["req", "-x509"] + ec + [
+                "-keyout", "apns-ca.key", "-out", "apns-ca.pem", "-days", "2", "-subj", "/CN=Serve Test CA",
+            ])
         try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\n".utf8).write(to: dir.appendingPathComponent("san.ext"))
         try openssl(["req"] + ec + ["-keyout", "apns-server.key", "-out", "apns-server.csr", "-subj", "/CN=127.0.0.1"])
         try openssl(
-            ["x509", "-req", "-in", "apns-server.csr", "-CA", "apns-ca.pem", "-CAkey", "apns-ca.key", "-CAcreateserial",
-             "-out", "apns-server.pem", "-days", "2", "-extfile", "san.ext"])
-        let bundle = try Data(contentsOf: URL(fileURLWithPath: DevIdentity.directory + "/wwdr.pem"))
+            [
+                "x509", "-req", "-in", "apns-server.csr", "-CA", "apns-ca.pem", "-CAkey", "apns-ca.key",
+                "-CAcreateserial",
+                "-out", "apns-server.pem", "-days", "2", "-extfile", "san.ext",
+            ])
+        let bundle =
+            try Data(contentsOf: URL(fileURLWithPath: DevIdentity.directory + "/wwdr.pem"))
             + Data(contentsOf: URL(fileURLWithPath: DevIdentity.directory + "/root-ca.pem"))
         try bundle.write(to: dir.appendingPathComponent("client-ca.pem"))
         ca = tmp.path("apns-ca.pem")
@@ -116,9 +129,10 @@ final class ManagedProcess {
     private let stdoutPipe = Pipe()
 
     /// Starts `program args…` (found on PATH); stderr goes to `stderrPath`, stdout to `stdoutPath` or a pipe.
-    init(_ name: String, _ program: String, _ args: [String], environment: [String: String] = [:], stderrPath: String,
-         stdoutPath: String? = nil, keepStdinOpen: Bool = false) throws
-    {
+    init(
+        _ name: String, _ program: String, _ args: [String], environment: [String: String] = [:], stderrPath: String,
+        stdoutPath: String? = nil, keepStdinOpen: Bool = false
+    ) throws {
         self.name = name
         self.stderrPath = stderrPath
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

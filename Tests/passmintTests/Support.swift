@@ -1,4 +1,3 @@
 import Foundation
 @_exported import PassMintTestSupport
 import Testing
-

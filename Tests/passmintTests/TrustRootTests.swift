@@ -56,8 +56,11 @@ struct TrustRootTests {
 
         // batch --resume re-checks kept passes with the same roots: a kept pass is kept, not issued again.
         try BatchTests.writeCSV("memberName\nAda\n", to: tmp.path("in.csv"))
-        let batchArgs = ["batch", "--template", template, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"),
-                         "--report", tmp.path("report.jsonl")] + identity + trusted
+        let batchArgs =
+            [
+                "batch", "--template", template, "--csv", tmp.path("in.csv"), "--out", tmp.path("out"),
+                "--report", tmp.path("report.jsonl"),
+            ] + identity + trusted
         #expect(try CLI.passmint(batchArgs).status == 0)
         let resumed = try CLI.passmint(batchArgs + ["--resume"])
         #expect(resumed.stderr.contains("0 issued, 1 already valid"), "\(resumed.stderr)")

@@ -14,8 +14,9 @@ struct VerifyCommandTests {
         (report["problems"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
     }
 
-    @Test("fixtures folder: one JSON line per pass, the expected codes, exit 1",
-          .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
+    @Test(
+        "fixtures folder: one JSON line per pass, the expected codes, exit 1",
+        .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
     func fixtures() throws {
         let fixtures = try #require(CLI.fixtures?.appendingPathComponent("pkpass").path)
         let result = try CLI.passmint(["verify", "--json", fixtures])
@@ -30,10 +31,12 @@ struct VerifyCommandTests {
             reports.first { ($0["file"] as? String)?.hasSuffix(suffix) == true }
         }
         #expect(Self.codes(try #require(report("apple-sample__StoreCard.pkpass"))).contains("certificate.expired"))
-        #expect(Self.codes(try #require(report("ueman__generic_with_invalid_checksum.pkpass")))
-            .contains("manifest.hash-mismatch"))
-        #expect(Self.codes(try #require(report("ueman__boarding_pass_ui.pkpass")))
-            .contains("certificate.wrong-intermediate"))
+        #expect(
+            Self.codes(try #require(report("ueman__generic_with_invalid_checksum.pkpass")))
+                .contains("manifest.hash-mismatch"))
+        #expect(
+            Self.codes(try #require(report("ueman__boarding_pass_ui.pkpass")))
+                .contains("certificate.wrong-intermediate"))
         let lufthansa = reports.filter { ($0["file"] as? String)?.contains("lufthansa.pkpasses:") == true }
         #expect(lufthansa.count == 2)
         #expect(lufthansa.allSatisfy { Self.codes($0).contains("signature.missing") })
@@ -48,8 +51,11 @@ struct VerifyCommandTests {
     func generated() throws {
         let tmp = try TempDir()
         let out = tmp.path("loyalty.pkpass")
-        let made = try CLI.passmint(["generate", "--template", CLI.root.appendingPathComponent("Templates/loyalty").path,
-                                     "--out", out] + DevIdentity.signingArgs)
+        let made = try CLI.passmint(
+            [
+                "generate", "--template", CLI.root.appendingPathComponent("Templates/loyalty").path,
+                "--out", out,
+            ] + DevIdentity.signingArgs)
         try #require(made.status == 0, "\(made.stderr)")
         let result = try CLI.passmint(["verify", out])
         #expect(result.status == 0, "\(result.stdout)")
@@ -81,13 +87,15 @@ struct VerifyCommandTests {
         let foreign = try CLI.passmint(["certs", "inspect", dir + "/wwdr.pem", "--key", dir + "/pass-key.pem"])
         #expect(foreign.status == 1)
         #expect(foreign.stdout.contains("DOES NOT match"))
-        let p12 = try CLI.passmint(["certs", "inspect", dir + "/pass.p12", "--password-env", "PM_TEST_P12", "--json"],
-                                   environment: ["PM_TEST_P12": "passmint-dev"])
+        let p12 = try CLI.passmint(
+            ["certs", "inspect", dir + "/pass.p12", "--password-env", "PM_TEST_P12", "--json"],
+            environment: ["PM_TEST_P12": "passmint-dev"])
         #expect(p12.status == 0, "\(p12.stderr)")
         let object = try #require(try Self.jsonLines(p12.stdout).first)
         #expect(object["format"] as? String == "PKCS#12")
-        #expect((object["certificates"] as? [[String: Any]])?.first?["wwdrGeneration"] as? String
-            == "PassMint development")
+        #expect(
+            (object["certificates"] as? [[String: Any]])?.first?["wwdrGeneration"] as? String
+                == "PassMint development")
         #expect(try CLI.passmint(["certs", "inspect", dir + "/nope.pem"]).status == 3)
     }
 }

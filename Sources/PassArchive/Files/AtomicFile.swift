@@ -52,9 +52,10 @@ public enum AtomicFile {
             for (k, piece) in pieces[index..<(index + batch)].enumerated() {
                 piece.withUnsafeBytes { buffer in
                     let start = k == 0 ? skip : 0
-                    vectors.append(iovec(
-                        iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress.map { $0 + start }),
-                        iov_len: buffer.count - start))
+                    vectors.append(
+                        iovec(
+                            iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress.map { $0 + start }),
+                            iov_len: buffer.count - start))
                 }
             }
             let wrote = writev(fd, vectors, Int32(vectors.count))

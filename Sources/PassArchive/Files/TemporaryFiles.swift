@@ -19,6 +19,8 @@ public enum TemporaryFiles {
 
     /// Removes every registered temporary file; call just before the process ends abruptly.
     public static func removeAll() {
-        for path in open.withLock({ paths in defer { paths.removeAll() }; return paths }) { unlink(path) }
+        for path in open.withLock({ paths in
+            defer { paths.removeAll() }; return paths
+        }) { unlink(path) }
     }
 }

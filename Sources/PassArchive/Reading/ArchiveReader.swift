@@ -48,7 +48,9 @@ public struct ArchiveReader: Sendable {
         self.name = name
         guard !bytes.isEmpty else { throw .emptyInput(file: name) }  // libzip would open it as an empty archive
         // libzip reads the caller's buffer in place: a bundle is not held twice while its passes are inflated.
-        let result = bytes.withUnsafeBytes { memory in Self.readEntries(memory, bytes: bytes, name: name, limits: limits) }
+        let result = bytes.withUnsafeBytes { memory in
+            Self.readEntries(memory, bytes: bytes, name: name, limits: limits)
+        }
         let (names, contents) = try result.get()
         entryNames = names
         self.contents = contents
@@ -79,8 +81,12 @@ public struct ArchiveReader: Sendable {
             if let shown = nulNames[index] {
                 entry = shown
                 names.append(entry)
-                contents[entry] = contents[entry] ?? .unreadable(.entryRefused(
-                    file: name, entry: entry, reason: "its name contains a NUL byte, which no file name may hold"))
+                contents[entry] =
+                    contents[entry]
+                    ?? .unreadable(
+                        .entryRefused(
+                            file: name, entry: entry,
+                            reason: "its name contains a NUL byte, which no file name may hold"))
                 continue
             }
             names.append(entry)
@@ -90,8 +96,10 @@ public struct ArchiveReader: Sendable {
                 continue
             }
             if archive.isSymbolicLink(at: index) {
-                contents[entry] = .unreadable(.entryRefused(
-                    file: name, entry: entry, reason: "it is a symbolic link; an archive entry must be a plain file"))
+                contents[entry] = .unreadable(
+                    .entryRefused(
+                        file: name, entry: entry, reason: "it is a symbolic link; an archive entry must be a plain file"
+                    ))
                 continue
             }
             let entryLimit = min(limits.limit(for: entry), budget)

@@ -29,7 +29,9 @@ enum ZipEntryRecord {
             guard let deflated = deflateRaw(bytes) else {
                 throw .writeFailed(
                     entry: entry.name,
-                    reason: "libdeflate could not compress \(bytes.count) bytes (out of memory?); free memory or use fewer parallel jobs and retry")
+                    reason:
+                        "libdeflate could not compress \(bytes.count) bytes (out of memory?); free memory or use fewer parallel jobs and retry"
+                )
             }
             method = 8
             data = deflated

@@ -48,7 +48,8 @@ enum ZipRecords {
                 localEnd += localEnd + 4 <= zip.count && u32(zip, localEnd) == descriptorSignature ? 16 : 12
             }
             guard localEnd <= zip.count else { throw fail("entry \(name) runs past the end") }
-            records.append(ZipRecord(name: name, local: localStart..<localEnd, central: cursor..<(cursor + centralLength)))
+            records.append(
+                ZipRecord(name: name, local: localStart..<localEnd, central: cursor..<(cursor + centralLength)))
             cursor += centralLength
         }
         return records

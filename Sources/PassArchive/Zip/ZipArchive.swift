@@ -20,7 +20,8 @@ final class ZipArchive {
     init(source: ZipSource, flags: Int32) throws(ZipFailure) {
         zip_source_keep(source.raw)  // the archive gets its own reference (see ZipSource)
         let result: Result<OpaquePointer, ZipFailure> = ZipFailure.withError { error in
-            let address = Self.openLock.withLock { _ in UInt(bitPattern: zip_open_from_source(source.raw, flags, error)) }
+            let address = Self.openLock.withLock { _ in UInt(bitPattern: zip_open_from_source(source.raw, flags, error))
+            }
             if let archive = OpaquePointer(bitPattern: address) { return .success(archive) }
             return .failure(ZipFailure(error))
         }

@@ -29,7 +29,8 @@ public struct BatchOptions: Sendable {
 
     public init(
         templateDirectory: String, csvPath: String, outputDirectory: String, jobs: Int, reportPath: String? = nil,
-        bundle: Bool = false, resume: Bool = false, webServiceURL: String? = nil, shard: (index: Int, count: Int)? = nil,
+        bundle: Bool = false, resume: Bool = false, webServiceURL: String? = nil,
+        shard: (index: Int, count: Int)? = nil,
         identity: IdentityOptions = IdentityOptions(), csvFormat: CSVFormat = CSVFormat(), compatiblePass: Bool = false,
         imagesDirectory: String? = nil
     ) {

@@ -44,7 +44,10 @@ struct BatchRecordIssuer: Sendable {
             return result
         }
         guard fields.count == columns.names.count else {
-            return failed(nil, "has \(fields.count) fields but the header has \(columns.names.count); quote values that contain commas")
+            return failed(
+                nil,
+                "has \(fields.count) fields but the header has \(columns.names.count); quote values that contain commas"
+            )
         }
         var record: [String: String] = [:]
         for (name, value) in zip(columns.names, fields) where columns.used.contains(name) && !value.isEmpty {
@@ -52,14 +55,19 @@ struct BatchRecordIssuer: Sendable {
         }
         let serial = record.removeValue(forKey: "serialNumber") ?? stableSerial(line: input.line, fields: fields)
         guard IdentifierGrammar.serialNumber.accepts(serial) else {
-            return failed(serial, "serialNumber '\(serial)' \(IdentifierGrammar.serialNumber.rule) (it names the file and the pass's URL)")
+            return failed(
+                serial,
+                "serialNumber '\(serial)' \(IdentifierGrammar.serialNumber.rule) (it names the file and the pass's URL)"
+            )
         }
         let fileName = "\(serial).pkpass"
         let path = "\(options.outputDirectory)/\(fileName)"
         if options.resume, let kept = ResumeCheck.validPass(at: path, trust: options.trustRoots) {
             // With --db the kept pass is stored again: a kill can fall between writing a window's files and storing
             // its rows. A kept pass that lacks this run's web service (or a token) cannot be served: issue it anew.
-            let stored = options.webServiceURL.flatMap { resumedRecord(kept, path: path, serial: serial, record: record, url: $0) }
+            let stored = options.webServiceURL.flatMap {
+                resumedRecord(kept, path: path, serial: serial, record: record, url: $0)
+            }
             if options.webServiceURL == nil || stored != nil {
                 return WorkResult(
                     outcome: BatchRecordResult(
@@ -71,7 +79,8 @@ struct BatchRecordIssuer: Sendable {
         do {
             let pass = try issuer.issue(
                 IssueRequest(
-                    record: record, serialNumber: serial, webServiceURL: options.webServiceURL, authenticationToken: token,
+                    record: record, serialNumber: serial, webServiceURL: options.webServiceURL,
+                    authenticationToken: token,
                     compatiblePass: options.compatiblePass, imageFolder: imageFolder))
             try PassOutput.write(pass.archiveParts, to: path, durable: false)
             let stored = token.map {

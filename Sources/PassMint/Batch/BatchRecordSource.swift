@@ -56,7 +56,8 @@ struct SerialNumbersSeen {
         else { return nil }
         let serial = fields[column]
         if let first = firstLine[serial.hashValue] {
-            return "serialNumber '\(serial)' is already used by the record on line \(first); every pass needs its own serial number"
+            return
+                "serialNumber '\(serial)' is already used by the record on line \(first); every pass needs its own serial number"
         }
         firstLine[serial.hashValue] = record.line
         return nil

@@ -47,13 +47,16 @@ public final class BatchRunner: Sendable {
         try prepareOutputDirectory()
         let reader = try CSVReader(path: options.csvPath, format: options.csvFormat)
         guard let headerRecord = try reader.nextRecord() else {
-            throw .invalidInput("\(options.csvPath): the CSV file is empty; line 1 must name the template fields", about: .csv)
+            throw .invalidInput(
+                "\(options.csvPath): the CSV file is empty; line 1 must name the template fields", about: .csv)
         }
         guard let header = headerRecord.fields else {
-            throw .invalidInput("\(options.csvPath):1: the header cannot be read: \(headerRecord.error ?? "unreadable"); "
-                + "line 1 must name the template fields", about: .csv)
+            throw .invalidInput(
+                "\(options.csvPath):1: the header cannot be read: \(headerRecord.error ?? "unreadable"); "
+                    + "line 1 must name the template fields", about: .csv)
         }
-        let columns = try checkHeader(header.map { $0.trimmingCharacters(in: .whitespaces) }, delimiter: reader.delimiter)
+        let columns = try checkHeader(
+            header.map { $0.trimmingCharacters(in: .whitespaces) }, delimiter: reader.delimiter)
         let total = countRecords ? try Self.countRecords(options.csvPath, format: options.csvFormat) : nil
         let report = try options.reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
         // Shards of one CSV may share an output folder: their bundles are named apart.
@@ -75,15 +78,18 @@ public final class BatchRunner: Sendable {
             let stored = tally.add(results)
             outputs.next(results, rows: sink == nil ? [] : stored)
             try report?.append(results.map(\.outcome))
-            progress(BatchProgress(
-                done: tally.records, failed: tally.failed, total: total, elapsed: Self.seconds(since: start)))
+            progress(
+                BatchProgress(
+                    done: tally.records, failed: tally.failed, total: total, elapsed: Self.seconds(since: start)))
             if let outputFailure {
                 // The window's passes are written and reported; a bundle or the store could not be.
                 try? finish(&outputs, stopping: true)
                 throw .batchStopped(
                     line: tally.lastLine,
-                    message: "batch stopped after line \(tally.lastLine): \(outputFailure); fix that and resume the batch "
-                        + "(resuming re-checks the passes written so far and writes their bundles and store rows again)")
+                    message:
+                        "batch stopped after line \(tally.lastLine): \(outputFailure); fix that and resume the batch "
+                        + "(resuming re-checks the passes written so far and writes their bundles and store rows again)"
+                )
             }
             if let stop = results.first(where: \.environmentFailure) {
                 // What was made so far is kept and reported; --resume continues from here once the cause is fixed.

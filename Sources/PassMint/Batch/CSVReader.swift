@@ -126,7 +126,8 @@ public final class CSVReader {
         func append(_ byte: UInt8) {
             guard overflow == nil else { return }
             if field.count >= limits.maxFieldBytes {
-                overflow = quotedField && inQuotes
+                overflow =
+                    quotedField && inQuotes
                     ? "field \(rawFields.count + 1)\(name(rawFields.count)) opens a quote on line \(quoteLine) that is "
                         + "not closed within \(limits.maxFieldBytes) bytes; close the quote (a quote inside a value is "
                         + "written twice: \"\")"
@@ -222,13 +223,18 @@ public final class CSVReader {
     private func problem(in raw: [UInt8], field index: Int) -> (message: String, isEncoding: Bool)? {
         for (offset, byte) in raw.enumerated() where byte < 0x20 || byte == 0x7F {
             if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
-            return ("field \(index + 1)\(name(index)) holds the control character 0x\(Self.hex(byte)) at byte "
-                + "\(offset + 1); remove it (values may hold tabs and line breaks, no other control characters)", false)
+            return (
+                "field \(index + 1)\(name(index)) holds the control character 0x\(Self.hex(byte)) at byte "
+                    + "\(offset + 1); remove it (values may hold tabs and line breaks, no other control characters)",
+                false
+            )
         }
         guard let bad = CSVByteSource.firstInvalidUTF8(raw) else { return nil }
-        return ("field \(index + 1)\(name(index)) is not valid UTF-8 (byte 0x\(Self.hex(bad.byte)) at byte "
-            + "\(bad.offset + 1)); save the CSV as UTF-8, or read it as windows-1252 or latin1 if a spreadsheet "
-            + "saved it in a Western European encoding", true)
+        return (
+            "field \(index + 1)\(name(index)) is not valid UTF-8 (byte 0x\(Self.hex(bad.byte)) at byte "
+                + "\(bad.offset + 1)); save the CSV as UTF-8, or read it as windows-1252 or latin1 if a spreadsheet "
+                + "saved it in a Western European encoding", true
+        )
     }
 
     private static func hex(_ byte: UInt8) -> String {

@@ -23,7 +23,8 @@ extension BatchRunner {
             throw .invalidInput(
                 "\(options.csvPath):1: no column of the header names a field of template \(issuer.template.directory) "
                     + "(read with the separator \(delimiter.shown): \(header.count) column(s) \(shown)); fields: "
-                    + fields.map(\.name).joined(separator: ", ") + ". Check the separator and the header — no pass was made")
+                    + fields.map(\.name).joined(separator: ", ")
+                    + ". Check the separator and the header — no pass was made")
         }
         var seen = Set<String>()
         for name in header {
@@ -43,7 +44,8 @@ extension BatchRunner {
         let unknown = header.filter { !used.contains($0) }
         let warnings = unknown.map { name in
             let hint = issuer.template.suggestion(forRecordKey: name).map { "; did you mean '\($0)'?" } ?? ""
-            return "\(options.csvPath): column '\(name)' is not a field of template \(issuer.template.directory)\(hint); it is ignored"
+            return
+                "\(options.csvPath): column '\(name)' is not a field of template \(issuer.template.directory)\(hint); it is ignored"
         }
         return Columns(names: header, used: used, warnings: warnings)
     }

@@ -15,7 +15,8 @@ final class ReportWriter {
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
             let handle = FileHandle(forWritingAtPath: temporary)
         else {
-            throw .environment("\(path): cannot create the report file; check that its folder exists and is writable", about: .report)
+            throw .environment(
+                "\(path): cannot create the report file; check that its folder exists and is writable", about: .report)
         }
         self.handle = handle
         TemporaryFiles.register(temporary)
@@ -54,7 +55,8 @@ final class ReportWriter {
         defer { TemporaryFiles.unregister(temporary) }
         guard rename(temporary, path) == 0 else {
             unlink(temporary)
-            throw .environment("\(path): cannot move the finished report into place; check the folder's permissions", about: .report)
+            throw .environment(
+                "\(path): cannot move the finished report into place; check the folder's permissions", about: .report)
         }
     }
 }

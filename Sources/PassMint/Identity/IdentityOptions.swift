@@ -88,15 +88,18 @@ public struct IdentityOptions: Sendable {
         if !generation.isApplePassIntermediate, generation != .passMintDevelopment,
             trust.root(for: identity.certificate, intermediate: identity.wwdr) == nil
         {
-            out.append("the signing intermediate \(identity.wwdr.subject) is not Apple's WWDR and leads to no trusted "
-                + "root; no iPhone will add passes signed with it — sign with your Apple Pass Type ID certificate")
+            out.append(
+                "the signing intermediate \(identity.wwdr.subject) is not Apple's WWDR and leads to no trusted "
+                    + "root; no iPhone will add passes signed with it — sign with your Apple Pass Type ID certificate")
         }
         let secretFile = pkcs12Path ?? keyPath ?? (certificatePath == nil ? "\(defaultDirectory)/pass-key.pem" : nil)
-        if let secretFile, let mode = (try? FileManager.default.attributesOfItem(atPath: secretFile))?[.posixPermissions]
-            as? Int, mode & 0o077 != 0
+        if let secretFile,
+            let mode = (try? FileManager.default.attributesOfItem(atPath: secretFile))?[.posixPermissions]
+                as? Int, mode & 0o077 != 0
         {
-            out.append("\(secretFile) holds a private key and is readable by " + (mode & 0o007 != 0 ? "others" : "its group")
-                + " (mode \(String(mode & 0o777, radix: 8))); restrict it with chmod 600 \(secretFile)")
+            out.append(
+                "\(secretFile) holds a private key and is readable by " + (mode & 0o007 != 0 ? "others" : "its group")
+                    + " (mode \(String(mode & 0o777, radix: 8))); restrict it with chmod 600 \(secretFile)")
         }
         if let expiry = identity.expiryWarning(now: now) { out.append(expiry) }
         return out

@@ -51,7 +51,8 @@ final class PhotoCache: Sendable {
         guard size <= capacity else { return }
         state.withLock { state in
             state.clock += 1
-            if let old = state.entries.updateValue(Entry(files: files, bytes: size, lastUse: state.clock), forKey: key) {
+            if let old = state.entries.updateValue(Entry(files: files, bytes: size, lastUse: state.clock), forKey: key)
+            {
                 state.bytes -= old.bytes
             }
             state.bytes += size

@@ -29,9 +29,11 @@ public enum PhotoError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .missing(let file):
-            return "image \(file) does not exist; check the path (relative paths start at the CSV's or data file's folder, or at the image folder given)"
+            return
+                "image \(file) does not exist; check the path (relative paths start at the CSV's or data file's folder, or at the image folder given)"
         case .outsideFolder(let file, let folder):
-            return "image \(file) is outside \(folder); images must be inside that folder (no '..', no absolute paths or symlinks leading out)"
+            return
+                "image \(file) is outside \(folder); images must be inside that folder (no '..', no absolute paths or symlinks leading out)"
         case .notAFile(let file):
             return "image \(file) is not a regular file; give the path of a PNG or JPEG file"
         case .unreadable(let file, let reason):

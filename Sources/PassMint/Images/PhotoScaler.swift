@@ -83,10 +83,13 @@ public final class PhotoScaler: Sendable {
                 encoded: bytes, format: header.format, jpegShrink: shrink, width: size.width * 3,
                 height: size.height * 3)
             for scale in Self.scales {
-                let image = scale == 3 ? largest : try largest.coverCrop(width: size.width * scale, height: size.height * scale)
-                files.append(PassFile(
-                    path: Self.fileName(slot: slot, scale: scale), bytes: try image.pngBytes(), isSharedAsset: false,
-                    isPerRecord: true))
+                let image =
+                    scale == 3 ? largest : try largest.coverCrop(width: size.width * scale, height: size.height * scale)
+                files.append(
+                    PassFile(
+                        path: Self.fileName(slot: slot, scale: scale), bytes: try image.pngBytes(),
+                        isSharedAsset: false,
+                        isPerRecord: true))
             }
         } catch {
             throw .decodeFailed(file: path, message: error.message)

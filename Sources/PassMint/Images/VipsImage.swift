@@ -29,10 +29,11 @@ final class VipsImage {
         // The pipeline is lazy and reads the buffer while it renders: all of it happens inside the buffer's scope.
         let result = bytes.withUnsafeBytes { buffer -> Result<VipsImage, VipsFailure> in
             var loaded: UnsafeMutablePointer<CVips.VipsImage>?
-            let rc = switch format {
-            case .jpeg: pm_vips_load_jpeg(buffer.baseAddress, buffer.count, Int32(jpegShrink), &loaded)
-            case .png: pm_vips_load_png(buffer.baseAddress, buffer.count, &loaded)
-            }
+            let rc =
+                switch format {
+                case .jpeg: pm_vips_load_jpeg(buffer.baseAddress, buffer.count, Int32(jpegShrink), &loaded)
+                case .png: pm_vips_load_png(buffer.baseAddress, buffer.count, &loaded)
+                }
             guard rc == 0, let loaded else { return .failure(VipsFailure(VipsRuntime.lastError())) }
             do throws(VipsFailure) {
                 let cropped = try VipsImage(taking: loaded).coverCrop(width: width, height: height)

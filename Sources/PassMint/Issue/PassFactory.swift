@@ -11,7 +11,8 @@ public enum PassFactory {
     {
         let template = try loadTemplate(templateDirectory)
         let loaded = try identity.load()
-        return PassIssuer(template: template, identity: loaded, identityWarnings: identity.warnings(for: loaded, trust: trust))
+        return PassIssuer(
+            template: template, identity: loaded, identityWarnings: identity.warnings(for: loaded, trust: trust))
     }
 
     /// Loads a template: a folder (a `.pass`-style folder or a Pass Designer `.pkpasstemplate`), or a zipped

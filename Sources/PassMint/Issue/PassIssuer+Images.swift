@@ -67,7 +67,8 @@ extension PassIssuer {
     /// The record key that named `path` for `slot`: `image.SLOT` first (it wins in `Template.resolve`), then the
     /// template's image fields for the slot; nil when the path is a field's default.
     private func recordKey(slot: String, path: String, record: [String: String]) -> String? {
-        let candidates = [Template.imageKeyPrefix + slot]
+        let candidates =
+            [Template.imageKeyPrefix + slot]
             + template.fields.filter { $0.kind == .image && $0.imageSlot == slot }.map(\.name)
         return candidates.first { record[$0] == path }
     }

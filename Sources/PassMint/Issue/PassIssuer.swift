@@ -55,7 +55,8 @@ public final class PassIssuer: Sendable {
     public func issue(_ request: IssueRequest) throws(PassMintError) -> IssuedPass {
         var record = request.record
         let recordSerial = record.removeValue(forKey: "serialNumber")
-        let serial = request.serialNumber ?? recordSerial.flatMap { $0.isEmpty ? nil : $0 }
+        let serial =
+            request.serialNumber ?? recordSerial.flatMap { $0.isEmpty ? nil : $0 }
             ?? (template.hasLiteralSerialNumber ? nil : UUID().uuidString)
         let resolved: ResolvedRecord
         do {
@@ -90,8 +91,9 @@ public final class PassIssuer: Sendable {
         }
         // A serial outside the grammar could never be fetched or registered by URL, nor be a file name.
         if let issued = json["serialNumber"]?.stringValue, !IdentifierGrammar.serialNumber.accepts(issued) {
-            throw .invalidInput("\(passFile): serialNumber '\(issued)' \(IdentifierGrammar.serialNumber.rule); it names "
-                + "the pass's file and its web service URL")
+            throw .invalidInput(
+                "\(passFile): serialNumber '\(issued)' \(IdentifierGrammar.serialNumber.rule); it names "
+                    + "the pass's file and its web service URL")
         }
         let problems = PassValidator.validate(json)
         let errors = problems.filter { $0.severity == .error }
@@ -128,7 +130,8 @@ public final class PassIssuer: Sendable {
         do {
             archive = try ArchiveWriter.makeArchiveParts(own, sharedAssets: assets.cache, sharedNames: assets.names)
         } catch { throw .archive(error) }
-        let warnings = resolved.warnings + rendered.warnings
+        let warnings =
+            resolved.warnings + rendered.warnings
             + problems.filter { $0.severity == .warning }.map { "\($0.code) at \($0.path): \($0.message)" }
         var kept = resolved.values
         if request.compatiblePass { kept[IssueRequest.compatiblePassKey] = "true" }

@@ -16,7 +16,8 @@ public enum PassOutput {
         } catch {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-                throw .environment("cannot write \(path): folder \(folder) does not exist; create it first", about: .out)
+                throw .environment(
+                    "cannot write \(path): folder \(folder) does not exist; create it first", about: .out)
             }
             throw .environment("cannot write \(path): \(error)", about: .out)
         }

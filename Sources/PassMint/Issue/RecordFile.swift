@@ -10,7 +10,8 @@ public enum RecordFile {
     public static func load(path: String) throws(PassMintError) -> [String: String] {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxBytes {
             throw .invalidInput(
-                "\(path): \(size) bytes, more than the \(maxBytes) a record file may hold; give one record", about: .data)
+                "\(path): \(size) bytes, more than the \(maxBytes) a record file may hold; give one record",
+                about: .data)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalidInput("\(path): cannot read the record file; check the path", about: .data)
@@ -22,7 +23,8 @@ public enum RecordFile {
             throw .invalidInput(error.description, about: .data)
         }
         guard case .object(let members) = document.value else {
-            throw .invalidInput("\(path): expected a JSON object of field values like {\"tier\": \"Gold\"}", about: .data)
+            throw .invalidInput(
+                "\(path): expected a JSON object of field values like {\"tier\": \"Gold\"}", about: .data)
         }
         var record: [String: String] = [:]
         for (key, value) in members {
@@ -34,7 +36,8 @@ public enum RecordFile {
             case .null: continue
             case .array, .object:
                 throw .invalidInput(
-                    "\(path): value of \(key) is a \(value.kindName); field values must be strings or numbers", about: .data)
+                    "\(path): value of \(key) is a \(value.kindName); field values must be strings or numbers",
+                    about: .data)
             }
         }
         return record

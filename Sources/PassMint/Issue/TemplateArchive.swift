@@ -18,18 +18,21 @@ enum TemplateArchive {
     /// - Throws: `PassMintError.invalidInput` naming the file and what to do.
     static func source(path: String) throws(PassMintError) -> TemplateSource {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .invalidInput("template \(path): cannot read the file; check that it exists and is readable", about: .template)
+            throw .invalidInput(
+                "template \(path): cannot read the file; check that it exists and is readable", about: .template)
         }
         let reader: ArchiveReader
         do {
             reader = try ArchiveReader(bytes: [UInt8](data), name: path, limits: limits)
         } catch {
-            throw .invalidInput("template \(path): \(error); a zipped template must be a zip of the template "
-                + "folder (pass.json, images, tooling.json)", about: .template)
+            throw .invalidInput(
+                "template \(path): \(error); a zipped template must be a zip of the template "
+                    + "folder (pass.json, images, tooling.json)", about: .template)
         }
         for name in reader.entryNames where !isSafe(name) {
-            throw .invalidInput("template \(path): entry '\(name)' points outside the template (absolute path, "
-                + "'..' or '\\'); re-create the zip from the template folder", about: .template)
+            throw .invalidInput(
+                "template \(path): entry '\(name)' points outside the template (absolute path, "
+                    + "'..' or '\\'); re-create the zip from the template folder", about: .template)
         }
         if let unreadable = reader.unreadableEntries.first {
             throw .invalidInput("template \(path): \(unreadable)", about: .template)

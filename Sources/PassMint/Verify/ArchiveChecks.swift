@@ -29,7 +29,8 @@ enum ArchiveChecks {
         var counts: [String: Int] = [:]
         for name in reader.entryNames { counts[name, default: 0] += 1 }
         for (name, count) in counts.sorted(by: { $0.key < $1.key }) where count > 1 {
-            findings.error(VerifyCode.archiveDuplicateEntry,
+            findings.error(
+                VerifyCode.archiveDuplicateEntry,
                 "'\(name)' is stored \(count) times; a pass holds each file once — rebuild the archive", path: name)
         }
         for error in reader.unreadableEntries {
@@ -43,7 +44,8 @@ enum ArchiveChecks {
         var nestedFolders: [String: [String]] = [:]
         for name in Set(reader.entryNames).sorted() {
             if let reason = badPathReason(name) {
-                findings.error(VerifyCode.archiveBadPath,
+                findings.error(
+                    VerifyCode.archiveBadPath,
                     "entry name '\(name)' \(reason); Wallet expects plain '/'-separated paths at the root", path: name)
                 continue
             }
@@ -51,11 +53,13 @@ enum ArchiveChecks {
                 let folder = name.split(separator: "/").first.map(String.init) ?? name
                 if folder == "__MACOSX" {
                     guard reportedJunkFolders.insert(folder).inserted else { continue }
-                    findings.error(VerifyCode.archiveJunkFile,
+                    findings.error(
+                        VerifyCode.archiveJunkFile,
                         "the archive contains a __MACOSX/ folder (macOS Finder metadata); zip with "
                             + "`zip -X -r` from inside the pass folder, or build with passmint", path: "__MACOSX/")
                 } else if !name.hasSuffix("/") {
-                    findings.error(VerifyCode.archiveJunkFile,
+                    findings.error(
+                        VerifyCode.archiveJunkFile,
                         "'\(name)' is operating-system junk, not part of the pass; remove it and rebuild", path: name)
                 }
                 continue
@@ -72,21 +76,26 @@ enum ArchiveChecks {
         return PassFiles(files: files, unreadable: unreadable)
     }
 
-    private static func reportNested(_ folders: [String: [String]], rootHasPassJSON: Bool,
-                                     into findings: inout Findings) {
+    private static func reportNested(
+        _ folders: [String: [String]], rootHasPassJSON: Bool,
+        into findings: inout Findings
+    ) {
         for (folder, names) in folders.sorted(by: { $0.key < $1.key }) {
             let files = names.filter { !$0.hasSuffix("/") }
             if !rootHasPassJSON, files.contains("\(folder)/pass.json") {
-                findings.error(VerifyCode.archiveNestedFolder,
+                findings.error(
+                    VerifyCode.archiveNestedFolder,
                     "the pass is wrapped in a folder '\(folder)/'; zip the folder's contents, not the folder, "
                         + "so pass.json, manifest.json and signature sit at the root", path: "\(folder)/")
             } else if folder.hasSuffix(".lproj") {
-                findings.error(VerifyCode.archiveNestedFolder,
+                findings.error(
+                    VerifyCode.archiveNestedFolder,
                     "'\(folder)/' contains sub-folders (\(files.prefix(3).joined(separator: ", "))); "
                         + "a .lproj folder holds only pass.strings and images", path: "\(folder)/")
             } else {
                 let sample = files.prefix(3).joined(separator: ", ")
-                findings.error(VerifyCode.archiveNestedFolder,
+                findings.error(
+                    VerifyCode.archiveNestedFolder,
                     "folder '\(folder)/' is not allowed (only <language>.lproj folders are)"
                         + (sample.isEmpty ? "" : ": \(sample)") + "; move its files to the root or remove them",
                     path: "\(folder)/")

@@ -17,13 +17,15 @@ extension PassVerifier {
             let inner = "\(name):\(entry.name)"
             if entry.name.lowercased().hasSuffix(".pkpasses") {
                 // Bundles do not nest: Wallet opens one level, and reading deeper would multiply the limits.
-                findings.error(VerifyCode.bundleUnexpectedEntry,
+                findings.error(
+                    VerifyCode.bundleUnexpectedEntry,
                     "'\(entry.name)' is a bundle inside the bundle; Wallet does not open nested bundles — put its "
                         + "passes in the outer bundle", path: entry.name)
                 continue
             }
             guard entry.name.lowercased().hasSuffix(".pkpass") else {
-                findings.warning(VerifyCode.bundleUnexpectedEntry,
+                findings.warning(
+                    VerifyCode.bundleUnexpectedEntry,
                     "'\(entry.name)' is not a .pkpass; a bundle holds only .pkpass files", path: entry.name)
                 continue
             }
@@ -33,7 +35,8 @@ extension PassVerifier {
             findings.error(VerifyCode.bundleEmpty, "the bundle holds no .pkpass file; nothing would be added")
         }
         if reports.count > PassBundle.maxPasses {
-            findings.error(VerifyCode.bundleTooManyPasses,
+            findings.error(
+                VerifyCode.bundleTooManyPasses,
                 "the bundle holds \(reports.count) passes; Wallet accepts at most \(PassBundle.maxPasses) per "
                     + ".pkpasses — split it")
         }
@@ -42,7 +45,8 @@ extension PassVerifier {
             guard let type = report.passTypeIdentifier, let serial = report.serialNumber else { continue }
             let key = type + "\u{0}" + serial
             if let first = seen[key] {
-                findings.error(VerifyCode.bundleDuplicateSerial,
+                findings.error(
+                    VerifyCode.bundleDuplicateSerial,
                     "\(report.file) and \(first) share pass type \(type) and serial \(serial); the add sheet breaks "
                         + "— give each pass its own serial", path: report.file)
             } else {
@@ -57,9 +61,10 @@ extension PassVerifier {
 
     /// Every .pkpass and .pkpasses file under `directory` (recursively, hidden folders skipped), sorted.
     public static func passFiles(in directory: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(
-            at: URL(fileURLWithPath: directory), includingPropertiesForKeys: [.isRegularFileKey],
-            options: [.skipsHiddenFiles])
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: URL(fileURLWithPath: directory), includingPropertiesForKeys: [.isRegularFileKey],
+                options: [.skipsHiddenFiles])
         else { return [] }
         var found: [String] = []
         for case let url as URL in enumerator {

@@ -5,41 +5,53 @@ import PassSigning
 /// intermediate, both valid now and at signing time, matching pass.json, NFC-enabled when needed.
 enum CertificateChecks {
     /// - Returns: true when the signer is a PassMint development certificate.
-    static func check(leaf: Certificate, embedded: [Certificate], signingTime: Date?, facts: PassFacts, now: Date,
-                      trust: TrustRoots = .none, into findings: inout Findings) -> Bool {
+    static func check(
+        leaf: Certificate, embedded: [Certificate], signingTime: Date?, facts: PassFacts, now: Date,
+        trust: TrustRoots = .none, into findings: inout Findings
+    ) -> Bool {
         let isDevelopment = AppleWWDR.isDevelopmentSigner(leaf)
         if isDevelopment {
-            findings.note("development pass: signed with a PassMint development certificate (passmint certs dev); "
-                + "fine for tests, but no iPhone will add it")
+            findings.note(
+                "development pass: signed with a PassMint development certificate (passmint certs dev); "
+                    + "fine for tests, but no iPhone will add it")
         }
         checkPassType(leaf, into: &findings)
         let intermediates = embedded.filter { $0 != leaf }
         let issuing = intermediates.first { leaf.isIssued(by: $0) }
-        checkChain(leaf: leaf, intermediates: intermediates, issuing: issuing, isDevelopment: isDevelopment,
-                   trust: trust, into: &findings)
+        checkChain(
+            leaf: leaf, intermediates: intermediates, issuing: issuing, isDevelopment: isDevelopment,
+            trust: trust, into: &findings)
 
         var validWhenMade = true
-        validWhenMade = checkDates(leaf, role: "the Pass Type ID certificate (\(leaf.commonName ?? leaf.subject))",
-            expiredCode: VerifyCode.certificateExpired, signingTime: signingTime, now: now, into: &findings)
+        validWhenMade =
+            checkDates(
+                leaf, role: "the Pass Type ID certificate (\(leaf.commonName ?? leaf.subject))",
+                expiredCode: VerifyCode.certificateExpired, signingTime: signingTime, now: now, into: &findings)
             && validWhenMade
         for intermediate in issuing.map({ [$0] }) ?? intermediates {
-            validWhenMade = checkDates(intermediate,
-                role: "the WWDR intermediate (\(intermediate.commonName ?? intermediate.subject)"
-                    + (intermediate.organizationalUnit.map { ", OU=\($0)" } ?? "") + ")",
-                expiredCode: VerifyCode.certificateIntermediateExpired, signingTime: signingTime, now: now,
-                into: &findings) && validWhenMade
+            validWhenMade =
+                checkDates(
+                    intermediate,
+                    role: "the WWDR intermediate (\(intermediate.commonName ?? intermediate.subject)"
+                        + (intermediate.organizationalUnit.map { ", OU=\($0)" } ?? "") + ")",
+                    expiredCode: VerifyCode.certificateIntermediateExpired, signingTime: signingTime, now: now,
+                    into: &findings) && validWhenMade
         }
         if let signingTime, validWhenMade {
-            let expiredNow = findings.has(VerifyCode.certificateExpired)
+            let expiredNow =
+                findings.has(VerifyCode.certificateExpired)
                 || findings.has(VerifyCode.certificateIntermediateExpired)
-            let chainBroken = findings.has(VerifyCode.certificateWrongIntermediate)
+            let chainBroken =
+                findings.has(VerifyCode.certificateWrongIntermediate)
                 || findings.has(VerifyCode.certificateNoIntermediate)
             if chainBroken {
-                findings.note("the certificates were within their validity at the signing time "
-                    + "\(Dates.text(signingTime)), but the chain is broken (see above)")
+                findings.note(
+                    "the certificates were within their validity at the signing time "
+                        + "\(Dates.text(signingTime)), but the chain is broken (see above)")
             } else if expiredNow {
-                findings.note("signature was valid when made (signing time \(Dates.text(signingTime))); "
-                    + "the certificates have expired since, so Wallet refuses the pass today")
+                findings.note(
+                    "signature was valid when made (signing time \(Dates.text(signingTime))); "
+                        + "the certificates have expired since, so Wallet refuses the pass today")
             }
         }
         if leaf.isValid(at: now) {
@@ -53,27 +65,32 @@ enum CertificateChecks {
     private static func checkPassType(_ leaf: Certificate, into findings: inout Findings) {
         let namedLikePassType = leaf.commonName?.hasPrefix("Pass Type ID") ?? false
         if !leaf.hasPassTypeExtension && !leaf.hasPassEKU && !namedLikePassType {
-            findings.error(VerifyCode.certificateNotPassType,
+            findings.error(
+                VerifyCode.certificateNotPassType,
                 "the signer (\(leaf.subject)) is not a Pass Type ID certificate: it has neither the pass-type "
                     + "extension 1.2.840.113635.100.6.1.16 nor the pass EKU; create a Pass Type ID certificate in "
                     + "Apple's developer portal", path: "signature")
         }
     }
 
-    private static func checkChain(leaf: Certificate, intermediates: [Certificate], issuing: Certificate?,
-                                   isDevelopment: Bool, trust: TrustRoots, into findings: inout Findings) {
+    private static func checkChain(
+        leaf: Certificate, intermediates: [Certificate], issuing: Certificate?,
+        isDevelopment: Bool, trust: TrustRoots, into findings: inout Findings
+    ) {
         let claimed = AppleWWDR.claimedGeneration(ofIssuerOf: leaf)
         let generation: WWDRGeneration
         if let issuing {
             generation = AppleWWDR.generation(ofIntermediate: issuing)
         } else if intermediates.isEmpty {
-            findings.error(VerifyCode.certificateNoIntermediate,
+            findings.error(
+                VerifyCode.certificateNoIntermediate,
                 "the signature embeds no intermediate certificate; include the WWDR intermediate that issued the "
                     + "signer (its issuer is \(leaf.issuer)\(hint(claimed)))", path: "signature")
             generation = claimed
         } else {
             let embedded = intermediates.map { "\($0.subject) [\(AppleWWDR.generation(ofIntermediate: $0).rawValue)]" }
-            findings.error(VerifyCode.certificateWrongIntermediate,
+            findings.error(
+                VerifyCode.certificateWrongIntermediate,
                 "the embedded intermediate did not issue the signer: the signer's issuer is \(leaf.issuer)"
                     + " (\(claimed.rawValue)), the signature embeds " + embedded.joined(separator: "; ")
                     + "; re-sign with the intermediate that issued your certificate\(hint(claimed))",
@@ -82,17 +99,20 @@ enum CertificateChecks {
         }
         guard !generation.isApplePassIntermediate else { return }
         if let root = trust.root(for: leaf, intermediate: issuing) {
-            findings.note("the chain leads to the trusted root \(root.certificate.subject) (from \(root.file)), "
-                + "accepted in place of Apple's for this check; iPhones still accept only Apple-issued passes")
+            findings.note(
+                "the chain leads to the trusted root \(root.certificate.subject) (from \(root.file)), "
+                    + "accepted in place of Apple's for this check; iPhones still accept only Apple-issued passes")
             return
         }
         if isDevelopment {
-            findings.warning(VerifyCode.certificateNotApple,
+            findings.warning(
+                VerifyCode.certificateNotApple,
                 "the chain leads to the PassMint development intermediate, not Apple's WWDR; sign with your "
                     + "Apple Pass Type ID certificate before giving the pass to anyone", path: "signature")
         } else if issuing != nil || generation != .otherApple {
             let named = issuing.map { " (\($0.subject), SHA-256 \($0.sha256Fingerprint))" } ?? ""
-            findings.error(VerifyCode.certificateNotApple,
+            findings.error(
+                VerifyCode.certificateNotApple,
                 "the signer's chain does not lead to a known Apple WWDR intermediate\(named); iPhones only accept "
                     + "passes signed with a Pass Type ID certificate issued by Apple WWDR G4", path: "signature")
         }
@@ -107,20 +127,25 @@ enum CertificateChecks {
     }
 
     /// Reports expiry against `now` and validity at `signingTime`; returns whether it was valid at signing.
-    private static func checkDates(_ certificate: Certificate, role: String, expiredCode: String, signingTime: Date?,
-                                   now: Date, into findings: inout Findings) -> Bool {
+    private static func checkDates(
+        _ certificate: Certificate, role: String, expiredCode: String, signingTime: Date?,
+        now: Date, into findings: inout Findings
+    ) -> Bool {
         if now > certificate.notAfter {
-            findings.error(expiredCode,
+            findings.error(
+                expiredCode,
                 "\(role) expired on \(Dates.text(certificate.notAfter)); Wallet refuses passes signed with an "
                     + "expired certificate — sign with a current one", path: "signature")
         } else if now < certificate.notBefore {
-            findings.error(VerifyCode.certificateNotYetValid,
+            findings.error(
+                VerifyCode.certificateNotYetValid,
                 "\(role) is not valid before \(Dates.text(certificate.notBefore)); check the clock or wait",
                 path: "signature")
         }
         guard let signingTime else { return false }
         if certificate.isValid(at: signingTime) { return true }
-        findings.error(VerifyCode.certificateInvalidWhenSigned,
+        findings.error(
+            VerifyCode.certificateInvalidWhenSigned,
             "\(role) was not valid at the signing time \(Dates.text(signingTime)) (valid "
                 + "\(Dates.text(certificate.notBefore)) to \(Dates.text(certificate.notAfter)))", path: "signature")
         return false
@@ -128,17 +153,20 @@ enum CertificateChecks {
 
     private static func checkIdentity(_ leaf: Certificate, facts: PassFacts, into findings: inout Findings) {
         if let passType = facts.passTypeIdentifier, let certified = leaf.passTypeIdentifier, passType != certified {
-            findings.error(VerifyCode.certificatePassTypeMismatch,
+            findings.error(
+                VerifyCode.certificatePassTypeMismatch,
                 "pass.json says passTypeIdentifier \"\(passType)\" but the signing certificate is for "
                     + "\"\(certified)\"; they must be equal", path: "passTypeIdentifier")
         }
         if let team = facts.teamIdentifier, let certified = leaf.teamIdentifier, team != certified {
-            findings.error(VerifyCode.certificateTeamMismatch,
+            findings.error(
+                VerifyCode.certificateTeamMismatch,
                 "pass.json says teamIdentifier \"\(team)\" but the signing certificate's team (OU) is "
                     + "\"\(certified)\"; they must be equal", path: "teamIdentifier")
         }
         if let reason = facts.nfcRequirement, !leaf.isNFCEnabled {
-            findings.error(VerifyCode.certificateNFCRequired,
+            findings.error(
+                VerifyCode.certificateNFCRequired,
                 "the pass has \(reason) but is signed with a certificate without NFC (CN \"\(leaf.commonName ?? "")\""
                     + "); Wallet refuses it — sign with a \"Pass Type ID with NFC\" certificate or remove \(reason)",
                 path: reason == "personalization.json" ? "personalization.json" : "nfc")

@@ -40,8 +40,10 @@ public struct CertificateInspection: Sendable {
     ///   - password: the .p12 password or the key's passphrase (default: empty).
     ///   - wwdrPath: the WWDR intermediate, for a .p12 that does not contain it.
     /// - Throws: `PassMintError.environment` when a file is missing, `.invalidInput` when it cannot be parsed.
-    public static func inspect(path: String, keyPath: String? = nil, password: String? = nil,
-                               wwdrPath: String? = nil, now: Date = Date()) throws(PassMintError)
+    public static func inspect(
+        path: String, keyPath: String? = nil, password: String? = nil,
+        wwdrPath: String? = nil, now: Date = Date()
+    ) throws(PassMintError)
         -> CertificateInspection
     {
         guard FileManager.default.isReadableFile(atPath: path) else {
@@ -55,7 +57,8 @@ public struct CertificateInspection: Sendable {
                 inspection.format = "PKCS#12"
                 let bundle = try PKCS12Bundle.load(path: path, password: password ?? "")
                 let wwdr = try wwdrPath.map { (p: String) throws(SigningError) in try Certificate.load(path: p) }
-                inspection.entries = classify([bundle.certificate] + bundle.extraCertificates + (wwdr.map { [$0] } ?? []))
+                inspection.entries = classify(
+                    [bundle.certificate] + bundle.extraCertificates + (wwdr.map { [$0] } ?? []))
                 inspection.key = (path, "private key inside the .p12", bundle.key.matches(bundle.certificate))
             } else {
                 let certificates = try Certificate.loadAll(path: path)
@@ -83,17 +86,23 @@ public struct CertificateInspection: Sendable {
         var entries: [Entry] = []
         for leaf in leaves {
             let issuing = cas.first { leaf.isIssued(by: $0) }
-            let generation = issuing.map(AppleWWDR.generation(ofIntermediate:))
+            let generation =
+                issuing.map(AppleWWDR.generation(ofIntermediate:))
                 ?? AppleWWDR.claimedGeneration(ofIssuerOf: leaf)
-            let isPassType = leaf.hasPassTypeExtension || leaf.hasPassEKU
+            let isPassType =
+                leaf.hasPassTypeExtension || leaf.hasPassEKU
                 || (leaf.commonName?.hasPrefix("Pass Type ID") ?? false)
-            entries.append(Entry(role: isPassType ? .passType : .other, certificate: leaf,
-                                 generation: generation))
+            entries.append(
+                Entry(
+                    role: isPassType ? .passType : .other, certificate: leaf,
+                    generation: generation))
         }
         for ca in cas {
             let selfSigned = ca.subject == ca.issuer
-            entries.append(Entry(role: selfSigned ? .root : .intermediate, certificate: ca,
-                                 generation: AppleWWDR.generation(ofIntermediate: ca)))
+            entries.append(
+                Entry(
+                    role: selfSigned ? .root : .intermediate, certificate: ca,
+                    generation: AppleWWDR.generation(ofIntermediate: ca)))
         }
         return entries
     }
@@ -126,9 +135,10 @@ public struct CertificateInspection: Sendable {
                 "sha256Fingerprint": .string(c.sha256Fingerprint),
             ])
         }
-        let keyValue: JSONValue = key.map { key in
-            .object(["file": .string(key.file), "type": .string(key.type), "matches": .bool(key.matches)])
-        } ?? .null
+        let keyValue: JSONValue =
+            key.map { key in
+                .object(["file": .string(key.file), "type": .string(key.type), "matches": .bool(key.matches)])
+            } ?? .null
         return .object([
             "file": .string(file), "format": .string(format), "certificates": .array(certificates), "key": keyValue,
         ])

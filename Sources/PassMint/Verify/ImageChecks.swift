@@ -9,12 +9,14 @@ enum ImageChecks {
         let images = names.compactMap(ImageName.init)
         let unreadableImages = pass.unreadable.compactMap(ImageName.init)
         if !(images + unreadableImages).contains(where: { $0.base == "icon" }) {
-            findings.error(VerifyCode.imageMissingIcon,
+            findings.error(
+                VerifyCode.imageMissingIcon,
                 "the pass has no icon.png; every pass needs one (29×29 pt: icon.png 29×29, icon@2x.png 58×58, "
                     + "icon@3x.png 87×87 px) — Wallet will not open it", path: "icon.png")
         }
         for name in names where isOtherImageFormat(name) {
-            findings.warning(VerifyCode.imageNotPNG,
+            findings.warning(
+                VerifyCode.imageNotPNG,
                 "'\(name)' is not a .png file; Wallet only reads PNG images — convert it", path: name)
         }
         var reportedNotShown = Set<String>()
@@ -22,7 +24,8 @@ enum ImageChecks {
             let path = image.folder.map { "\($0)/\(image.fileName)" } ?? image.fileName
             guard let bytes = pass[path] else { continue }
             guard let size = ImageInfo.pngSize(bytes) else {
-                findings.error(VerifyCode.imageNotPNG,
+                findings.error(
+                    VerifyCode.imageNotPNG,
                     "'\(path)' is named .png but its content is \(ImageInfo.formatName(bytes)); Wallet refuses it — "
                         + "export a real PNG", path: path)
                 continue
@@ -30,7 +33,8 @@ enum ImageChecks {
             guard let slot = ImageSlotChoice(image.base, facts: facts) else { continue }
             guard let rule = slot.shownRule else {
                 if reportedNotShown.insert(image.base).inserted {
-                    findings.warning(VerifyCode.imageNotShown,
+                    findings.warning(
+                        VerifyCode.imageNotShown,
                         "\(image.base).png is not shown on \(slot.stylePhrase) (only on "
                             + slot.showingStyles.sorted().joined(separator: ", ")
                             + "); remove it to keep the pass small",
@@ -45,7 +49,8 @@ enum ImageChecks {
         let showsEventTicket = facts.style == "eventTicket" || facts.fallbackStyle == "eventTicket"
         if showsEventTicket, images.contains(where: { $0.base == "strip" }) {
             for base in ["background", "thumbnail"] where images.contains(where: { $0.base == base }) {
-                findings.warning(VerifyCode.imageNotShown,
+                findings.warning(
+                    VerifyCode.imageNotShown,
                     "\(base).png is not shown on an event ticket that has a strip image; remove one of them",
                     path: "\(base).png")
             }

@@ -15,7 +15,8 @@ struct ImageSlotChoice {
     /// not confirmed its size there) and no fallback shows it.
     init?(_ base: String, facts: PassFacts) {
         let candidates: [String?] = [facts.style] + (facts.fallbackStyle.map { [$0] } ?? [])
-        stylePhrase = "\(facts.style ?? "these") passes"
+        stylePhrase =
+            "\(facts.style ?? "these") passes"
             + (facts.fallbackStyle.map { " or their \($0) fallback" } ?? "")
         var primary: ImageSlot?
         for (index, style) in candidates.enumerated() {

@@ -11,7 +11,8 @@ enum LocalizationChecks {
         }
         guard !folders.isEmpty else { return }
         for folder in folders.keys.sorted() where !isLanguageID(String(folder.dropLast(".lproj".count))) {
-            findings.warning(VerifyCode.localizationBadFolderName,
+            findings.warning(
+                VerifyCode.localizationBadFolderName,
                 "'\(folder)' is not named after a language ID (e.g. en.lproj, fr-CA.lproj, zh-Hans.lproj); "
                     + "Wallet never uses it", path: "\(folder)/")
         }
@@ -34,7 +35,8 @@ enum LocalizationChecks {
         let hasAnyStrings = !withStrings.isEmpty || folders.keys.contains { pass["\($0)/pass.strings"] != nil }
         if hasAnyStrings {
             for folder in folders.keys.sorted() where pass["\(folder)/pass.strings"] == nil {
-                findings.warning(VerifyCode.localizationInconsistent,
+                findings.warning(
+                    VerifyCode.localizationInconsistent,
                     "'\(folder)' has no pass.strings while other .lproj folders do; users of that language see "
                         + "untranslated keys", path: "\(folder)/")
             }
@@ -44,7 +46,8 @@ enum LocalizationChecks {
             let missing = allKeys.subtracting(keys).sorted()
             guard !missing.isEmpty else { continue }
             let owners = keySets.filter { !$0.value.isDisjoint(with: missing) }.keys.sorted()
-            findings.warning(VerifyCode.localizationInconsistent,
+            findings.warning(
+                VerifyCode.localizationInconsistent,
                 "\(folder)/pass.strings lacks \(missing.count) key(s) that "
                     + owners.joined(separator: ", ") + " define: " + list(missing)
                     + "; every pass.strings should have the same keys", path: "\(folder)/pass.strings")
@@ -61,7 +64,8 @@ enum LocalizationChecks {
         for (folder, images) in imagesPerFolder.sorted(by: { $0.key < $1.key }) {
             let missing = all.subtracting(images).sorted()
             guard !missing.isEmpty else { continue }
-            findings.warning(VerifyCode.localizationInconsistent,
+            findings.warning(
+                VerifyCode.localizationInconsistent,
                 "'\(folder)' lacks localized image(s) other .lproj folders have: " + list(missing)
                     + "; every folder must carry the same images at the same resolutions", path: "\(folder)/")
         }
@@ -77,7 +81,7 @@ enum LocalizationChecks {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
             .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
         guard let language = parts.first, (2...3).contains(language.count) || language == "Base",
-              language.allSatisfy({ $0.isASCII && $0.isLetter })
+            language.allSatisfy({ $0.isASCII && $0.isLetter })
         else { return false }
         return parts.dropFirst().allSatisfy { part in
             (2...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }

@@ -7,7 +7,8 @@ enum PassJSONChecks {
         var facts = PassFacts()
         guard let bytes = pass["pass.json"] else {
             if pass.unreadable.contains("pass.json") { return facts }
-            findings.error(VerifyCode.passJSONMissing,
+            findings.error(
+                VerifyCode.passJSONMissing,
                 "there is no pass.json at the root of the archive; every pass needs one", path: "pass.json")
             return facts
         }
@@ -15,12 +16,14 @@ enum PassJSONChecks {
         do {
             document = try JSONReader.parse(bytes, file: "pass.json")
         } catch {
-            findings.error(VerifyCode.passJSONInvalid,
+            findings.error(
+                VerifyCode.passJSONInvalid,
                 "pass.json is not JSON: \(error.description); fix the syntax", path: "pass.json")
             return facts
         }
         for leniency in document.leniencies {
-            findings.warning(VerifyCode.passJSONLenient,
+            findings.warning(
+                VerifyCode.passJSONLenient,
                 "pass.json has a \(leniency.description) that strict JSON readers reject; Wallet may refuse the "
                     + "pass — remove it", path: leniency.path.isEmpty ? "pass.json" : leniency.path)
         }
@@ -48,26 +51,32 @@ enum PassJSONChecks {
 
     /// personalization.json (rewards enrollment): strict JSON with `requiredPersonalizationFields` and
     /// `description`, and a pass that also has `nfc` and `webServiceURL`.
-    private static func checkPersonalization(_ pass: PassFiles, root: [String: JSONValue],
-                                             into findings: inout Findings) {
+    private static func checkPersonalization(
+        _ pass: PassFiles, root: [String: JSONValue],
+        into findings: inout Findings
+    ) {
         guard let bytes = pass["personalization.json"] else { return }
         let path = "personalization.json"
         guard let document = try? JSONReader.parse(bytes, file: path), let object = document.value.objectValue else {
-            findings.error(VerifyCode.passPersonalizationInvalid,
+            findings.error(
+                VerifyCode.passPersonalizationInvalid,
                 "personalization.json is not a JSON object; Wallet ignores the sign-up form", path: path)
             return
         }
         if object["requiredPersonalizationFields"]?.arrayValue?.isEmpty ?? true {
-            findings.error(VerifyCode.passPersonalizationInvalid,
+            findings.error(
+                VerifyCode.passPersonalizationInvalid,
                 "personalization.json needs a non-empty \"requiredPersonalizationFields\" array "
                     + "(e.g. [\"PKPassPersonalizationFieldName\"])", path: path)
         }
         if object["description"]?.stringValue == nil {
-            findings.error(VerifyCode.passPersonalizationInvalid,
+            findings.error(
+                VerifyCode.passPersonalizationInvalid,
                 "personalization.json needs a \"description\" string shown under the logo", path: path)
         }
         if root["nfc"] == nil || root["webServiceURL"] == nil {
-            findings.error(VerifyCode.passPersonalizationInvalid,
+            findings.error(
+                VerifyCode.passPersonalizationInvalid,
                 "a personalizable pass also needs \"nfc\" and \"webServiceURL\" in pass.json; add them or remove "
                     + "personalization.json", path: path)
         }

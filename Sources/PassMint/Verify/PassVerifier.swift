@@ -19,8 +19,12 @@ public enum PassVerifier {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
             size > ArchiveLimits.bundle.maxTotalBytes
         {
-            return [unreadable(path, "\(path) is \(size) bytes, more than the \(ArchiveLimits.bundle.maxTotalBytes) "
-                + "bytes a pass or bundle may be (Apple allows 150 MB per bundle); this is not a pass archive")]
+            return [
+                unreadable(
+                    path,
+                    "\(path) is \(size) bytes, more than the \(ArchiveLimits.bundle.maxTotalBytes) "
+                        + "bytes a pass or bundle may be (Apple allows 150 MB per bundle); this is not a pass archive")
+            ]
         }
         // The Data is dropped as soon as its bytes are copied out, so a large bundle is not held twice.
         guard let bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }) else {
@@ -44,7 +48,8 @@ public enum PassVerifier {
         } catch {
             return [unreadable(name, error.description)]
         }
-        let looksLikeBundle = !reader.contains("pass.json")
+        let looksLikeBundle =
+            !reader.contains("pass.json")
             && reader.entryNames.contains { $0.lowercased().hasSuffix(".pkpass") }
         if namedBundle || looksLikeBundle {
             return verifyBundle(reader, name: name, now: now, trust: trust)
@@ -61,7 +66,8 @@ public enum PassVerifier {
         -> VerificationReport
     {
         do {
-            return verify(try ArchiveReader(bytes: archive, name: name, limits: .pass), name: name, now: now, trust: trust)
+            return verify(
+                try ArchiveReader(bytes: archive, name: name, limits: .pass), name: name, now: now, trust: trust)
         } catch {
             return unreadable(name, error.description)
         }

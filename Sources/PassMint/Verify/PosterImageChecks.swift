@@ -9,7 +9,8 @@ enum PosterImageChecks {
     static func check(_ images: [ImageName], into findings: inout Findings) {
         if let background = images.first(where: { $0.base == "background" }) {
             // The talk says "background image" [T], the article names artwork.png [A]: say so, never guess.
-            findings.warning(VerifyCode.imageUnconfirmedSlot,
+            findings.warning(
+                VerifyCode.imageUnconfirmedSlot,
                 "background.png on a poster generic pass is unconfirmed: the WWDC26 talk speaks of a background "
                     + "image, but Apple's article names artwork.png (358×448 pt) for the poster art — supply "
                     + "artwork.png, and keep background.png only if the fallback style uses it",
@@ -24,7 +25,8 @@ enum PosterImageChecks {
                 guard !missing.isEmpty else { continue }
                 let prefix = folder.isEmpty ? "" : "\(folder)/"
                 let names = missing.map { "\(prefix)\(base)@\($0)x.png" + pixels(base, scale: $0) }
-                findings.warning(VerifyCode.imageMissingScale,
+                findings.warning(
+                    VerifyCode.imageMissingScale,
                     "\(prefix)\(base).png has no " + missing.map { "@\($0)x" }.joined(separator: " or ")
                         + " version; Apple asks poster generic passes for both, and iPhones pick the one for "
                         + "their screen — add " + names.joined(separator: " and "),

@@ -22,7 +22,8 @@ public struct TrustRoots: Sendable {
                 throw .environment("trust root \(path): \(error)", about: .trustRoot)
             }
             guard !certificates.isEmpty else {
-                throw .environment("trust root \(path) holds no certificate; give a PEM or DER CA certificate", about: .trustRoot)
+                throw .environment(
+                    "trust root \(path) holds no certificate; give a PEM or DER CA certificate", about: .trustRoot)
             }
             roots += certificates.map { (path, $0) }
         }

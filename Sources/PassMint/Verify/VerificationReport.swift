@@ -59,14 +59,15 @@ public struct VerificationReport: Sendable {
             "style": optional(style),
             "passTypeIdentifier": optional(passTypeIdentifier),
             "serialNumber": optional(serialNumber),
-            "problems": .array(problems.map { problem in
-                .object([
-                    "severity": .string(problem.severity.rawValue),
-                    "code": .string(problem.code),
-                    "message": .string(problem.message),
-                    "path": .string(problem.path),
-                ])
-            }),
+            "problems": .array(
+                problems.map { problem in
+                    .object([
+                        "severity": .string(problem.severity.rawValue),
+                        "code": .string(problem.code),
+                        "message": .string(problem.message),
+                        "path": .string(problem.path),
+                    ])
+                }),
         ])
     }
 }

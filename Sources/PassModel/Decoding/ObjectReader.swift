@@ -77,7 +77,8 @@ struct ObjectReader {
         return try Self.string(v, path: child(key), log: log)
     }
 
-    static func string(_ v: JSONValue, path: @autoclosure () -> String, log: DecodeLog) throws(PassModelError) -> String {
+    static func string(_ v: JSONValue, path: @autoclosure () -> String, log: DecodeLog) throws(PassModelError) -> String
+    {
         switch v {
         case .string(let s): return s
         case .integer(let i):
@@ -93,7 +94,8 @@ struct ObjectReader {
         return try Self.integer(v, path: child(key), log: log)
     }
 
-    static func integer(_ v: JSONValue, path: @autoclosure () -> String, log: DecodeLog) throws(PassModelError) -> Int64 {
+    static func integer(_ v: JSONValue, path: @autoclosure () -> String, log: DecodeLog) throws(PassModelError) -> Int64
+    {
         switch v {
         case .integer(let i): return i
         case .double(let d) where d == d.rounded() && abs(d) < 9e15:

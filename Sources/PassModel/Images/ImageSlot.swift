@@ -40,7 +40,9 @@ public struct ImageSlot: Sendable {
     ///   - style: the style whose rules apply (`posterGeneric` when the pass has one), nil when unknown.
     ///   - isPoster: the pass asks for the iOS 18 poster event ticket layout.
     public static func rule(for base: String, style: String?, isPoster: Bool) -> ImageSlot? {
-        func slot(_ size: Size, _ styles: Set<String>?) -> ImageSlot { ImageSlot(name: base, size: size, styles: styles) }
+        func slot(_ size: Size, _ styles: Set<String>?) -> ImageSlot {
+            ImageSlot(name: base, size: size, styles: styles)
+        }
         switch base {
         case "icon": return slot(.exact([PointSize(29, 29)]), nil)
         case "logo": return slot(.maximum(width: 160, height: 50), nil)
@@ -90,7 +92,8 @@ public struct ImageSlot: Sendable {
             return "is \(width)×\(height) px; at @\(scale)x Wallet expects \(wanted) px (it scales and crops to fill)"
         case .maximum(let maxWidth, let maxHeight):
             if width <= maxWidth * scale && height <= maxHeight * scale { return nil }
-            return "is \(width)×\(height) px; at @\(scale)x it should fit in \(maxWidth * scale)×\(maxHeight * scale) px"
+            return
+                "is \(width)×\(height) px; at @\(scale)x it should fit in \(maxWidth * scale)×\(maxHeight * scale) px"
         case .heightWithWidthRange(let h, let minWidth, let maxWidth):
             if height == h * scale, width >= minWidth * scale, width <= maxWidth * scale { return nil }
             return "is \(width)×\(height) px; at @\(scale)x Wallet expects \(h * scale) px tall and "

@@ -280,7 +280,8 @@ private struct Parser {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if (0xD800..<0xDC00).contains(scalar) {
-                        guard pos + 1 < bytes.count, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u")
+                        guard pos + 1 < bytes.count, bytes[pos] == UInt8(ascii: "\\"),
+                            bytes[pos + 1] == UInt8(ascii: "u")
                         else { throw error("lone UTF-16 high surrogate in \\u escape") }
                         pos += 2
                         let low = try hex4()

@@ -94,7 +94,9 @@ public enum JSONWriter {
         case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
         case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
         default:
-            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, Hex.digits[Int(byte >> 4)], Hex.digits[Int(byte & 0xF)]])
+            out.append(contentsOf: [
+                0x5C, UInt8(ascii: "u"), 0x30, 0x30, Hex.digits[Int(byte >> 4)], Hex.digits[Int(byte & 0xF)],
+            ])
         }
     }
 }

@@ -7,7 +7,8 @@ extension Checker {
             let names = PassStyle.legacy.map(\.rawValue).joined(separator: ", ")
             error(
                 PassProblemCode.noStyle, "",
-                "pass.json has no style key; add exactly one of \(names) holding the pass's field groups (iOS 27's posterGeneric may stand beside it)")
+                "pass.json has no style key; add exactly one of \(names) holding the pass's field groups (iOS 27's posterGeneric may stand beside it)"
+            )
         }
         // Two legacy styles are refused whether or not posterGeneric stands beside them.
         for extra in legacy.dropFirst() {

@@ -37,13 +37,15 @@ extension BarcodeFormat {
             return "an EAN-13 message is 13 digits; \"\(m)\" contains \"\(bad)\", which EAN-13 cannot encode"
         }
         if m.count == 12, let check = ean13CheckDigit(m) {
-            return "an EAN-13 message is 13 digits, the last a check digit; \"\(m)\" has 12 — append the check digit: \"\(m)\(check)\""
+            return
+                "an EAN-13 message is 13 digits, the last a check digit; \"\(m)\" has 12 — append the check digit: \"\(m)\(check)\""
         }
         guard m.count == 13, let check = ean13CheckDigit(m.prefix(12)) else {
             return "an EAN-13 message is exactly 13 digits, the last a mod-10 check digit; \"\(m)\" has \(m.count)"
         }
         guard m.last?.wholeNumberValue == check else {
-            return "EAN-13 \"\(m)\" ends in check digit \(m.last!), but the check digit of \(m.prefix(12)) is \(check) — write \"\(m.prefix(12))\(check)\""
+            return
+                "EAN-13 \"\(m)\" ends in check digit \(m.last!), but the check digit of \(m.prefix(12)) is \(check) — write \"\(m.prefix(12))\(check)\""
         }
         return nil
     }
@@ -81,7 +83,8 @@ extension BarcodeFormat {
             return "I2of5 (interleaved 2 of 5) encodes digits only; \"\(m)\" contains \"\(bad)\""
         }
         if m.count % 2 == 1 {
-            return "I2of5 (interleaved 2 of 5) encodes digits in pairs, so the count must be even; \"\(m)\" has \(m.count) — add a leading zero: \"0\(m)\""
+            return
+                "I2of5 (interleaved 2 of 5) encodes digits in pairs, so the count must be even; \"\(m)\" has \(m.count) — add a leading zero: \"0\(m)\""
         }
         return nil
     }

@@ -27,7 +27,8 @@ let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, _, state, _ in
 /// The MHD access handler, driven by the request state's phase. The head is screened on the first call; a
 /// response is queued on the last call, never the first, unless the head is refused: answering on the first call
 /// makes MHD close the connection, which is what a refused (possibly smuggling) request must get.
-let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, version, uploadData, uploadSize, state in
+let mhdAccessHandler: MHD_AccessHandlerCallback = {
+    cls, connection, _, method, version, uploadData, uploadSize, state in
     guard let cls, let connection, let uploadSize, let state, let current = state.pointee else { return .NO }
     let context = Unmanaged<MHDContext>.fromOpaque(cls).takeUnretainedValue()
     let request = Unmanaged<MHDRequestState>.fromOpaque(current).takeUnretainedValue()

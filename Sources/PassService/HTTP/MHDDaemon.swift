@@ -52,7 +52,8 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
             }
         }
         guard let started else {
-            let refused = options.tls == nil
+            let refused =
+                options.tls == nil
                 ? "libmicrohttpd refused the options" : "libmicrohttpd (GnuTLS) refused the TLS certificate or key"
             let reason = errno != 0 ? String(cString: strerror(errno)) : refused
             workers?.close()

@@ -13,9 +13,10 @@ public struct RequestLimits: Sendable, Equatable {
     public var maxBodyBytes: Int
 
     /// - Parameters: see the properties; each must be at least 1.
-    public init(maxURLBytes: Int = 4096, maxHeaderCount: Int = 64, maxHeaderBytes: Int = 16 * 1024,
-                maxBodyBytes: Int = 64 * 1024)
-    {
+    public init(
+        maxURLBytes: Int = 4096, maxHeaderCount: Int = 64, maxHeaderBytes: Int = 16 * 1024,
+        maxBodyBytes: Int = 64 * 1024
+    ) {
         self.maxURLBytes = maxURLBytes
         self.maxHeaderCount = maxHeaderCount
         self.maxHeaderBytes = maxHeaderBytes

@@ -16,8 +16,10 @@ enum RequestScreen {
         -> (path: String, query: [(name: String, value: String)])
     {
         guard raw.count <= limits.maxURLBytes else {
-            throw HTTPError(414, "the request target is \(raw.count) bytes; at most \(limits.maxURLBytes) are "
-                + "accepted (serve --max-url-bytes)")
+            throw HTTPError(
+                414,
+                "the request target is \(raw.count) bytes; at most \(limits.maxURLBytes) are "
+                    + "accepted (serve --max-url-bytes)")
         }
         guard !raw.contains(where: PercentDecoding.isControl) else {
             throw .badRequest("the request target contains a control character")
@@ -31,8 +33,10 @@ enum RequestScreen {
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             do {
                 query.append(
-                    (try PercentDecoding.decode(pair[0], plusIsSpace: true),
-                     pair.count > 1 ? try PercentDecoding.decode(pair[1], plusIsSpace: true) : ""))
+                    (
+                        try PercentDecoding.decode(pair[0], plusIsSpace: true),
+                        pair.count > 1 ? try PercentDecoding.decode(pair[1], plusIsSpace: true) : ""
+                    ))
             } catch {
                 throw .badRequest("the query string contains \(error.message)")
             }
@@ -48,13 +52,17 @@ enum RequestScreen {
     ///   413 for a declared length past `maxBodyBytes`.
     static func headers(_ fields: [RawField], limits: RequestLimits) throws(HTTPError) -> HTTPHeaders {
         guard fields.count <= limits.maxHeaderCount else {
-            throw HTTPError(431, "the request has \(fields.count) header fields; at most \(limits.maxHeaderCount) "
-                + "are accepted (serve --max-headers)")
+            throw HTTPError(
+                431,
+                "the request has \(fields.count) header fields; at most \(limits.maxHeaderCount) "
+                    + "are accepted (serve --max-headers)")
         }
         let bytes = fields.reduce(0) { $0 + $1.name.count + $1.value.count }
         guard bytes <= limits.maxHeaderBytes else {
-            throw HTTPError(431, "the request's header fields are \(bytes) bytes; at most \(limits.maxHeaderBytes) "
-                + "are accepted (serve --max-header-bytes)")
+            throw HTTPError(
+                431,
+                "the request's header fields are \(bytes) bytes; at most \(limits.maxHeaderBytes) "
+                    + "are accepted (serve --max-header-bytes)")
         }
         var headers = HTTPHeaders()
         var lengths: [String] = [], codings: [String] = []

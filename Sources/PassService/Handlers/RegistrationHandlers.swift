@@ -35,9 +35,11 @@ struct RegistrationHandlers: Sendable {
             }
             since = tag
         }
-        guard let result = try context.storeCall({
-            try context.store.updatedSerials(device: device, passType: passType, since: since)
-        }) else {
+        guard
+            let result = try context.storeCall({
+                try context.store.updatedSerials(device: device, passType: passType, since: since)
+            })
+        else {
             return .empty(204)
         }
         let serials = result.serials.map(JSONText.string).joined(separator: ",")

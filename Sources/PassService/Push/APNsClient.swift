@@ -53,7 +53,8 @@ public final class APNsClient {
                 for (slot, index) in inFlight {
                     multi.remove(pool[slot])
                     idle.append(slot)
-                    results[index] = PushResult(job: jobs[index], status: 0, apnsID: nil, outcome: .retry(reason: "\(error)"))
+                    results[index] = PushResult(
+                        job: jobs[index], status: 0, apnsID: nil, outcome: .retry(reason: "\(error)"))
                 }
                 inFlight.removeAll()
                 continue

@@ -69,7 +69,9 @@ public struct APNsConfiguration: Sendable {
     /// - Throws: `PushError` naming the bad setting or file.
     public func validate() throws(PushError) {
         _ = try normalizedBaseURL()
-        guard maxConcurrentStreams > 0 else { throw .invalidSetting(name: "maxConcurrentStreams", value: "\(maxConcurrentStreams)") }
+        guard maxConcurrentStreams > 0 else {
+            throw .invalidSetting(name: "maxConcurrentStreams", value: "\(maxConcurrentStreams)")
+        }
         guard requestTimeout > 0 else { throw .invalidSetting(name: "requestTimeout", value: "\(requestTimeout)") }
         guard connectTimeout > 0 else { throw .invalidSetting(name: "connectTimeout", value: "\(connectTimeout)") }
         switch credential {

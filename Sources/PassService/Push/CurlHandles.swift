@@ -50,7 +50,9 @@ final class CurlEasy {
 
     init(slot: Int, configuration: APNsConfiguration) throws(PushError) {
         _ = CurlGlobal.initialized
-        guard let handle = curl_easy_init() else { throw .curl(operation: "create an easy handle", message: "curl_easy_init returned NULL") }
+        guard let handle = curl_easy_init() else {
+            throw .curl(operation: "create an easy handle", message: "curl_easy_init returned NULL")
+        }
         self.slot = slot
         self.handle = handle
         try configure(configuration)
@@ -66,15 +68,18 @@ final class CurlEasy {
 
     /// Options that stay the same for every push sent on this handle.
     private func configure(_ config: APNsConfiguration) throws(PushError) {
-        try check(pm_curl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)), "HTTP/2 over TLS")
+        try check(
+            pm_curl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)), "HTTP/2 over TLS")
         try check(pm_curl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "https"), "https only")
         try check(pm_curl_easy_setopt_long(handle, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2)), "TLS 1.2+")
         try check(pm_curl_easy_setopt_long(handle, CURLOPT_PIPEWAIT, 1), "wait for multiplexing")
         try check(pm_curl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1), "no signals")
         try check(pm_curl_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1), "TCP keep-alive")
-        try check(pm_curl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(config.requestTimeout * 1000)), "request timeout")
         try check(
-            pm_curl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(config.connectTimeout * 1000)), "connect timeout")
+            pm_curl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(config.requestTimeout * 1000)), "request timeout")
+        try check(
+            pm_curl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(config.connectTimeout * 1000)),
+            "connect timeout")
         // Body `{}`: the size must be set before COPYPOSTFIELDS (otherwise curl runs strlen on it).
         try check(pm_curl_easy_setopt_long(handle, CURLOPT_POST, 1), "POST")
         try check(pm_curl_easy_setopt_long(handle, CURLOPT_POSTFIELDSIZE, 2), "body size")
@@ -83,7 +88,9 @@ final class CurlEasy {
         case .pemFiles(let cert, let key, let password):
             try check(pm_curl_easy_setopt_string(handle, CURLOPT_SSLCERT, cert), "client certificate file")
             try check(pm_curl_easy_setopt_string(handle, CURLOPT_SSLKEY, key), "client key file")
-            if let password { try check(pm_curl_easy_setopt_string(handle, CURLOPT_KEYPASSWD, password), "key password") }
+            if let password {
+                try check(pm_curl_easy_setopt_string(handle, CURLOPT_KEYPASSWD, password), "key password")
+            }
         case .pemData(let cert, let key):
             let certCode = cert.withUnsafeBytes { raw in
                 pm_curl_easy_setopt_blob_copy(handle, CURLOPT_SSLCERT_BLOB, raw.baseAddress, raw.count)
@@ -100,9 +107,11 @@ final class CurlEasy {
         let me = Unmanaged.passUnretained(self).toOpaque()
         try check(pm_curl_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, curlEasyWriteBody), "body callback")
         try check(pm_curl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me), "body callback data")
-        try check(pm_curl_easy_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlEasyWriteHeader), "header callback")
+        try check(
+            pm_curl_easy_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlEasyWriteHeader), "header callback")
         try check(pm_curl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me), "header callback data")
-        try check(pm_curl_easy_setopt_pointer(handle, CURLOPT_PRIVATE, UnsafeMutableRawPointer(bitPattern: slot + 1)), "slot")
+        try check(
+            pm_curl_easy_setopt_pointer(handle, CURLOPT_PRIVATE, UnsafeMutableRawPointer(bitPattern: slot + 1)), "slot")
     }
 
     /// Points the handle at one push; clears the previous response.
@@ -132,35 +141,38 @@ final class CurlEasy {
         let prefix = Array("apns-id:".utf8)
         guard line.count > prefix.count else { return }
         for (i, byte) in prefix.enumerated() where (line[i] | 0x20) != (byte | 0x20) { return }
-        let value = String(decoding: line[prefix.count...], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = String(decoding: line[prefix.count...], as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         apnsID = value.isEmpty ? nil : value
     }
 }
 
 /// CURLOPT_WRITEFUNCTION: append to the easy owner's body buffer (capped).
-private let curlEasyWriteBody: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
-    data, size, count, user in
-    let total = size * count
-    guard let data, let user else { return total }
-    let easy = Unmanaged<CurlEasy>.fromOpaque(user).takeUnretainedValue()
-    let room = max(0, CurlEasy.bodyLimit - easy.body.count)
-    data.withMemoryRebound(to: UInt8.self, capacity: total) { bytes in
-        easy.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(total, room)))
+private let curlEasyWriteBody:
+    @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+        data, size, count, user in
+        let total = size * count
+        guard let data, let user else { return total }
+        let easy = Unmanaged<CurlEasy>.fromOpaque(user).takeUnretainedValue()
+        let room = max(0, CurlEasy.bodyLimit - easy.body.count)
+        data.withMemoryRebound(to: UInt8.self, capacity: total) { bytes in
+            easy.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(total, room)))
+        }
+        return total
     }
-    return total
-}
 
 /// CURLOPT_HEADERFUNCTION: one header line per call; keep `apns-id`.
-private let curlEasyWriteHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
-    data, size, count, user in
-    let total = size * count
-    guard let data, let user else { return total }
-    let easy = Unmanaged<CurlEasy>.fromOpaque(user).takeUnretainedValue()
-    data.withMemoryRebound(to: UInt8.self, capacity: total) { bytes in
-        easy.appendHeader(UnsafeBufferPointer(start: bytes, count: total))
+private let curlEasyWriteHeader:
+    @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+        data, size, count, user in
+        let total = size * count
+        guard let data, let user else { return total }
+        let easy = Unmanaged<CurlEasy>.fromOpaque(user).takeUnretainedValue()
+        data.withMemoryRebound(to: UInt8.self, capacity: total) { bytes in
+            easy.appendHeader(UnsafeBufferPointer(start: bytes, count: total))
+        }
+        return total
     }
-    return total
-}
 
 /// Owner of one curl multi handle: the single multiplexed HTTP/2 connection lives in its connection cache.
 final class CurlMulti {
@@ -169,12 +181,16 @@ final class CurlMulti {
 
     init(maxConcurrentStreams: Int) throws(PushError) {
         _ = CurlGlobal.initialized
-        guard let handle = curl_multi_init() else { throw .curl(operation: "create a multi handle", message: "curl_multi_init returned NULL") }
+        guard let handle = curl_multi_init() else {
+            throw .curl(operation: "create a multi handle", message: "curl_multi_init returned NULL")
+        }
         self.handle = handle
-        try check(pm_curl_multi_setopt_long(handle, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX)), "HTTP/2 multiplexing")
+        try check(
+            pm_curl_multi_setopt_long(handle, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX)), "HTTP/2 multiplexing")
         try check(pm_curl_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, 1), "one connection per host")
         try check(pm_curl_multi_setopt_long(handle, CURLMOPT_MAX_TOTAL_CONNECTIONS, 1), "one connection")
-        try check(pm_curl_multi_setopt_long(handle, CURLMOPT_MAX_CONCURRENT_STREAMS, maxConcurrentStreams), "stream limit")
+        try check(
+            pm_curl_multi_setopt_long(handle, CURLMOPT_MAX_CONCURRENT_STREAMS, maxConcurrentStreams), "stream limit")
     }
 
     deinit {
@@ -183,12 +199,16 @@ final class CurlMulti {
     }
 
     private func check(_ code: CURLMcode, _ what: String) throws(PushError) {
-        guard code == CURLM_OK else { throw .curl(operation: "set \(what)", message: String(cString: curl_multi_strerror(code))) }
+        guard code == CURLM_OK else {
+            throw .curl(operation: "set \(what)", message: String(cString: curl_multi_strerror(code)))
+        }
     }
 
     func add(_ easy: CurlEasy) throws(PushError) {
         let code = curl_multi_add_handle(handle, easy.handle)
-        guard code == CURLM_OK else { throw .curl(operation: "start a request", message: String(cString: curl_multi_strerror(code))) }
+        guard code == CURLM_OK else {
+            throw .curl(operation: "start a request", message: String(cString: curl_multi_strerror(code)))
+        }
         attached[easy.slot] = easy
     }
 
@@ -201,7 +221,9 @@ final class CurlMulti {
     func perform() throws(PushError) {
         var running: Int32 = 0
         let code = curl_multi_perform(handle, &running)
-        guard code == CURLM_OK else { throw .curl(operation: "drive transfers", message: String(cString: curl_multi_strerror(code))) }
+        guard code == CURLM_OK else {
+            throw .curl(operation: "drive transfers", message: String(cString: curl_multi_strerror(code)))
+        }
     }
 
     /// Blocks until there is socket activity or `timeoutMs` passes.

@@ -25,7 +25,8 @@ public enum PushError: Error, CustomStringConvertible, Equatable {
         case .invalidSetting(let name, let value):
             return "APNs setting \(name) = \(value) is out of range; use a positive value"
         case .curl(let operation, let message):
-            return "libcurl failed to \(operation): \(message); check that libcurl supports HTTP/2 (curl -V lists HTTP2)"
+            return
+                "libcurl failed to \(operation): \(message); check that libcurl supports HTTP/2 (curl -V lists HTTP2)"
         }
     }
 }

@@ -37,7 +37,8 @@ public enum PushOutcome: Sendable, Equatable {
         switch status {
         case 200..<300: return .delivered
         case 410: return .unregistered(reason: reason ?? "Unregistered")
-        case 400 where reason == "BadDeviceToken" || reason == "DeviceTokenNotForTopic": return .unregistered(reason: why)
+        case 400 where reason == "BadDeviceToken" || reason == "DeviceTokenNotForTopic":
+            return .unregistered(reason: why)
         case 429, 500..<600: return .retry(reason: why)
         default: return .failed(reason: why)
         }

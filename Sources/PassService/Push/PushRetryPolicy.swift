@@ -67,7 +67,9 @@ public struct PushRetryPolicy: Sendable, Equatable {
             if attempts + 1 >= maxRetryAttempts { return .giveUp(reason: "\(reason) (after \(attempts + 1) attempts)") }
             return .retry(delay: delay(base: initialDelay, attempts: attempts, unit: unit), reason: reason)
         case .failed(let reason):
-            if attempts + 1 >= maxFailedAttempts { return .giveUp(reason: "\(reason) (after \(attempts + 1) attempts)") }
+            if attempts + 1 >= maxFailedAttempts {
+                return .giveUp(reason: "\(reason) (after \(attempts + 1) attempts)")
+            }
             return .retry(delay: delay(base: failedInitialDelay, attempts: attempts, unit: unit), reason: reason)
         }
     }

@@ -48,7 +48,9 @@ struct PusherWorker: Sendable {
                     apply(result)
                 }
             }
-            do { try outbox.completePushes(ids: delivered) } catch { log("recording \(delivered.count) delivered pushes failed: \(error)") }
+            do { try outbox.completePushes(ids: delivered) } catch {
+                log("recording \(delivered.count) delivered pushes failed: \(error)")
+            }
             let retried = results.filter { $0.outcome.kind == .retry }
             if let first = retried.first, case .retry(let reason) = first.outcome {
                 log("\(retried.count) of \(results.count) pushes rescheduled (first reason: \(reason))")
@@ -71,7 +73,9 @@ struct PusherWorker: Sendable {
                 try outbox.dropPush(id: job.id, deletingRegistrationsFor: job.pushToken, reason: reason)
             case .retry(let delay, let reason):
                 if case .failed = result.outcome {
-                    log("push \(job.id) to \(token) refused (HTTP \(result.status)): \(reason); retrying in \(Int(delay)) s")
+                    log(
+                        "push \(job.id) to \(token) refused (HTTP \(result.status)): \(reason); retrying in \(Int(delay)) s"
+                    )
                 }
                 try outbox.retryPush(id: job.id, at: options.clock().addingTimeInterval(delay), reason: reason)
             case .giveUp(let reason):

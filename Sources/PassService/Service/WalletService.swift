@@ -110,8 +110,11 @@ public final class WalletService: Sendable {
             response = HTTPError.badRequest(message).response
         case .methodNotAllowed(let allowed):
             let list = allowed.map(\.rawValue).joined(separator: ", ")
-            response = HTTPError(405, "method \(request.method) not allowed here; use \(list)",
-                                 headers: [("Allow", list)]).response
+            response =
+                HTTPError(
+                    405, "method \(request.method) not allowed here; use \(list)",
+                    headers: [("Allow", list)]
+                ).response
         case .notFound:
             response = HTTPError.notFound("no such endpoint").response
         }

@@ -59,7 +59,8 @@ public final class ServiceRunner: Sendable {
         do {
             pusher = try Pusher(
                 outbox: store,
-                configuration: APNsConfiguration(baseURL: options.apnsURL, credential: credential, caFile: options.apnsCAFile),
+                configuration: APNsConfiguration(
+                    baseURL: options.apnsURL, credential: credential, caFile: options.apnsCAFile),
                 onResult: { metrics.recordPush(result: $0) })
         } catch {
             throw .environment("APNs at \(options.apnsURL): \(error)")

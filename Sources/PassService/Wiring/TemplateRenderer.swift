@@ -55,12 +55,14 @@ public final class TemplateRenderer: PassRenderer {
         -> [String: String]
     {
         if let reserved = changes.keys.first(where: { $0.hasPrefix("@") || $0 == "serialNumber" }) {
-            throw PassMintError.invalidInput("'\(reserved)' cannot be changed; serial number, pass type and token stay fixed")
+            throw PassMintError.invalidInput(
+                "'\(reserved)' cannot be changed; serial number, pass type and token stay fixed")
         }
         let images = try imageChanges(pass, changes: changes)
         if !allowImages, let image = images.keys.sorted().first {
             throw PassMintError.invalidInput(
-                "'\(image)' names an image file; images can only be changed by a local update on the service's machine, not over HTTP")
+                "'\(image)' names an image file; images can only be changed by a local update on the service's machine, not over HTTP"
+            )
         }
         let template = try issuer(for: pass.templatePath).template
         // Reserved keys (barcode.message, relevantDate.start, …) are stored with the record like fields.
@@ -68,7 +70,8 @@ public final class TemplateRenderer: PassRenderer {
         let fieldChanges = changes.filter { images[$0.key] == nil }
         if let unknown = fieldChanges.keys.sorted().first(where: { !known.contains($0) }) {
             throw PassMintError.invalidInput(
-                "'\(unknown)' is not a field of template \(pass.templatePath); fields: \(known.sorted().joined(separator: ", "))")
+                "'\(unknown)' is not a field of template \(pass.templatePath); fields: \(known.sorted().joined(separator: ", "))"
+            )
         }
         let resolved = try template.resolve(pass.record.merging(fieldChanges) { _, new in new })
         var record = resolved.values

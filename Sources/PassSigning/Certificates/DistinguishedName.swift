@@ -17,7 +17,8 @@ struct DistinguishedName: Sendable, Equatable {
             guard let entry = X509_NAME_get_entry(name, index) else { continue }
             let object = X509_NAME_ENTRY_get_object(entry)
             let nid = OBJ_obj2nid(object)
-            let shortName = nid == NID_undef
+            let shortName =
+                nid == NID_undef
                 ? X509Facts.objectText(object) : String(cString: OBJ_nid2sn(nid))
             let value = OpenSSL.string(X509_NAME_ENTRY_get_data(entry)) ?? ""
             attributes.append(Attribute(shortName: shortName, value: value, set: X509_NAME_ENTRY_set(entry)))
@@ -42,7 +43,8 @@ struct DistinguishedName: Sendable, Equatable {
     private static func escape(_ value: String) -> String {
         var out = ""
         for (index, character) in value.enumerated() {
-            let special = ",+\"\\<>;".contains(character)
+            let special =
+                ",+\"\\<>;".contains(character)
                 || (index == 0 && (character == "#" || character == " "))
                 || (index == value.count - 1 && character == " ")
             if special { out.append("\\") }

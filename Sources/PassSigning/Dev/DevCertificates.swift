@@ -36,8 +36,9 @@ public enum DevCertificates {
         directory: String, passTypeIdentifier: String = "pass.dev.passmint", teamIdentifier: String = "PASSMINT01",
         validDays: Int = 365
     ) throws(SigningError) -> DevCertificatePaths {
-        let chain = try makeChain(passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier,
-                                  validDays: validDays)
+        let chain = try makeChain(
+            passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier,
+            validDays: validDays)
         return try write(chain, to: directory)
     }
 
@@ -82,8 +83,10 @@ public enum DevCertificates {
             ])
         let wwdrKey = try CertificateBuilder.generateRSAKey()
         let wwdr = try CertificateBuilder.make(
-            subject: [("C", "US"), ("O", "PassMint Development CA"), ("OU", "G4"),
-                      ("CN", "PassMint Development WWDR")],
+            subject: [
+                ("C", "US"), ("O", "PassMint Development CA"), ("OU", "G4"),
+                ("CN", "PassMint Development WWDR"),
+            ],
             key: wwdrKey, issuer: (root, rootKey), validDays: caDays,
             extensions: [
                 .config(nid: NID_basic_constraints, value: "critical,CA:TRUE,pathlen:0"),
@@ -93,8 +96,10 @@ public enum DevCertificates {
             ])
         let leafKey = try CertificateBuilder.generateRSAKey()
         let leaf = try CertificateBuilder.make(
-            subject: [("UID", passTypeIdentifier), ("CN", "Pass Type ID: \(passTypeIdentifier)"),
-                      ("OU", teamIdentifier), ("O", "PassMint Development"), ("C", "US")],
+            subject: [
+                ("UID", passTypeIdentifier), ("CN", "Pass Type ID: \(passTypeIdentifier)"),
+                ("OU", teamIdentifier), ("O", "PassMint Development"), ("C", "US"),
+            ],
             key: leafKey, issuer: (wwdr, wwdrKey), validDays: validDays,
             extensions: [
                 .config(nid: NID_basic_constraints, value: "critical,CA:FALSE"),
@@ -102,8 +107,9 @@ public enum DevCertificates {
                 .config(nid: NID_ext_key_usage, value: "clientAuth,\(X509Facts.passEKUOID)"),
                 .config(nid: NID_subject_key_identifier, value: "hash"),
                 .config(nid: NID_authority_key_identifier, value: "keyid:always"),
-                .raw(oid: X509Facts.passTypeExtensionOID, der: DERString.encodeUTF8(passTypeIdentifier),
-                     critical: false),
+                .raw(
+                    oid: X509Facts.passTypeExtensionOID, der: DERString.encodeUTF8(passTypeIdentifier),
+                    critical: false),
             ])
         return Chain(root: root, wwdr: wwdr, leaf: leaf, leafKey: leafKey)
     }

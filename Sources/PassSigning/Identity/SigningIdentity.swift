@@ -22,8 +22,9 @@ public struct SigningIdentity: Sendable {
             throw .keyMismatch(certificatePath: certificateName, keyPath: keyName)
         }
         guard certificate.isIssued(by: wwdr) else {
-            throw .wrongIntermediate(wwdrPath: wwdrName, certificatePath: certificateName,
-                                     certificateIssuer: certificate.issuer)
+            throw .wrongIntermediate(
+                wwdrPath: wwdrName, certificatePath: certificateName,
+                certificateIssuer: certificate.issuer)
         }
         self.certificate = certificate
         self.key = key
@@ -33,7 +34,8 @@ public struct SigningIdentity: Sendable {
     /// Refuses a signing certificate Wallet would refuse for every pass: not a Pass Type ID certificate, expired,
     /// or not valid yet.
     static func checkUsable(_ certificate: Certificate, name: String, now: Date = Date()) throws(SigningError) {
-        let looksLikePassType = certificate.hasPassTypeExtension || certificate.hasPassEKU
+        let looksLikePassType =
+            certificate.hasPassTypeExtension || certificate.hasPassEKU
             || (certificate.commonName?.hasPrefix("Pass Type ID") ?? false)
         guard looksLikePassType else { throw .notPassTypeCertificate(path: name, subject: certificate.subject) }
         guard now <= certificate.notAfter else { throw .certificateExpired(path: name, notAfter: certificate.notAfter) }

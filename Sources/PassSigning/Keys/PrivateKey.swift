@@ -72,16 +72,17 @@ public struct PrivateKey: Sendable {
     // MARK: - Parsing
 
     /// A PEM password callback that never prompts: it copies the C string in `userData`, or fails when nil.
-    private static let passwordCallback: @convention(c) (
-        UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?
-    ) -> Int32 = { buffer, size, _, userData in
-        guard let buffer, let userData else { return -1 }
-        let password = userData.assumingMemoryBound(to: CChar.self)
-        let length = Int32(strlen(password))
-        guard length <= size else { return -1 }
-        memcpy(buffer, password, Int(length))
-        return length
-    }
+    private static let passwordCallback:
+        @convention(c) (
+            UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?
+        ) -> Int32 = { buffer, size, _, userData in
+            guard let buffer, let userData else { return -1 }
+            let password = userData.assumingMemoryBound(to: CChar.self)
+            let length = Int32(strlen(password))
+            guard length <= size else { return -1 }
+            memcpy(buffer, password, Int(length))
+            return length
+        }
 
     private static func withPasswordPointer<R>(_ password: String?, _ body: (UnsafeMutableRawPointer?) -> R) -> R {
         guard let password else { return body(nil) }

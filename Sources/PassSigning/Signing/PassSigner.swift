@@ -52,8 +52,10 @@ public struct PassSigner: Sendable {
             throw .signingFailed(openSSL: OpenSSL.errorText())
         }
         defer { PKCS7_free(p7) }
-        guard let signer = PKCS7_sign_add_signer(p7, identity.certificate.box.x509, identity.key.box.pkey,
-                                                 Self.sha256.md, Self.flags),
+        guard
+            let signer = PKCS7_sign_add_signer(
+                p7, identity.certificate.box.x509, identity.key.box.pkey,
+                Self.sha256.md, Self.flags),
             PKCS7_add_certificate(p7, identity.wwdr.box.x509) == 1
         else { throw .signingFailed(openSSL: OpenSSL.errorText()) }
         if let signingTime {
@@ -101,7 +103,8 @@ final class FetchedDigest: @unchecked Sendable {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let ok = bytes.withUnsafeBytes { raw in
-            let base = raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!  // EVP_Digest needs a pointer even for 0 bytes
+            // EVP_Digest needs a pointer even for 0 bytes.
+            let base = raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
             return EVP_Digest(base, raw.count, &digest, &length, md, nil)
         }
         precondition(ok == 1, "EVP_Digest failed: \(OpenSSL.errorText())")

@@ -58,7 +58,11 @@ final class RSASigningPool: Sendable {
     /// The PKCS#1 v1.5 signature of a SHA-256 digest.
     func sign(digest: [UInt8]) throws(SigningError) -> [UInt8] {
         let context: RSASigningContext
-        if let reused = idle.withLock({ $0.popLast() }) { context = reused } else { context = try RSASigningContext(key: key) }
+        if let reused = idle.withLock({ $0.popLast() }) {
+            context = reused
+        } else {
+            context = try RSASigningContext(key: key)
+        }
         defer { idle.withLock { $0.append(context) } }
         return try context.sign(digest: digest)
     }

@@ -34,10 +34,13 @@ final class SignatureTemplate: Sendable {
         // The signature is the last element: an OCTET STRING of the key's size, right after the signed
         // attributes and the signature algorithm.
         let header: [UInt8] =
-            signatureLength < 0x80 ? [0x04, UInt8(signatureLength)]
-            : signatureLength < 0x100 ? [0x04, 0x81, UInt8(signatureLength)]
-            : [0x04, 0x82, UInt8(signatureLength >> 8), UInt8(signatureLength & 0xFF)]
-        guard made[(signatureAt - header.count)..<signatureAt].elementsEqual(header), attributes.upperBound < signatureAt
+            signatureLength < 0x80
+            ? [0x04, UInt8(signatureLength)]
+            : signatureLength < 0x100
+                ? [0x04, 0x81, UInt8(signatureLength)]
+                : [0x04, 0x82, UInt8(signatureLength >> 8), UInt8(signatureLength & 0xFF)]
+        guard made[(signatureAt - header.count)..<signatureAt].elementsEqual(header),
+            attributes.upperBound < signatureAt
         else { return nil }
         self.bytes = made
         self.digestOffset = digestAt
@@ -70,8 +73,10 @@ final class SignatureTemplate: Sendable {
         guard gmtime_r(&seconds, &parts) != nil else { return nil }
         let year = Int(parts.tm_year) + 1900
         guard (1950...2049).contains(year) else { return nil }
-        let fields = [year % 100, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min),
-                      Int(parts.tm_sec)]
+        let fields = [
+            year % 100, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min),
+            Int(parts.tm_sec),
+        ]
         return fields.map { $0 < 10 ? "0\($0)" : "\($0)" }.joined() + "Z"
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// File reading and atomic writing with the error messages of `SigningError`.
@@ -13,8 +13,10 @@ enum FileIO {
             return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
             let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
-            throw .fileUnreadable(path: path, reason: FileManager.default.fileExists(atPath: path)
-                ? reason : "no such file")
+            throw .fileUnreadable(
+                path: path,
+                reason: FileManager.default.fileExists(atPath: path)
+                    ? reason : "no such file")
         }
     }
 

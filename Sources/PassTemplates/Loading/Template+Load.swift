@@ -34,8 +34,9 @@ extension Template {
         var keyFields: Set<String> = []
         if source.isDesignerTemplate {
             // template.json's fields stand; without one, a placeholder named like a key is the key's field.
-            let keyed = KeyFields.scan(documents.pass.value, declared: documents.manifest?.fields ?? [],
-                                       file: source.file("pass.json"), warnings: &warnings)
+            let keyed = KeyFields.scan(
+                documents.pass.value, declared: documents.manifest?.fields ?? [],
+                file: source.file("pass.json"), warnings: &warnings)
             let implicit = Set(keyed.implicit.map(\.name))
             fields = fields.filter { !implicit.contains($0.name) } + keyed.implicit
             keyFields = keyed.names
@@ -65,8 +66,10 @@ extension Template {
         let passFile = source.file("pass.json")
         let pass = try parseJSON(passBytes, file: passFile)
         guard pass.value.objectValue != nil else {
-            throw .invalidPassJSON(file: passFile, path: "", message: "the top level must be an object, found "
-                + "\(pass.value.kindName)")
+            throw .invalidPassJSON(
+                file: passFile, path: "",
+                message: "the top level must be an object, found "
+                    + "\(pass.value.kindName)")
         }
         var manifest: TemplateManifest?
         if let bytes = source.files["template.json"] {
@@ -181,8 +184,9 @@ extension Template {
             guard folder.name.hasSuffix(".lproj"), folder.name.count > 6 else {
                 let unused = folder.files.filter { tierImages[folder.name + "/" + $0] == nil }
                 if !unused.isEmpty {
-                    warnings.append("\(source.file(folder.name))/: folder skipped (\(unused.count) file(s) not used as "
-                        + "tier images); a pass holds files only at its top level and in xx.lproj folders")
+                    warnings.append(
+                        "\(source.file(folder.name))/: folder skipped (\(unused.count) file(s) not used as "
+                            + "tier images); a pass holds files only at its top level and in xx.lproj folders")
                 }
                 continue
             }
@@ -192,8 +196,9 @@ extension Template {
                 let path = folder.name + "/" + inner
                 if let slash = inner.firstIndex(of: "/") {
                     if nested.insert(String(inner[..<slash])).inserted {
-                        warnings.append("\(source.file(folder.name + "/" + inner[..<slash]))/: folder skipped; an "
-                            + ".lproj folder holds only files")
+                        warnings.append(
+                            "\(source.file(folder.name + "/" + inner[..<slash]))/: folder skipped; an "
+                                + ".lproj folder holds only files")
                     }
                     continue
                 }

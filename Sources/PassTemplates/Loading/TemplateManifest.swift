@@ -10,15 +10,19 @@ struct TemplateManifest: Sendable {
     /// Keys a tier may not override: the serial number comes from issuance, not from a tier.
     static let tierForbiddenKeys: Set<String> = ["serialNumber"]
     /// File names a tier image may not replace.
-    static let reservedFiles: Set<String> = ["pass.json", "manifest.json", "signature", "template.json", "pass.strings"]
+    static let reservedFiles: Set<String> = [
+        "pass.json", "manifest.json", "signature", "template.json", "pass.strings",
+    ]
 
     /// Checks `value` against the template.json contract.
     /// - Throws: `TemplateError.invalidTemplateJSON` naming `file` and the JSON path.
     static func parse(_ value: JSONValue, file: String) throws(TemplateError) -> TemplateManifest {
         var manifest = TemplateManifest()
         guard let root = value.objectValue else {
-            throw .invalidTemplateJSON(file: file, path: "", message: "the top level must be an object with "
-                + "\"fields\" and optionally \"tiers\", found \(value.kindName)")
+            throw .invalidTemplateJSON(
+                file: file, path: "",
+                message: "the top level must be an object with "
+                    + "\"fields\" and optionally \"tiers\", found \(value.kindName)")
         }
         manifest.warnUnknown(root, known: ["fields", "tiers", "description", "name", "$schema"], path: "", file: file)
         if let fields = root["fields"] {
@@ -28,7 +32,8 @@ struct TemplateManifest: Sendable {
             for (i, item) in items.enumerated() {
                 let field = try manifest.parseField(item, path: TemplatePath.index("fields", i), file: file)
                 if manifest.fields.contains(where: { $0.name == field.name }) {
-                    throw .invalidTemplateJSON(file: file, path: TemplatePath.index("fields", i) + ".name",
+                    throw .invalidTemplateJSON(
+                        file: file, path: TemplatePath.index("fields", i) + ".name",
                         message: "field \"\(field.name)\" is declared twice; field names must be unique")
                 }
                 manifest.fields.append(field)
@@ -40,8 +45,9 @@ struct TemplateManifest: Sendable {
 
     mutating func warnUnknown(_ object: [String: JSONValue], known: Set<String>, path: String, file: String) {
         for key in object.keys.sorted() where !known.contains(key) {
-            warnings.append("\(file): \(TemplatePath.member(path, key)): unknown key, ignored (known keys: "
-                + known.filter { $0 != "$schema" }.sorted().joined(separator: ", ") + ")")
+            warnings.append(
+                "\(file): \(TemplatePath.member(path, key)): unknown key, ignored (known keys: "
+                    + known.filter { $0 != "$schema" }.sorted().joined(separator: ", ") + ")")
         }
     }
 
@@ -49,28 +55,39 @@ struct TemplateManifest: Sendable {
         guard let object = value.objectValue else {
             throw .invalidTemplateJSON(file: file, path: path, message: "a field must be an object with a \"name\"")
         }
-        warnUnknown(object, known: ["name", "type", "required", "default", "values", "description", "image"], path: path,
-                    file: file)
+        warnUnknown(
+            object, known: ["name", "type", "required", "default", "values", "description", "image"], path: path,
+            file: file)
         guard let name = object["name"]?.stringValue else {
             throw .invalidTemplateJSON(file: file, path: path + ".name", message: "every field needs a string \"name\"")
         }
         guard PlaceholderText.isName(name) else {
-            throw .invalidTemplateJSON(file: file, path: path + ".name", message: "\"\(name)\" is not a valid field "
-                + "name; start with a letter or _ and use only letters, digits, _ . and -")
+            throw .invalidTemplateJSON(
+                file: file, path: path + ".name",
+                message: "\"\(name)\" is not a valid field "
+                    + "name; start with a letter or _ and use only letters, digits, _ . and -")
         }
         guard name != Template.serialNumberPlaceholder else {
-            throw .invalidTemplateJSON(file: file, path: path + ".name", message: "\"serialNumber\" is reserved: "
-                + "the serial number is given when issuing (a serial number or a serialNumber column); remove this field")
+            throw .invalidTemplateJSON(
+                file: file, path: path + ".name",
+                message: "\"serialNumber\" is reserved: "
+                    + "the serial number is given when issuing (a serial number or a serialNumber column); remove this field"
+            )
         }
         guard !Template.isReservedKey(name) else {
-            throw .invalidTemplateJSON(file: file, path: path + ".name", message: "\"\(name)\" is a reserved record "
-                + "key (\(Template.reservedKeys.dropFirst().joined(separator: ", ")), image.SLOT), not a field; rename the field")
+            throw .invalidTemplateJSON(
+                file: file, path: path + ".name",
+                message: "\"\(name)\" is a reserved record "
+                    + "key (\(Template.reservedKeys.dropFirst().joined(separator: ", ")), image.SLOT), not a field; rename the field"
+            )
         }
         var field = TemplateField(name: name)
         if let type = object["type"] {
             guard let text = type.stringValue, let kind = TemplateField.Kind(rawValue: text) else {
-                throw .invalidTemplateJSON(file: file, path: path + ".type", message: "type must be one of "
-                    + TemplateField.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+                throw .invalidTemplateJSON(
+                    file: file, path: path + ".type",
+                    message: "type must be one of "
+                        + TemplateField.Kind.allCases.map(\.rawValue).joined(separator: ", "))
             }
             field.kind = kind
         }
@@ -91,35 +108,45 @@ struct TemplateManifest: Sendable {
                 case let strings = items.compactMap(\.stringValue), strings.count == items.count,
                 Set(strings).count == strings.count, !strings.contains("")
             else {
-                throw .invalidTemplateJSON(file: file, path: path + ".values", message: "must be a non-empty array "
-                    + "of distinct, non-empty strings")
+                throw .invalidTemplateJSON(
+                    file: file, path: path + ".values",
+                    message: "must be a non-empty array "
+                        + "of distinct, non-empty strings")
             }
             if field.kind == .enum {
                 field.values = strings
             } else {
-                warnings.append("\(file): \(path).values: ignored because the field's type is "
-                    + "\(field.kind.rawValue), not enum")
+                warnings.append(
+                    "\(file): \(path).values: ignored because the field's type is "
+                        + "\(field.kind.rawValue), not enum")
             }
         }
         if let slot = object["image"] {
             guard let text = slot.stringValue, ImageSlot.names.contains(text) else {
-                throw .invalidTemplateJSON(file: file, path: path + ".image", message: "must name an image slot: "
-                    + ImageSlot.names.joined(separator: ", "))
+                throw .invalidTemplateJSON(
+                    file: file, path: path + ".image",
+                    message: "must name an image slot: "
+                        + ImageSlot.names.joined(separator: ", "))
             }
             if field.kind == .image {
                 field.imageSlot = text
             } else {
-                warnings.append("\(file): \(path).image: ignored because the field's type is "
-                    + "\(field.kind.rawValue), not image")
+                warnings.append(
+                    "\(file): \(path).image: ignored because the field's type is "
+                        + "\(field.kind.rawValue), not image")
             }
         }
         if field.kind == .image, field.imageSlot == nil {
-            throw .invalidTemplateJSON(file: file, path: path + ".image", message: "an image field needs \"image\": "
-                + "the slot it fills, one of " + ImageSlot.names.joined(separator: ", "))
+            throw .invalidTemplateJSON(
+                file: file, path: path + ".image",
+                message: "an image field needs \"image\": "
+                    + "the slot it fills, one of " + ImageSlot.names.joined(separator: ", "))
         }
         if field.kind == .enum, field.values.isEmpty {
-            throw .invalidTemplateJSON(file: file, path: path + ".values", message: "an enum field needs \"values\": "
-                + "the list of allowed values")
+            throw .invalidTemplateJSON(
+                file: file, path: path + ".values",
+                message: "an enum field needs \"values\": "
+                    + "the list of allowed values")
         }
         if let def = object["default"] {
             let raw: String
@@ -133,8 +160,10 @@ struct TemplateManifest: Sendable {
             switch FieldValue.normalize(raw, for: field) {
             case .success(let v): field.defaultValue = v
             case .failure(let expected):
-                throw .invalidTemplateJSON(file: file, path: path + ".default", message: "\"\(raw)\" is not a valid "
-                    + "\(field.kind.rawValue) value; expected \(expected.text)")
+                throw .invalidTemplateJSON(
+                    file: file, path: path + ".default",
+                    message: "\"\(raw)\" is not a valid "
+                        + "\(field.kind.rawValue) value; expected \(expected.text)")
             }
         }
         return field
@@ -142,27 +171,36 @@ struct TemplateManifest: Sendable {
 
     mutating func parseTiers(_ value: JSONValue, file: String) throws(TemplateError) {
         guard let object = value.objectValue else {
-            throw .invalidTemplateJSON(file: file, path: "tiers", message: "must be an object with \"field\" and \"values\"")
+            throw .invalidTemplateJSON(
+                file: file, path: "tiers", message: "must be an object with \"field\" and \"values\"")
         }
         warnUnknown(object, known: ["field", "values"], path: "tiers", file: file)
         guard let name = object["field"]?.stringValue else {
-            throw .invalidTemplateJSON(file: file, path: "tiers.field", message: "must name the field that selects "
-                + "the tier, e.g. \"tier\"")
+            throw .invalidTemplateJSON(
+                file: file, path: "tiers.field",
+                message: "must name the field that selects "
+                    + "the tier, e.g. \"tier\"")
         }
         guard let field = fields.first(where: { $0.name == name }) else {
-            throw .invalidTemplateJSON(file: file, path: "tiers.field", message: "\"\(name)\" is not a declared field; "
-                + "add it to \"fields\" (usually as an enum)")
+            throw .invalidTemplateJSON(
+                file: file, path: "tiers.field",
+                message: "\"\(name)\" is not a declared field; "
+                    + "add it to \"fields\" (usually as an enum)")
         }
         tierField = name
         guard let values = (object["values"] ?? .object([:])).objectValue else {
-            throw .invalidTemplateJSON(file: file, path: "tiers.values", message: "must be an object: tier value → "
-                + "{\"pass\": {…}, \"images\": {…}}")
+            throw .invalidTemplateJSON(
+                file: file, path: "tiers.values",
+                message: "must be an object: tier value → "
+                    + "{\"pass\": {…}, \"images\": {…}}")
         }
         for tierName in values.keys.sorted() {
             let path = TemplatePath.member("tiers.values", tierName)
             if field.kind == .enum, !field.values.contains(tierName) {
-                throw .invalidTemplateJSON(file: file, path: path, message: "\"\(tierName)\" is not one of the values "
-                    + "of the enum field \"\(name)\" (\(field.values.joined(separator: ", ")))")
+                throw .invalidTemplateJSON(
+                    file: file, path: path,
+                    message: "\"\(tierName)\" is not one of the values "
+                        + "of the enum field \"\(name)\" (\(field.values.joined(separator: ", ")))")
             }
             tiers[tierName] = try parseTier(values[tierName]!, path: path, file: file)
         }
@@ -170,35 +208,45 @@ struct TemplateManifest: Sendable {
 
     mutating func parseTier(_ value: JSONValue, path: String, file: String) throws(TemplateError) -> TemplateTier {
         guard let object = value.objectValue else {
-            throw .invalidTemplateJSON(file: file, path: path, message: "must be an object with \"pass\" and/or \"images\"")
+            throw .invalidTemplateJSON(
+                file: file, path: path, message: "must be an object with \"pass\" and/or \"images\"")
         }
         warnUnknown(object, known: ["pass", "images"], path: path, file: file)
         var tier = TemplateTier()
         if let pass = object["pass"] {
             guard let keys = pass.objectValue else {
-                throw .invalidTemplateJSON(file: file, path: path + ".pass", message: "must be an object of top-level "
-                    + "pass.json keys, e.g. {\"backgroundColor\": \"rgb(150, 112, 28)\"}")
+                throw .invalidTemplateJSON(
+                    file: file, path: path + ".pass",
+                    message: "must be an object of top-level "
+                        + "pass.json keys, e.g. {\"backgroundColor\": \"rgb(150, 112, 28)\"}")
             }
             for key in keys.keys where Self.tierForbiddenKeys.contains(key) {
-                throw .invalidTemplateJSON(file: file, path: TemplatePath.member(path + ".pass", key),
+                throw .invalidTemplateJSON(
+                    file: file, path: TemplatePath.member(path + ".pass", key),
                     message: "a tier cannot change \(key); remove it")
             }
             tier.pass = keys
         }
         if let images = object["images"] {
             guard let map = images.objectValue else {
-                throw .invalidTemplateJSON(file: file, path: path + ".images", message: "must be an object: pass file "
-                    + "name → image path in the template folder, e.g. {\"strip.png\": \"tiers/gold/strip.png\"}")
+                throw .invalidTemplateJSON(
+                    file: file, path: path + ".images",
+                    message: "must be an object: pass file "
+                        + "name → image path in the template folder, e.g. {\"strip.png\": \"tiers/gold/strip.png\"}")
             }
             for (dest, source) in map {
                 let entry = TemplatePath.member(path + ".images", dest)
                 guard Self.isValidDestination(dest) else {
-                    throw .invalidTemplateJSON(file: file, path: entry, message: "\"\(dest)\" is not a file a pass can "
-                        + "hold; use a top-level image name such as strip.png or xx.lproj/strip.png")
+                    throw .invalidTemplateJSON(
+                        file: file, path: entry,
+                        message: "\"\(dest)\" is not a file a pass can "
+                            + "hold; use a top-level image name such as strip.png or xx.lproj/strip.png")
                 }
                 guard let src = source.stringValue, Self.isValidSource(src) else {
-                    throw .invalidTemplateJSON(file: file, path: entry, message: "must be a relative path inside the "
-                        + "template folder, without .. (e.g. \"tiers/gold/strip.png\")")
+                    throw .invalidTemplateJSON(
+                        file: file, path: entry,
+                        message: "must be a relative path inside the "
+                            + "template folder, without .. (e.g. \"tiers/gold/strip.png\")")
                 }
                 tier.images[dest] = src
             }
@@ -216,6 +264,8 @@ struct TemplateManifest: Sendable {
 
     static func isValidSource(_ src: String) -> Bool {
         guard !src.isEmpty, !src.hasPrefix("/") else { return false }
-        return src.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != ".." && $0 != "." }
+        return src.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+            !$0.isEmpty && $0 != ".." && $0 != "."
+        }
     }
 }

@@ -56,7 +56,8 @@ public struct TemplateSource: Sendable {
         var files: [String: [UInt8]] = [:]
         let paths = try FolderReader.filesRecursively(dir)
         guard paths.count <= Self.maxFiles else {
-            throw .unreadable(path: dir, reason: "\(paths.count) files, more than the \(Self.maxFiles) a template may hold")
+            throw .unreadable(
+                path: dir, reason: "\(paths.count) files, more than the \(Self.maxFiles) a template may hold")
         }
         var total = 0
         for path in paths {

@@ -13,8 +13,10 @@ public struct ToolingManifest: Sendable, Equatable {
     /// Derive the legacy `generic` fallback from `posterGeneric` when rendering (see `CompatibleFallback`).
     public let automaticallyGenerateCompatiblePass: Bool
 
-    public init(designerVersion: String? = nil, builderVersion: String? = nil,
-                automaticallyGenerateCompatiblePass: Bool = false) {
+    public init(
+        designerVersion: String? = nil, builderVersion: String? = nil,
+        automaticallyGenerateCompatiblePass: Bool = false
+    ) {
         self.designerVersion = designerVersion
         self.builderVersion = builderVersion
         self.automaticallyGenerateCompatiblePass = automaticallyGenerateCompatiblePass
@@ -22,29 +24,39 @@ public struct ToolingManifest: Sendable, Equatable {
 
     /// Checks a parsed `tooling.json`. Unknown keys are warnings (newer designers may add some).
     /// - Throws: `TemplateError.invalidToolingJSON` naming `file` and the JSON path.
-    static func parse(_ value: JSONValue, file: String, warnings: inout [String]) throws(TemplateError) -> ToolingManifest {
+    static func parse(_ value: JSONValue, file: String, warnings: inout [String]) throws(TemplateError)
+        -> ToolingManifest
+    {
         guard let root = value.objectValue else {
-            throw .invalidToolingJSON(file: file, path: "", message: "the top level must be an object such as "
-                + "{\"designerVersion\": \"1.0\", \"automaticallyGenerateCompatiblePass\": true}, found \(value.kindName)")
+            throw .invalidToolingJSON(
+                file: file, path: "",
+                message: "the top level must be an object such as "
+                    + "{\"designerVersion\": \"1.0\", \"automaticallyGenerateCompatiblePass\": true}, found \(value.kindName)"
+            )
         }
         let known = ["designerVersion", "builderVersion", "automaticallyGenerateCompatiblePass"]
         for key in root.keys.sorted() where !known.contains(key) {
-            warnings.append("\(file): \(TemplatePath.member("", key)): unknown key, ignored (known keys: "
-                + known.joined(separator: ", ") + ")")
+            warnings.append(
+                "\(file): \(TemplatePath.member("", key)): unknown key, ignored (known keys: "
+                    + known.joined(separator: ", ") + ")")
         }
         func version(_ key: String) throws(TemplateError) -> String? {
             guard let item = root[key] else { return nil }
             guard let text = item.stringValue else {
-                throw .invalidToolingJSON(file: file, path: key, message: "must be a string such as \"1.0\", found "
-                    + "\(item.kindName); quote the version")
+                throw .invalidToolingJSON(
+                    file: file, path: key,
+                    message: "must be a string such as \"1.0\", found "
+                        + "\(item.kindName); quote the version")
             }
             return text
         }
         var automatic = false
         if let item = root["automaticallyGenerateCompatiblePass"] {
             guard let flag = item.boolValue else {
-                throw .invalidToolingJSON(file: file, path: "automaticallyGenerateCompatiblePass", message: "must be "
-                    + "true or false, found \(item.kindName)")
+                throw .invalidToolingJSON(
+                    file: file, path: "automaticallyGenerateCompatiblePass",
+                    message: "must be "
+                        + "true or false, found \(item.kindName)")
             }
             automatic = flag
         }

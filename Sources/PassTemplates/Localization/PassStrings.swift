@@ -53,8 +53,10 @@ public enum PassStrings {
     static func decode(_ bytes: [UInt8], file: String) throws(TemplateError) -> String {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             guard let s = String(validating: bytes.dropFirst(3), as: UTF8.self) else {
-                throw .invalidStrings(file: file, line: 1, message: "the file starts with a UTF-8 byte order mark "
-                    + "but is not valid UTF-8; save it as UTF-8 or UTF-16 with a byte order mark")
+                throw .invalidStrings(
+                    file: file, line: 1,
+                    message: "the file starts with a UTF-8 byte order mark "
+                        + "but is not valid UTF-8; save it as UTF-8 or UTF-16 with a byte order mark")
             }
             return s
         }
@@ -62,8 +64,10 @@ public enum PassStrings {
         if littleEndian || bytes.starts(with: [0xFE, 0xFF]) {
             let body = bytes.dropFirst(2)
             guard body.count % 2 == 0 else {
-                throw .invalidStrings(file: file, line: 1, message: "UTF-16 text with an odd number of bytes "
-                    + "(the file is truncated or not UTF-16)")
+                throw .invalidStrings(
+                    file: file, line: 1,
+                    message: "UTF-16 text with an odd number of bytes "
+                        + "(the file is truncated or not UTF-16)")
             }
             var units: [UInt16] = []
             units.reserveCapacity(body.count / 2)
@@ -79,12 +83,16 @@ public enum PassStrings {
             return s
         }
         if bytes.contains(0) {
-            throw .invalidStrings(file: file, line: 1, message: "the file looks like UTF-16 without a byte order "
-                + "mark; save it as UTF-16 with a byte order mark, or as UTF-8")
+            throw .invalidStrings(
+                file: file, line: 1,
+                message: "the file looks like UTF-16 without a byte order "
+                    + "mark; save it as UTF-16 with a byte order mark, or as UTF-8")
         }
         guard let s = String(validating: bytes, as: UTF8.self) else {
-            throw .invalidStrings(file: file, line: 1, message: "the file is neither UTF-8 nor UTF-16 with a byte "
-                + "order mark; save it as UTF-8 or UTF-16")
+            throw .invalidStrings(
+                file: file, line: 1,
+                message: "the file is neither UTF-8 nor UTF-16 with a byte "
+                    + "order mark; save it as UTF-8 or UTF-16")
         }
         return s
     }

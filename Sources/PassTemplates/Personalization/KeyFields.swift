@@ -42,8 +42,9 @@ enum KeyFields {
         var names: Set<String> = []
         for key in order {
             if Template.isReservedKey(key) {
-                warnings.append("\(file): pass field key \"\(key)\" is a reserved record key, so it cannot be "
-                    + "personalized by key; rename the field's key (or use {{placeholders}} in its value)")
+                warnings.append(
+                    "\(file): pass field key \"\(key)\" is a reserved record key, so it cannot be "
+                        + "personalized by key; rename the field's key (or use {{placeholders}} in its value)")
                 continue
             }
             names.insert(key)
@@ -64,7 +65,9 @@ enum KeyFields {
             guard let dict = passJSON[style.rawValue]?.objectValue else { continue }
             for group in PassFieldGroup.allCases {
                 for item in dict[group.rawValue]?.arrayValue ?? [] {
-                    guard let field = item.objectValue, let key = field["key"]?.stringValue, !key.isEmpty else { continue }
+                    guard let field = item.objectValue, let key = field["key"]?.stringValue, !key.isEmpty else {
+                        continue
+                    }
                     let isDate = field["dateStyle"] != nil || field["timeStyle"] != nil
                     out.append(Occurrence(key: key, value: field["value"], isDate: isDate))
                 }

@@ -25,21 +25,27 @@ public enum ReservedKeys {
         for key in [relevantDateStart, relevantDateEnd] {
             guard let raw = record[key], !raw.isEmpty else { continue }
             guard let date = FieldValue.date(FieldValue.trimmed(raw)) else {
-                throw .invalidValue(field: key, value: raw, expected: "an ISO 8601 date such as "
-                    + "2027-06-12T19:30:00+02:00, 2027-06-12T19:30Z or 2027-06-12", file: file)
+                throw .invalidValue(
+                    field: key, value: raw,
+                    expected: "an ISO 8601 date such as "
+                        + "2027-06-12T19:30:00+02:00, 2027-06-12T19:30Z or 2027-06-12", file: file)
             }
             out[key] = date
         }
         if let end = out[relevantDateEnd], out[relevantDateStart] == nil {
-            throw .invalidValue(field: relevantDateEnd, value: end, expected: "a relevantDate.start as well (a "
-                + "relevant period needs its start; give only relevantDate.start for a single date)", file: file)
+            throw .invalidValue(
+                field: relevantDateEnd, value: end,
+                expected: "a relevantDate.start as well (a "
+                    + "relevant period needs its start; give only relevantDate.start for a single date)", file: file)
         }
         return out
     }
 
     /// Writes the reserved values of `values` into `root`.
-    static func apply(_ values: [String: String], to root: inout [String: JSONValue], file: String,
-                      warnings: inout [String]) {
+    static func apply(
+        _ values: [String: String], to root: inout [String: JSONValue], file: String,
+        warnings: inout [String]
+    ) {
         var barcodeKeys: [(String, String)] = []
         if let message = values[barcodeMessage] { barcodeKeys.append(("message", message)) }
         if let altText = values[barcodeAltText] { barcodeKeys.append(("altText", altText)) }
@@ -60,8 +66,9 @@ public enum ReservedKeys {
             }
             if !found {
                 let keys = barcodeKeys.map { "barcode.\($0.0)" }.joined(separator: " and ")
-                warnings.append("\(file): the pass has no barcode, so \(keys) changes nothing; add a \"barcodes\" "
-                    + "entry to pass.json or leave the key out")
+                warnings.append(
+                    "\(file): the pass has no barcode, so \(keys) changes nothing; add a \"barcodes\" "
+                        + "entry to pass.json or leave the key out")
             }
         }
         if let start = values[relevantDateStart] {

@@ -33,8 +33,9 @@ enum PlaceholderScan {
             for key in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
                 let child = TemplatePath.member(path, key)
                 if PlaceholderText.mayContainPlaceholder(key) {
-                    warnings.append("\(file): \(child): the member name contains {{…}}; placeholders are only "
-                        + "substituted in values, never in member names, so it stays as written")
+                    warnings.append(
+                        "\(file): \(child): the member name contains {{…}}; placeholders are only "
+                            + "substituted in values, never in member names, so it stays as written")
                 }
                 try collect(members[key]!, path: child, file: file, into: &out, warnings: &warnings)
             }

@@ -11,8 +11,10 @@ enum FieldValue {
             return decimal(trimmed(raw)).map(Result.success)
                 ?? .failure(Expected("a decimal number such as 12.50 (digits, one '.' as decimal separator)"))
         case .date:
-            return date(trimmed(raw)).map(Result.success) ?? .failure(Expected(
-                "an ISO 8601 date such as 2027-06-12T19:30:00+02:00, 2027-06-12T19:30Z or 2027-06-12"))
+            return date(trimmed(raw)).map(Result.success)
+                ?? .failure(
+                    Expected(
+                        "an ISO 8601 date such as 2027-06-12T19:30:00+02:00, 2027-06-12T19:30Z or 2027-06-12"))
         case .enum:
             if field.values.contains(raw) { return .success(raw) }
             let list = field.values.map { "\"\($0)\"" }.joined(separator: ", ")

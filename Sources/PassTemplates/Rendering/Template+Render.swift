@@ -55,9 +55,10 @@ extension Template {
             guard let fromCertificate else { continue }
             if let own = root[key], own != .string(fromCertificate) {
                 let shown = own.stringValue.map { "\"\($0)\"" } ?? "a \(own.kindName)"
-                warnings.append("\(passJSONFile): \(key) is \(shown) but the signing certificate's is "
-                    + "\"\(fromCertificate)\"; using the certificate's (Wallet rejects a pass whose \(key) differs "
-                    + "from its certificate)")
+                warnings.append(
+                    "\(passJSONFile): \(key) is \(shown) but the signing certificate's is "
+                        + "\"\(fromCertificate)\"; using the certificate's (Wallet rejects a pass whose \(key) differs "
+                        + "from its certificate)")
             }
             root[key] = .string(fromCertificate)
         }
@@ -88,6 +89,7 @@ extension Template {
         for image in context.images { files[image.path] = image }
         let sorted = files.values.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         return RenderedPass(
-            passJSON: .object(root), files: sorted, warnings: warnings, variant: tier?.images.isEmpty == false ? tierName : nil)
+            passJSON: .object(root), files: sorted, warnings: warnings,
+            variant: tier?.images.isEmpty == false ? tierName : nil)
     }
 }

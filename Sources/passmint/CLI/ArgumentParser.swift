@@ -42,11 +42,12 @@ enum ArgumentParser {
             parsed.values[name, default: []].append(value)
         }
         guard spec.positionals.contains(parsed.positionals.count) else {
-            let expected = spec.positionals.lowerBound == spec.positionals.upperBound
+            let expected =
+                spec.positionals.lowerBound == spec.positionals.upperBound
                 ? "\(spec.positionals.lowerBound)"
                 : spec.positionals.upperBound == Int.max
-                ? "at least \(spec.positionals.lowerBound)"
-                : "\(spec.positionals.lowerBound) to \(spec.positionals.upperBound)"
+                    ? "at least \(spec.positionals.lowerBound)"
+                    : "\(spec.positionals.lowerBound) to \(spec.positionals.upperBound)"
             throw .usage(
                 "expected \(expected) argument(s), got \(parsed.positionals.count); usage: passmint \(spec.usage)"
             )

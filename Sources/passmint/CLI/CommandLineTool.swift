@@ -18,8 +18,9 @@ enum CommandLineTool {
         guard let found = find(args) else {
             let names = Commands.all.map { $0.spec.name }
             let guess = names.min { ArgumentParser.editDistance($0, first) < ArgumentParser.editDistance($1, first) }
-            Console.error("passmint: unknown command '\(first)'." + (guess.map { " Did you mean '\($0)'?" } ?? "")
-                + " Run `passmint help` for the list.")
+            Console.error(
+                "passmint: unknown command '\(first)'." + (guess.map { " Did you mean '\($0)'?" } ?? "")
+                    + " Run `passmint help` for the list.")
             return 2
         }
         let command = found.type

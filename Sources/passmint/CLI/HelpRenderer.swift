@@ -10,7 +10,9 @@ enum HelpRenderer {
             }
             let width = min(34, (rows.map(\.0.count).max() ?? 0) + 2)
             for (left, right) in rows {
-                let pad = left.count < width ? String(repeating: " ", count: width - left.count) : "\n  " + String(repeating: " ", count: width)
+                let pad =
+                    left.count < width
+                    ? String(repeating: " ", count: width - left.count) : "\n  " + String(repeating: " ", count: width)
                 out += "  \(left)\(pad)\(right)\n"
             }
             out += "  --help" + String(repeating: " ", count: max(1, width - 6)) + "show this help\n"
@@ -32,7 +34,8 @@ enum HelpRenderer {
             """
         let width = (commands.map { $0.spec.name.count }.max() ?? 0) + 3
         for c in commands {
-            out += "  \(c.spec.name)" + String(repeating: " ", count: width - c.spec.name.count) + c.spec.abstract + "\n"
+            out +=
+                "  \(c.spec.name)" + String(repeating: " ", count: width - c.spec.name.count) + c.spec.abstract + "\n"
         }
         out += """
 

@@ -7,7 +7,8 @@ struct BatchCommand: Command {
     static let spec = CommandSpec(
         name: "batch",
         abstract: "issue one signed pass per CSV record, in parallel, with a per-record report",
-        usage: "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--shard i/N] [--compatible]",
+        usage:
+            "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--shard i/N] [--compatible]",
         discussion: """
             The CSV header names template fields (plus an optional serialNumber column and the other reserved
             keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, image.SLOT; for a Pass
@@ -37,7 +38,10 @@ struct BatchCommand: Command {
             .value("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV"),
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
             .value("delimiter", "SEP", "field separator: , ; tab or | (default: detected from the header)"),
-            .value("encoding", "ENC", "CSV encoding: utf-8, utf-16le, utf-16be, windows-1252 or latin1 (default: UTF-8, or UTF-16 by its BOM)"),
+            .value(
+                "encoding", "ENC",
+                "CSV encoding: utf-8, utf-16le, utf-16be, windows-1252 or latin1 (default: UTF-8, or UTF-16 by its BOM)"
+            ),
             TrustArguments.option,
         ] + StoreArguments.options(dbHelp: "store issued passes in this SQLite database for `passmint serve`")
             + IdentityArguments.options,
@@ -74,7 +78,8 @@ struct BatchCommand: Command {
             format.encoding = encoding
         }
         for (variable, keyPath) in [
-            ("PASSMINT_CSV_MAX_FIELD_BYTES", \CSVLimits.maxFieldBytes), ("PASSMINT_CSV_MAX_RECORD_BYTES", \.maxRecordBytes),
+            ("PASSMINT_CSV_MAX_FIELD_BYTES", \CSVLimits.maxFieldBytes),
+            ("PASSMINT_CSV_MAX_RECORD_BYTES", \.maxRecordBytes),
         ] {
             guard let text = ProcessInfo.processInfo.environment[variable] else { continue }
             guard let value = Int(text), value > 0 else {
@@ -107,7 +112,9 @@ struct BatchCommand: Command {
             let runner = try BatchRunner(options: options, sink: sink)
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
             let interrupt = InterruptRequest(secondStopsAtOnce: true)
-            let summary = try runner.run(countRecords: bar.enabled, shouldStop: { interrupt.requested }) { bar.update($0) }
+            let summary = try runner.run(countRecords: bar.enabled, shouldStop: { interrupt.requested }) {
+                bar.update($0)
+            }
             bar.finish()
             for warning in summary.warnings { Console.error("warning: \(warning)") }
             let rate = summary.elapsed > 0 ? Double(summary.issued) / summary.elapsed : 0
@@ -116,7 +123,8 @@ struct BatchCommand: Command {
             if summary.bundles > 0 { line += ", \(summary.bundles) bundles" }
             line += String(format: " in %.2f s (%.0f passes/s)", summary.elapsed, rate)
             if summary.failed > 0 {
-                line += options.reportPath.map { "; see \($0) for the failures" } ?? "; rerun with --report FILE to see why"
+                line +=
+                    options.reportPath.map { "; see \($0) for the failures" } ?? "; rerun with --report FILE to see why"
             }
             Console.error(line)
             for failure in summary.firstFailures {
@@ -126,8 +134,9 @@ struct BatchCommand: Command {
                 Console.error("  … and \(summary.failed - summary.firstFailures.count) more")
             }
             if summary.invalidEncodingRecords > 0, options.csvFormat.encoding == nil {
-                Console.error("hint: \(summary.invalidEncodingRecords) record(s) are not valid UTF-8; if a spreadsheet saved "
-                    + "the file in a Western European encoding, rerun with --encoding windows-1252 (or latin1)")
+                Console.error(
+                    "hint: \(summary.invalidEncodingRecords) record(s) are not valid UTF-8; if a spreadsheet saved "
+                        + "the file in a Western European encoding, rerun with --encoding windows-1252 (or latin1)")
             }
             if summary.interrupted {
                 Console.error(
@@ -137,7 +146,9 @@ struct BatchCommand: Command {
             }
             return summary.failed > 0 ? 1 : 0
         } catch {
-            if case .batchStopped = error { throw .environment(error.cliText + " — rerun the same command with --resume") }
+            if case .batchStopped = error {
+                throw .environment(error.cliText + " — rerun the same command with --resume")
+            }
             throw error.cli
         }
     }

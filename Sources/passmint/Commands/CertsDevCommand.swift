@@ -17,7 +17,10 @@ struct CertsDevCommand: Command {
             .value("team-id", "ID", "team identifier (default PASSMINT01)"),
             .value("days", "N", "validity of the Pass Type ID certificate in days (default 365)"),
         ],
-        examples: ["passmint certs dev", "passmint certs dev --dir /tmp/dev --pass-type-id pass.com.example.loyalty --team-id ABCDE12345"]
+        examples: [
+            "passmint certs dev",
+            "passmint certs dev --dir /tmp/dev --pass-type-id pass.com.example.loyalty --team-id ABCDE12345",
+        ]
     )
 
     let dir: String
@@ -41,7 +44,8 @@ struct CertsDevCommand: Command {
                 directory: dir, passTypeIdentifier: passTypeID, teamIdentifier: teamID, validDays: days)
             print("development identity for \(passTypeID) (team \(teamID)) in \(paths.directory):")
             for path in [paths.rootCA, paths.wwdr, paths.certificate, paths.key, paths.pkcs12] { print("  \(path)") }
-            print("pass.p12 password: passmint-dev. These certificates are for testing; Wallet on a device rejects them.")
+            print(
+                "pass.p12 password: passmint-dev. These certificates are for testing; Wallet on a device rejects them.")
             return 0
         } catch {
             throw .environment("\(error)")

@@ -73,7 +73,8 @@ struct CertsInspectCommand: Command {
         for entry in inspection.entries {
             let c = entry.certificate
             let days = inspection.daysToExpiry(c)
-            let expiry = inspection.now > c.notAfter
+            let expiry =
+                inspection.now > c.notAfter
                 ? "EXPIRED \(-days) days ago" : "\(days) days left"
             var rows: [(String, String)] = [("subject", c.subject)]
             if entry.role == .passType {
@@ -99,7 +100,8 @@ struct CertsInspectCommand: Command {
             }
         }
         if let key = inspection.key {
-            out += "key \(key.file) (\(key.type)): "
+            out +=
+                "key \(key.file) (\(key.type)): "
                 + (key.matches ? "matches the certificate\n" : "DOES NOT match the certificate\n")
         }
         return out

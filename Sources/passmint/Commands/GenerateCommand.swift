@@ -8,7 +8,8 @@ struct GenerateCommand: Command {
     static let spec = CommandSpec(
         name: "generate",
         abstract: "make one signed .pkpass from a template",
-        usage: "generate --template DIR [--set key=value]… [--data FILE.json] [--images DIR] [--serial S] [--compatible] --out FILE.pkpass",
+        usage:
+            "generate --template DIR [--set key=value]… [--data FILE.json] [--images DIR] [--serial S] [--compatible] --out FILE.pkpass",
         discussion: """
             Values come from --data (a JSON object) and then --set (which wins). Template fields not given take
             their defaults from template.json. A Pass Designer .pkpasstemplate (folder or zipped) is personalized
@@ -97,7 +98,9 @@ struct GenerateCommand: Command {
                     record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token,
                     compatiblePass: compatible, rejectsUnknownKeys: true, imageFolder: imageFolder,
                     imageFolders: imageFolders))
-            for warning in issuer.identityWarnings + issuer.templateWarnings + pass.warnings { Console.error("warning: \(warning)") }
+            for warning in issuer.identityWarnings + issuer.templateWarnings + pass.warnings {
+                Console.error("warning: \(warning)")
+            }
             try PassSelfCheck.require(pass, name: out, trust: trust)
             try PassOutput.write(pass.archiveParts, to: out)
             // Stored only once the file exists, so the service never knows a pass its holder was not given.
@@ -105,7 +108,9 @@ struct GenerateCommand: Command {
                 try StoreAccess.issuedPassSink(store).storeIssued(
                     pass, templateDirectory: templateDir, token: token, webServiceURL: webServiceURL)
             }
-            print("wrote \(out): \(pass.passTypeIdentifier) serial \(pass.serialNumber), \(pass.archiveParts.count) bytes")
+            print(
+                "wrote \(out): \(pass.passTypeIdentifier) serial \(pass.serialNumber), \(pass.archiveParts.count) bytes"
+            )
             return 0
         } catch {
             throw error.cli

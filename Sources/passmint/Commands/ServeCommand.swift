@@ -8,7 +8,8 @@ struct ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         abstract: "run the Wallet update web service and the APNs push sender",
-        usage: "serve [--db FILE | --postgres URL [--pool-size N]] [--host 127.0.0.1] [--port 8080] [--apns URL] [--apns-ca FILE] [--admin-token-env VAR]",
+        usage:
+            "serve [--db FILE | --postgres URL [--pool-size N]] [--host 127.0.0.1] [--port 8080] [--apns URL] [--apns-ca FILE] [--admin-token-env VAR]",
         discussion: """
             Serves Apple's PassKit web service under /v1 (registrations, updated passes, log, personalize), the
             admin API under /admin/v1 (bearer token from the environment variable named by --admin-token-env,
@@ -107,9 +108,10 @@ struct ServeCommand: Command {
             do {
                 configuration.tls = try TLSCredentials.load(certificatePath: tls.certificate, keyPath: tls.key)
             } catch {
-                let option = if case .tlsFile(_, let problem) = error, problem.kind == .privateKey {
-                    "--tls-key"
-                } else { "--tls-cert" }
+                let option =
+                    if case .tlsFile(_, let problem) = error, problem.kind == .privateKey {
+                        "--tls-key"
+                    } else { "--tls-cert" }
                 throw .environment("\(option): \(error)")
             }
         }
@@ -139,7 +141,8 @@ struct ServeCommand: Command {
         let port = runner.service.boundPort ?? options.configuration.port
         // Written unbuffered: a parent reading this line through a pipe must see it now, not at exit.
         let scheme = options.configuration.tls == nil ? "http" : "https"
-        let line = "passmint serve: listening on \(scheme)://\(options.configuration.host):\(port) "
+        let line =
+            "passmint serve: listening on \(scheme)://\(options.configuration.host):\(port) "
             + "(store \(options.store), APNs \(options.apnsURL))\n"
         FileHandle.standardOutput.write(Data(line.utf8))
         let interrupt = InterruptRequest(secondStopsAtOnce: false)

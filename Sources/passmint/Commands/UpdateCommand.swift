@@ -42,7 +42,8 @@ struct UpdateCommand: Command {
         do {
             let store = try StoreAccess.open(store)
             let renderer = TemplateRenderer(identity: try identity.load())
-            let outcome = try PassUpdater.update(serial: serial, changes: changes, store: store, renderer: renderer, imageFolder: imageFolder)
+            let outcome = try PassUpdater.update(
+                serial: serial, changes: changes, store: store, renderer: renderer, imageFolder: imageFolder)
             for change in outcome.changed {
                 print("\(change.field): \(change.from ?? "(unset)") → \(change.to)")
             }

@@ -16,8 +16,10 @@ struct VerifyCommand: Command {
             Exit status: 0 when every pass is valid (warnings allowed), 1 otherwise.
             """,
         options: [
-            .flag("json", "print one JSON object per pass per line: {file, valid, style, passTypeIdentifier, "
-                + "serialNumber, problems: [{severity, code, message, path}]}"),
+            .flag(
+                "json",
+                "print one JSON object per pass per line: {file, valid, style, passTypeIdentifier, "
+                    + "serialNumber, problems: [{severity, code, message, path}]}"),
             TrustArguments.option,
         ],
         positionals: 1...Int.max,
@@ -73,12 +75,14 @@ struct VerifyCommand: Command {
         var facts = [report.style, report.passTypeIdentifier, report.serialNumber.map { "serial \($0)" }]
             .compactMap { $0 }
         if report.isDevelopmentPass { facts.append("development pass") }
-        var out = "\(report.file): \(report.valid ? "valid" : "INVALID")"
+        var out =
+            "\(report.file): \(report.valid ? "valid" : "INVALID")"
             + (facts.isEmpty ? "" : " (\(facts.joined(separator: ", ")))") + "\n"
         for (title, problems) in [("error", report.errors), ("warning", report.warnings)] where !problems.isEmpty {
             out += "  \(problems.count) \(title)\(problems.count == 1 ? "" : "s"):\n"
             for problem in problems {
-                out += "    \(problem.code)" + (problem.path.isEmpty ? "" : " at \(problem.path)")
+                out +=
+                    "    \(problem.code)" + (problem.path.isEmpty ? "" : " at \(problem.path)")
                     + ": \(problem.message)\n"
             }
         }

@@ -17,7 +17,9 @@ final class SQLiteCheckpointer: Sendable {
             // WAL by the first writer, opening it here can fail with SQLITE_BUSY.
             var db: SQLiteConnection?
             while stop.wait(timeout: .now() + interval) == .timedOut {
-                if db == nil { db = try? SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) }
+                if db == nil {
+                    db = try? SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                }
                 try? db?.execute("PRAGMA wal_checkpoint(PASSIVE)")
             }
             try? db?.execute("PRAGMA wal_checkpoint(PASSIVE)")

@@ -3,7 +3,8 @@ internal import CSQLite
 /// Owner of one `sqlite3*` connection (closed in deinit) and its prepared-statement cache.
 ///
 /// Opened with SQLITE_OPEN_NOMUTEX: a connection is never used by two threads at once, the pool guarantees it.
-final class SQLiteConnection: @unchecked Sendable {  // handed out exclusively by SQLiteConnectionPool, one user at a time
+// @unchecked Sendable: handed out exclusively by SQLiteConnectionPool, one user at a time.
+final class SQLiteConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]

@@ -20,13 +20,15 @@ final class SQLiteConnectionPool: Sendable {
 
     /// - Parameter backgroundCheckpoints: checkpoint on a thread of its own instead of inside the COMMIT that
     ///   crosses SQLite's threshold (for a long-running process with many writes: `serve`).
-    init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, maxIdle: Int = 128, backgroundCheckpoints: Bool = false) {
+    init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, maxIdle: Int = 128, backgroundCheckpoints: Bool = false)
+    {
         self.path = path
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.maxIdle = maxIdle
         self.writer = WriterSlot(automaticCheckpoints: !backgroundCheckpoints)
         self.checkpointer =
-            backgroundCheckpoints ? SQLiteCheckpointer(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) : nil
+            backgroundCheckpoints
+            ? SQLiteCheckpointer(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) : nil
     }
 
     /// Runs `body` as one atomic write: inside a savepoint of a transaction that may also carry the writes other
@@ -49,7 +51,8 @@ final class SQLiteConnectionPool: Sendable {
     }
 
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        let connection = try idle.withLock { $0.popLast() }
+        let connection =
+            try idle.withLock { $0.popLast() }
             ?? SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         defer {
             idle.withLock { connections in

@@ -20,8 +20,9 @@ extension SQLiteStore {
                 var jobs: [PushJob] = []
                 while try s.step() {
                     jobs.append(
-                        PushJob(id: s.int64(0), pushToken: s.string(1), passTypeIdentifier: s.string(2),
-                                attempts: s.int(3)))
+                        PushJob(
+                            id: s.int64(0), pushToken: s.string(1), passTypeIdentifier: s.string(2),
+                            attempts: s.int(3)))
                 }
                 return jobs.sorted { $0.id < $1.id }
             }

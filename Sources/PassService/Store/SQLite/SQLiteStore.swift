@@ -83,7 +83,8 @@ public final class SQLiteStore: PassStore, PushOutbox {
 
     public func passVersion(passType: String, serial: String) throws -> PassVersion? {
         try pool.withConnection { db in
-            try db.withStatement("SELECT auth_token, tag, modified_at FROM passes WHERE serial = ?1 AND pass_type = ?2") {
+            try db.withStatement("SELECT auth_token, tag, modified_at FROM passes WHERE serial = ?1 AND pass_type = ?2")
+            {
                 s in
                 try s.bind(1, serial)
                 try s.bind(2, passType)
