@@ -51,7 +51,7 @@ struct RequestScreenTests {
             Issue.record("expected 414")
         } catch {
             #expect(error.status == 414)
-            #expect(error.message.contains("--max-url-bytes"))
+            #expect(error.message.contains("request-target limit"))
         }
     }
 
@@ -111,7 +111,7 @@ struct RequestScreenTests {
             _ = try RequestScreen.headers(fields([("A", "1"), ("B", "2"), ("C", "3"), ("D", "4")]), limits: count)
             Issue.record("expected 431")
         } catch {
-            #expect(error.status == 431 && error.message.contains("--max-headers"))
+            #expect(error.status == 431 && error.message.contains("header-count limit"))
         }
         let bytes = RequestLimits(maxHeaderBytes: 10)
         _ = try RequestScreen.headers(fields([("ABCDE", "12345")]), limits: bytes)
@@ -119,7 +119,7 @@ struct RequestScreenTests {
             _ = try RequestScreen.headers(fields([("ABCDE", "123456")]), limits: bytes)
             Issue.record("expected 431")
         } catch {
-            #expect(error.status == 431 && error.message.contains("--max-header-bytes"))
+            #expect(error.status == 431 && error.message.contains("header-size limit"))
         }
     }
 }

@@ -19,7 +19,7 @@ enum RequestScreen {
             throw HTTPError(
                 414,
                 "the request target is \(raw.count) bytes; at most \(limits.maxURLBytes) are "
-                    + "accepted (serve --max-url-bytes)")
+                    + "accepted (the service's request-target limit)")
         }
         guard !raw.contains(where: PercentDecoding.isControl) else {
             throw .badRequest("the request target contains a control character")
@@ -55,14 +55,14 @@ enum RequestScreen {
             throw HTTPError(
                 431,
                 "the request has \(fields.count) header fields; at most \(limits.maxHeaderCount) "
-                    + "are accepted (serve --max-headers)")
+                    + "are accepted (the service's header-count limit)")
         }
         let bytes = fields.reduce(0) { $0 + $1.name.count + $1.value.count }
         guard bytes <= limits.maxHeaderBytes else {
             throw HTTPError(
                 431,
                 "the request's header fields are \(bytes) bytes; at most \(limits.maxHeaderBytes) "
-                    + "are accepted (serve --max-header-bytes)")
+                    + "are accepted (the service's header-size limit)")
         }
         var headers = HTTPHeaders()
         var lengths: [String] = [], codings: [String] = []
@@ -108,7 +108,7 @@ enum RequestScreen {
 
     /// The 413 for a body past `maxBodyBytes`, declared or counted.
     static func bodyTooLarge(_ limits: RequestLimits) -> HTTPError {
-        HTTPError(413, "the request body is larger than \(limits.maxBodyBytes) bytes (serve --max-body-bytes)")
+        HTTPError(413, "the request body is larger than \(limits.maxBodyBytes) bytes (the service's body limit)")
     }
 
     /// RFC 9110 `tchar`.
