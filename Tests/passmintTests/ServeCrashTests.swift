@@ -30,11 +30,6 @@ struct ServeCrashTests {
         print(json.dumps(counts))
         """
 
-    /// The device tokens the APNs stand-in has received a push for.
-    private func pushedTokens(_ f: ServeFixture) throws -> Set<String> {
-        Set(try f.apnsRequests().compactMap { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) })
-    }
-
     @Test(
         "SIGKILL during a 5,000-device fan-out, restart: every registration kept, every device pushed at least once",
         .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)),
@@ -54,19 +49,19 @@ struct ServeCrashTests {
         // The change queues one push per device; kill serve as soon as the stand-in has seen the first of them.
         let updated = try f.update("CRASH-1", ["tier=Gold"])
         try #require(updated.status == 0, "\(updated.stderr)")
-        let started = try ServeTools.waitUntil(timeout: 60) { !(try pushedTokens(f)).isEmpty }
+        let started = try ServeTools.waitUntil(timeout: 60) { !(try f.pushedTokens()).isEmpty }
         try #require(started, "no push reached the stand-in: \(f.serve.stderr)")
         try f.killAndRestart()
-        let beforeKill = try pushedTokens(f).count
+        let beforeKill = try f.pushedTokens().count
         #expect(beforeKill < Self.devices, "the fan-out ended before the kill; the test proved nothing")
 
         // Pushes claimed by the killed process become due again when their lease ends (30 s).
         let expected = Set((0..<Self.devices).map { ServeTools.token("cd", $0) })
         let deadline = Date().addingTimeInterval(150)
-        var pushed = try pushedTokens(f)
+        var pushed = try f.pushedTokens()
         while !expected.isSubset(of: pushed), Date() < deadline {
             usleep(250_000)
-            pushed = try pushedTokens(f)
+            pushed = try f.pushedTokens()
         }
         #expect(
             expected.subtracting(pushed).isEmpty,

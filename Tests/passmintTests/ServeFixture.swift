@@ -206,3 +206,10 @@ final class ServeFixture {
         return Int(try ServeTools.sqlite(db, sql)) ?? -1
     }
 }
+
+extension ServeFixture {
+    /// The device tokens the APNs stand-in has received a push for.
+    func pushedTokens() throws -> Set<String> {
+        Set(try apnsRequests().compactMap { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) })
+    }
+}

@@ -35,10 +35,6 @@ struct ServePostgresTests {
         print(json.dumps(counts))
         """
 
-    private func pushedTokens(_ f: ServeFixture) throws -> Set<String> {
-        Set(try f.apnsRequests().compactMap { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) })
-    }
-
     @Test(
         "two instances on one database: 2,000 devices through both, one change, SIGKILL of one while pushing; every device pushed, no registration lost",
         .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)),
@@ -60,20 +56,20 @@ struct ServePostgresTests {
 
         let updated = try f.update("PG-1", ["tier=Gold"])
         try #require(updated.status == 0, "\(updated.stderr)")
-        let started = try ServeTools.waitUntil(timeout: 60) { !(try pushedTokens(f)).isEmpty }
+        let started = try ServeTools.waitUntil(timeout: 60) { !(try f.pushedTokens()).isEmpty }
         try #require(started, "no push reached the stand-in: \(f.serve.stderr)")
         f.serve.stop(grace: 0)  // SIGKILL the first instance mid fan-out; the second carries on alone
-        let beforeKill = try pushedTokens(f).count
+        let beforeKill = try f.pushedTokens().count
         #expect(beforeKill < Self.devices, "the fan-out ended before the kill; the test proved nothing")
 
         // Rows the killed instance had claimed come back to the survivor when their lease ends (30 s).
         let expected = Set((0..<Self.devices).map { ServeTools.token("bd", $0) })
         // Polled with Task.sleep: the cooperative threads (two here) stay free for the tests that run meanwhile.
-        var pushed = try pushedTokens(f)
+        var pushed = try f.pushedTokens()
         let deadline = Date().addingTimeInterval(120)
         while !expected.isSubset(of: pushed), Date() < deadline {
             try await Task.sleep(for: .milliseconds(100))
-            pushed = try pushedTokens(f)
+            pushed = try f.pushedTokens()
         }
         let reached = expected.isSubset(of: pushed)
         #expect(
