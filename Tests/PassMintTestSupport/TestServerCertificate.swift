@@ -12,7 +12,11 @@ public struct TestServerCertificate: Sendable {
 
     /// Writes `ca.pem`, `server.pem` and `server.key` (and their helpers) into `directory`.
     public init(in directory: TempDir) throws {
-        let dir = directory.url
+        try self.init(folder: directory.url)
+    }
+
+    /// The same into an existing folder (one that lives as long as the caller needs the files).
+    public init(folder dir: URL) throws {
         func openssl(_ args: [String]) throws {
             let result = try CLI.run("openssl", args, cwd: dir)
             guard result.status == 0 else {
@@ -29,9 +33,9 @@ public struct TestServerCertificate: Sendable {
                 "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
                 "server.pem", "-days", "2", "-extfile", "san.ext",
             ])
-        ca = directory.path("ca.pem")
-        certificate = directory.path("server.pem")
-        key = directory.path("server.key")
+        ca = dir.appendingPathComponent("ca.pem").path
+        certificate = dir.appendingPathComponent("server.pem").path
+        key = dir.appendingPathComponent("server.key").path
     }
 }
 

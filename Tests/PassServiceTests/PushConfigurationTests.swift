@@ -47,7 +47,7 @@ struct PushConfigurationTests {
         }
         var badCA = APNsConfiguration(credential: try files(scratch))
         badCA.caFile = "/nonexistent/ca.pem"
-        #expect(throws: PushError.unreadableFile(role: "APNs CA file", path: "/nonexistent/ca.pem")) {
+        #expect(throws: PushError.unreadableFile(role: "CA", path: "/nonexistent/ca.pem")) {
             try badCA.validate()
         }
         let blob = APNsConfiguration(
@@ -56,7 +56,7 @@ struct PushConfigurationTests {
         var zero = APNsConfiguration(credential: try files(scratch))
         zero.maxConcurrentStreams = 0
         #expect(throws: PushError.invalidSetting(name: "maxConcurrentStreams", value: "0")) { try zero.validate() }
-        #expect(PushError.unreadableFile(role: "APNs CA file", path: "/x").description.contains("/x"))
+        #expect(PushError.unreadableFile(role: "CA", path: "/x").description.contains("/x"))
     }
 
     @Test("credentials never print key material")

@@ -113,31 +113,27 @@ struct PushTestPKI {
     init(in scratch: PushScratch) throws {
         let dir = scratch.url.path
         func make(_ args: [String]) throws { try PushTestTools.run("openssl", args, in: dir) }
+        // The CA (ca.pem, ca.key) and the server certificate for 127.0.0.1 are the shared test ones; the client
+        // certificates below are signed by that CA, the rogue one by a CA of its own.
+        let server = try TestServerCertificate(folder: scratch.url)
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try make(
-            ["req", "-x509"] + ec + [
-                "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=PassMint Test CA",
-            ])
         try make(
             ["req", "-x509"] + ec + [
                 "-keyout", "rogue-ca.key", "-out", "rogue-ca.pem", "-days", "2", "-subj", "/CN=Rogue CA",
             ])
-        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(
-            toFile: scratch.path("san.ext"), atomically: true, encoding: .utf8)
-        func leaf(_ name: String, cn: String, ca: String, extfile: Bool) throws {
+        func leaf(_ name: String, cn: String, ca: String) throws {
             try make(["req"] + ec + ["-keyout", "\(name).key", "-out", "\(name).csr", "-subj", "/CN=\(cn)"])
             try make(
                 [
                     "x509", "-req", "-in", "\(name).csr", "-CA", "\(ca).pem", "-CAkey", "\(ca).key", "-CAcreateserial",
                     "-out", "\(name).pem", "-days", "2",
-                ] + (extfile ? ["-extfile", "san.ext"] : []))
+                ])
         }
-        try leaf("server", cn: "127.0.0.1", ca: "ca", extfile: true)
-        try leaf("client", cn: PushTestTools.passType, ca: "ca", extfile: false)
-        try leaf("rogue", cn: PushTestTools.passType, ca: "rogue-ca", extfile: false)
-        ca = scratch.path("ca.pem")
-        serverCert = scratch.path("server.pem")
-        serverKey = scratch.path("server.key")
+        try leaf("client", cn: PushTestTools.passType, ca: "ca")
+        try leaf("rogue", cn: PushTestTools.passType, ca: "rogue-ca")
+        ca = server.ca
+        serverCert = server.certificate
+        serverKey = server.key
         clientCert = scratch.path("client.pem")
         clientKey = scratch.path("client.key")
         rogueCert = scratch.path("rogue.pem")

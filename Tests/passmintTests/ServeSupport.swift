@@ -87,36 +87,18 @@ struct APNsTestPKI {
     let serverCert: String
     let serverKey: String
     let clientCA: String
-
     init(in tmp: TempDir) throws {
-        let dir = tmp.url
-        func openssl(_ args: [String]) throws {
-            let result = try CLI.run("openssl", args, cwd: dir)
-            guard result.status == 0 else {
-                throw ServeFailure("openssl \(args.joined(separator: " ")): \(result.stderr)")
-            }
-        }
-        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try openssl(
-            ["req", "-x509"] + ec + [
-                "-keyout", "apns-ca.key", "-out", "apns-ca.pem", "-days", "2", "-subj", "/CN=Serve Test CA",
-            ])
-        try Data("subjectAltName=IP:127.0.0.1,DNS:localhost\n".utf8).write(to: dir.appendingPathComponent("san.ext"))
-        try openssl(["req"] + ec + ["-keyout", "apns-server.key", "-out", "apns-server.csr", "-subj", "/CN=127.0.0.1"])
-        try openssl(
-            [
-                "x509", "-req", "-in", "apns-server.csr", "-CA", "apns-ca.pem", "-CAkey", "apns-ca.key",
-                "-CAcreateserial",
-                "-out", "apns-server.pem", "-days", "2", "-extfile", "san.ext",
-            ])
+        let folder = tmp.url.appendingPathComponent("apns")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let server = try TestServerCertificate(folder: folder)
         let bundle =
             try Data(contentsOf: URL(fileURLWithPath: DevIdentity.directory + "/wwdr.pem"))
             + Data(contentsOf: URL(fileURLWithPath: DevIdentity.directory + "/root-ca.pem"))
-        try bundle.write(to: dir.appendingPathComponent("client-ca.pem"))
-        ca = tmp.path("apns-ca.pem")
-        serverCert = tmp.path("apns-server.pem")
-        serverKey = tmp.path("apns-server.key")
-        clientCA = tmp.path("client-ca.pem")
+        try bundle.write(to: folder.appendingPathComponent("client-ca.pem"))
+        ca = server.ca
+        serverCert = server.certificate
+        serverKey = server.key
+        clientCA = folder.appendingPathComponent("client-ca.pem").path
     }
 }
 

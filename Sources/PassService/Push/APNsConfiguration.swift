@@ -82,7 +82,7 @@ public struct APNsConfiguration: Sendable {
             guard Self.looksLikePEM(cert) else { throw .invalidPEM(role: "client certificate") }
             guard Self.looksLikePEM(key) else { throw .invalidPEM(role: "client key") }
         }
-        if let caFile { try Self.checkReadable(caFile, role: "APNs CA file") }
+        if let caFile { try Self.checkReadable(caFile, role: "CA") }
     }
 
     private static func checkReadable(_ path: String, role: String) throws(PushError) {
