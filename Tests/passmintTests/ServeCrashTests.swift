@@ -7,29 +7,6 @@ import Testing
 struct ServeCrashTests {
     static let devices = 5000
 
-    /// Registers `count` devices (crash00000…, push tokens `cd…`) over 8 keep-alive connections; prints the
-    /// status counts as JSON. Python's standard library only: 5,000 curl processes would take minutes.
-    static let registrar = """
-        import http.client, json, sys, threading
-        port, pass_type, serial, auth, count = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
-        threads, counts, lock = 8, {}, threading.Lock()
-        def work(k):
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-            for i in range(k, count, threads):
-                token = "cd" + format(i, "x").rjust(62, "0")
-                connection.request("POST", f"/v1/devices/crash{i:05d}/registrations/{pass_type}/{serial}",
-                                   body=json.dumps({"pushToken": token}),
-                                   headers={"Authorization": "ApplePass " + auth, "Content-Type": "application/json"})
-                response = connection.getresponse()
-                response.read()
-                with lock:
-                    counts[response.status] = counts.get(response.status, 0) + 1
-        workers = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
-        for w in workers: w.start()
-        for w in workers: w.join()
-        print(json.dumps(counts))
-        """
-
     @Test(
         "SIGKILL during a 5,000-device fan-out, restart: every registration kept, every device pushed at least once",
         .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)),
@@ -40,7 +17,11 @@ struct ServeCrashTests {
         defer { f.stop() }
         let (_, token) = try f.generate(serial: "CRASH-1")
         let registered = try CLI.run(
-            python, ["-c", Self.registrar, String(f.port), ServeTools.passType, "CRASH-1", token, String(Self.devices)])
+            python,
+            [
+                "-c", ServeTools.registrar, String(f.port), ServeTools.passType, "CRASH-1", token, String(Self.devices),
+                "crash", "cd",
+            ])
         #expect(
             registered.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"201": \#(Self.devices)}"#,
             "\(registered.stdout) \(registered.stderr)")

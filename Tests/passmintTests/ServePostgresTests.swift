@@ -10,31 +10,6 @@ import Testing
 struct ServePostgresTests {
     static let devices = 2000
 
-    /// Registers devices pg00000… (push tokens `bd…`) for one serial, device i through `ports[i % ports.count]`,
-    /// 8 keep-alive connections per port; prints the status counts as JSON.
-    static let registrar = """
-        import http.client, json, sys, threading
-        ports = [int(p) for p in sys.argv[1].split(",")]
-        pass_type, serial, auth, count = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
-        threads, counts, lock = 8, {}, threading.Lock()
-        def work(port, k):
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-            for i in range(k, count, threads * len(ports)):
-                token = "bd" + format(i, "x").rjust(62, "0")
-                connection.request("POST", f"/v1/devices/pg{i:05d}/registrations/{pass_type}/{serial}",
-                                   body=json.dumps({"pushToken": token}),
-                                   headers={"Authorization": "ApplePass " + auth, "Content-Type": "application/json"})
-                response = connection.getresponse()
-                response.read()
-                with lock:
-                    counts[response.status] = counts.get(response.status, 0) + 1
-        workers = [threading.Thread(target=work, args=(port, p + t * len(ports)))
-                   for p, port in enumerate(ports) for t in range(threads)]
-        for w in workers: w.start()
-        for w in workers: w.join()
-        print(json.dumps(counts))
-        """
-
     @Test(
         "two instances on one database: 2,000 devices through both, one change, SIGKILL of one while pushing; every device pushed, no registration lost",
         .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)),
@@ -46,7 +21,8 @@ struct ServePostgresTests {
         let second = try f.startInstance()
         let (_, token) = try f.generate(serial: "PG-1")
         let registrarArguments = [
-            "-c", Self.registrar, "\(f.port),\(second.port)", ServeTools.passType, "PG-1", token, String(Self.devices),
+            "-c", ServeTools.registrar, "\(f.port),\(second.port)", ServeTools.passType, "PG-1", token,
+            String(Self.devices), "pg", "bd",
         ]
         let registered = try await offPool { try CLI.run(python, registrarArguments) }
         #expect(

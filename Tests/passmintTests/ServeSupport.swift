@@ -22,6 +22,34 @@ enum ServeTools {
         return nil
     }()
 
+    /// Registers COUNT devices `<device prefix>00000…` (push tokens `<token prefix>` + hex, 64 digits) for one
+    /// serial, device i through port `PORTS[i % n]`, 8 keep-alive connections per port, and prints the status
+    /// counts as JSON. Arguments: PORTS (comma-separated) PASS_TYPE SERIAL AUTH COUNT DEVICE_PREFIX TOKEN_PREFIX.
+    /// Python's standard library only: thousands of curl processes would take minutes.
+    static let registrar = """
+        import http.client, json, sys, threading
+        ports = [int(p) for p in sys.argv[1].split(",")]
+        pass_type, serial, auth, count = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+        device_prefix, token_prefix = sys.argv[6], sys.argv[7]
+        threads, counts, lock = 8, {}, threading.Lock()
+        def work(port, k):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            for i in range(k, count, threads * len(ports)):
+                token = token_prefix + format(i, "x").rjust(64 - len(token_prefix), "0")
+                connection.request("POST", f"/v1/devices/{device_prefix}{i:05d}/registrations/{pass_type}/{serial}",
+                                   body=json.dumps({"pushToken": token}),
+                                   headers={"Authorization": "ApplePass " + auth, "Content-Type": "application/json"})
+                response = connection.getresponse()
+                response.read()
+                with lock:
+                    counts[response.status] = counts.get(response.status, 0) + 1
+        workers = [threading.Thread(target=work, args=(port, p + t * len(ports)))
+                   for p, port in enumerate(ports) for t in range(threads)]
+        for w in workers: w.start()
+        for w in workers: w.join()
+        print(json.dumps(counts))
+        """
+
     static let skipMessage = "python3 with h2 is not available for the APNs stand-in: apt-get install python3-h2"
 
     /// Polls `condition` every 20 ms until it holds or `timeout` passes (the shared `waitUntil`).
