@@ -1,4 +1,5 @@
 import Foundation
+import PassModel
 
 /// One CSV record: its fields, or why it could not be read, and the line it starts on.
 public struct CSVRecord: Sendable {
@@ -221,8 +222,7 @@ public final class CSVReader {
     /// Why a field's bytes cannot be a value: invalid UTF-8 (naming the byte and the encodings to try) or a
     /// control character other than tab and line breaks.
     private func problem(in raw: [UInt8], field index: Int) -> (message: String, isEncoding: Bool)? {
-        for (offset, byte) in raw.enumerated() where byte < 0x20 || byte == 0x7F {
-            if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+        for (offset, byte) in raw.enumerated() where ValueCharacters.isForbiddenControl(UInt32(byte)) {
             return (
                 "field \(index + 1)\(name(index)) holds the control character 0x\(Self.hex(byte)) at byte "
                     + "\(offset + 1); remove it (values may hold tabs and line breaks, no other control characters)",

@@ -47,16 +47,16 @@ enum CertificateChecks {
             if chainBroken {
                 findings.note(
                     "the certificates were within their validity at the signing time "
-                        + "\(Dates.text(signingTime)), but the chain is broken (see above)")
+                        + "\(DateText.utc(signingTime)), but the chain is broken (see above)")
             } else if expiredNow {
                 findings.note(
-                    "signature was valid when made (signing time \(Dates.text(signingTime))); "
+                    "signature was valid when made (signing time \(DateText.utc(signingTime))); "
                         + "the certificates have expired since, so Wallet refuses the pass today")
             }
         }
         if leaf.isValid(at: now) {
             let days = Int(leaf.notAfter.timeIntervalSince(now) / 86_400)
-            findings.note("signer certificate valid until \(Dates.text(leaf.notAfter)) (\(days) days from now)")
+            findings.note("signer certificate valid until \(DateText.utc(leaf.notAfter)) (\(days) days from now)")
         }
         checkIdentity(leaf, facts: facts, into: &findings)
         return isDevelopment
@@ -134,20 +134,20 @@ enum CertificateChecks {
         if now > certificate.notAfter {
             findings.error(
                 expiredCode,
-                "\(role) expired on \(Dates.text(certificate.notAfter)); Wallet refuses passes signed with an "
+                "\(role) expired on \(DateText.utc(certificate.notAfter)); Wallet refuses passes signed with an "
                     + "expired certificate — sign with a current one", path: "signature")
         } else if now < certificate.notBefore {
             findings.error(
                 VerifyCode.certificateNotYetValid,
-                "\(role) is not valid before \(Dates.text(certificate.notBefore)); check the clock or wait",
+                "\(role) is not valid before \(DateText.utc(certificate.notBefore)); check the clock or wait",
                 path: "signature")
         }
         guard let signingTime else { return false }
         if certificate.isValid(at: signingTime) { return true }
         findings.error(
             VerifyCode.certificateInvalidWhenSigned,
-            "\(role) was not valid at the signing time \(Dates.text(signingTime)) (valid "
-                + "\(Dates.text(certificate.notBefore)) to \(Dates.text(certificate.notAfter)))", path: "signature")
+            "\(role) was not valid at the signing time \(DateText.utc(signingTime)) (valid "
+                + "\(DateText.utc(certificate.notBefore)) to \(DateText.utc(certificate.notAfter)))", path: "signature")
         return false
     }
 
@@ -172,9 +172,4 @@ enum CertificateChecks {
                 path: reason == "personalization.json" ? "personalization.json" : "nfc")
         }
     }
-}
-
-/// Date formatting for messages: ISO 8601 in UTC.
-enum Dates {
-    static func text(_ date: Date) -> String { DateText.utc(date) }
 }

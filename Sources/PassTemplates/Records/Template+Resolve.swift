@@ -76,8 +76,7 @@ extension Template {
     /// The first control character of `value` other than tab, CR and LF: its 1-based character offset and code.
     static func controlCharacter(in value: String) -> (Int, UInt32)? {
         for (index, scalar) in value.unicodeScalars.enumerated() {
-            let v = scalar.value
-            if (v < 0x20 && v != 0x09 && v != 0x0A && v != 0x0D) || v == 0x7F { return (index + 1, v) }
+            if ValueCharacters.isForbiddenControl(scalar.value) { return (index + 1, scalar.value) }
         }
         return nil
     }
