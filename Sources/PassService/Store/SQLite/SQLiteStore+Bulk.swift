@@ -4,7 +4,9 @@ import Foundation
 /// statements, which cost no round trip in an embedded database; outbox rows come from one
 /// `INSERT … SELECT` over the registrations of each changed pass.
 extension SQLiteStore: BulkChangeStore {
-    public func applyChanges(_ changes: [PassChange], progress: BulkProgress?) throws -> ChunkOutcome {
+    public func applyChangesCountingPushes(_ changes: [PassChange], progress: BulkProgress?) throws -> (
+        outcome: ChunkOutcome, pushesBySerial: [String: Int]
+    ) {
         let changes = PassChange.coalesced(changes)
         let nowDate = now()
         let nowSeconds = Self.seconds(nowDate)
@@ -12,6 +14,7 @@ extension SQLiteStore: BulkChangeStore {
         let records = try changes.map { try $0.record.map(Self.encode) }
         return try pool.write { db in
             var outcome = ChunkOutcome(passesChanged: 0, pushesQueued: 0)
+            var pushesBySerial: [String: Int] = [:]
             if !changes.isEmpty {
                 var tag = try Self.reserveTags(db, count: changes.count)
                 for (change, record) in zip(changes, records) {
@@ -35,9 +38,11 @@ extension SQLiteStore: BulkChangeStore {
                     }
                     guard let passType else { continue }
                     outcome.passesChanged += 1
-                    outcome.pushesQueued += try Self.queuePushes(
+                    let queued = try Self.queuePushes(
                         db, serial: change.serialNumber, passType: passType, tag: tag,
                         nowMilliseconds: nowMilliseconds)
+                    outcome.pushesQueued += queued
+                    pushesBySerial[change.serialNumber] = queued
                     tag += 1
                 }
             }
@@ -54,7 +59,7 @@ extension SQLiteStore: BulkChangeStore {
                     try s.run()
                 }
             }
-            return outcome
+            return (outcome, pushesBySerial)
         }
     }
 
