@@ -10,7 +10,7 @@ struct UpdateCommand: Command {
         abstract: "change a stored pass (e.g. --set tier=Gold), or many from a CSV, and queue pushes to their devices",
         usage:
             "update SERIAL --set key=value… [--images DIR] [--db FILE | --postgres URL]\n"
-            + "       update --csv FILE [--report FILE] [--resume] [--chunk-size N] [--db FILE | --postgres URL]",
+            + "       passmint update --csv FILE [--report FILE] [--resume] [--chunk-size N] [--db FILE | --postgres URL]",
         discussion: """
             Validates the change against the pass's template, stores the new record with a new update tag and
             writes one push per registered device, all in one transaction. A running `passmint serve` on the same

@@ -134,3 +134,42 @@ extension PostgresStore: BulkChangeStore {
 
     static func textArray(_ values: [String]) -> String { textArray(values.map { Optional($0) }) }
 }
+
+extension PostgresStore: UpdateJobStore {
+    public func saveUpdateJob(_ job: UpdateJobStatus) throws {
+        let failures = try UpdateJobCoding.encode(job.failures)
+        try pool.withConnection { db in
+            try db.query(
+                """
+                INSERT INTO update_jobs (id, status, rows, changed, unchanged, failed, pushes_queued, failures,
+                    message, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                ON CONFLICT (id) DO UPDATE SET status = excluded.status, rows = excluded.rows,
+                    changed = excluded.changed, unchanged = excluded.unchanged, failed = excluded.failed,
+                    pushes_queued = excluded.pushes_queued, failures = excluded.failures, message = excluded.message,
+                    updated_at = excluded.updated_at
+                """,
+                [
+                    job.id, job.state.rawValue, String(job.rows), String(job.changed), String(job.unchanged),
+                    String(job.failed), String(job.pushesQueued), failures, job.message,
+                    String(RecordCoding.seconds(job.createdAt)), String(RecordCoding.seconds(job.updatedAt)),
+                ])
+        }
+    }
+
+    public func updateJob(id: String) throws -> UpdateJobStatus? {
+        try pool.withConnection { db in
+            let r = try db.query(
+                """
+                SELECT status, rows, changed, unchanged, failed, pushes_queued, failures, message, created_at,
+                    updated_at FROM update_jobs WHERE id = $1
+                """, [id])
+            guard r.rowCount > 0 else { return nil }
+            return UpdateJobStatus(
+                id: id, state: UpdateJobStatus.State(rawValue: r.string(0, 0)) ?? .failed, rows: r.int(0, 1),
+                changed: r.int(0, 2), unchanged: r.int(0, 3), failed: r.int(0, 4), pushesQueued: r.int(0, 5),
+                failures: try UpdateJobCoding.decode(r.string(0, 6), id: id), message: r.optionalString(0, 7),
+                createdAt: Date(timeIntervalSince1970: TimeInterval(r.int64(0, 8))),
+                updatedAt: Date(timeIntervalSince1970: TimeInterval(r.int64(0, 9))))
+        }
+    }
+}

@@ -109,3 +109,54 @@ extension SQLiteStore: BulkChangeStore {
         }
     }
 }
+
+extension SQLiteStore: UpdateJobStore {
+    public func saveUpdateJob(_ job: UpdateJobStatus) throws {
+        let failures = try UpdateJobCoding.encode(job.failures)
+        try pool.write { db in
+            try db.withStatement(
+                """
+                INSERT INTO update_jobs (id, status, rows, changed, unchanged, failed, pushes_queued, failures,
+                    message, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                ON CONFLICT (id) DO UPDATE SET status = excluded.status, rows = excluded.rows,
+                    changed = excluded.changed, unchanged = excluded.unchanged, failed = excluded.failed,
+                    pushes_queued = excluded.pushes_queued, failures = excluded.failures, message = excluded.message,
+                    updated_at = excluded.updated_at
+                """
+            ) { s in
+                try s.bind(1, job.id)
+                try s.bind(2, job.state.rawValue)
+                try s.bind(3, job.rows)
+                try s.bind(4, job.changed)
+                try s.bind(5, job.unchanged)
+                try s.bind(6, job.failed)
+                try s.bind(7, job.pushesQueued)
+                try s.bind(8, failures)
+                try s.bind(9, job.message)
+                try s.bind(10, Self.seconds(job.createdAt))
+                try s.bind(11, Self.seconds(job.updatedAt))
+                try s.run()
+            }
+        }
+    }
+
+    public func updateJob(id: String) throws -> UpdateJobStatus? {
+        try pool.withConnection { db in
+            try db.withStatement(
+                """
+                SELECT status, rows, changed, unchanged, failed, pushes_queued, failures, message, created_at,
+                    updated_at FROM update_jobs WHERE id = ?1
+                """
+            ) { s in
+                try s.bind(1, id)
+                guard try s.step() else { return nil }
+                return UpdateJobStatus(
+                    id: id, state: UpdateJobStatus.State(rawValue: s.string(0)) ?? .failed, rows: s.int(1),
+                    changed: s.int(2), unchanged: s.int(3), failed: s.int(4), pushesQueued: s.int(5),
+                    failures: try UpdateJobCoding.decode(s.string(6), id: id), message: s.optionalString(7),
+                    createdAt: Date(timeIntervalSince1970: TimeInterval(s.int64(8))),
+                    updatedAt: Date(timeIntervalSince1970: TimeInterval(s.int64(9))))
+            }
+        }
+    }
+}
