@@ -41,6 +41,7 @@ final class ReportWriter {
                 "error": r.error.map { .string($0) } ?? .null,
             ]
             if r.resumed { object["resumed"] = .bool(true) }
+            if let link = r.link { object["link"] = .string(link) }
             out += JSONWriter.serialize(.object(object), pretty: false)
             out.append(0x0A)
         }

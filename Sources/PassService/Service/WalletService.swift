@@ -37,7 +37,9 @@ public final class WalletService: Sendable {
                 maxEntries: configuration.renderCacheEntries, maxBytes: configuration.renderCacheBytes),
             metrics: metrics, recordValidator: recordValidator, tokenSigner: tokenSigner, adminToken: adminToken,
             adminTokenVariable: configuration.adminTokenVariable, onRecordUpdated: onRecordUpdated)
-        self.router = try Router(routes: Routes.table(Routes.Handlers(context)))
+        let handlers = Routes.Handlers(
+            context, links: store as? any PassLinkStore, linkBase: configuration.linkBase)
+        self.router = try Router(routes: Routes.table(handlers))
         durations = metrics.makeRequestDurations(routes: router.routes.map(\.label))
     }
 

@@ -82,7 +82,19 @@ enum PostgresSchema {
                     info TEXT NOT NULL,
                     at BIGINT NOT NULL
                 );
-                """)
+                """),
+        StoreMigration(
+            version: 4,
+            purpose: "distribution links: one current link per pass, its token kept only as a SHA-256 hash",
+            sql: """
+                CREATE TABLE pass_links (
+                    serial TEXT PRIMARY KEY,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT,
+                    revoked_at BIGINT
+                );
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -100,6 +100,18 @@ enum SQLiteSchema {
                 WHERE json_type(record, '$."@webServiceURL"') IS NOT NULL
                     OR json_type(record, '$."@compatiblePass"') IS NOT NULL;
                 """),
+        StoreMigration(
+            version: 4,
+            purpose: "distribution links: one current link per pass, its token kept only as a SHA-256 hash",
+            sql: """
+                CREATE TABLE IF NOT EXISTS pass_links (
+                    serial TEXT PRIMARY KEY,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER,
+                    revoked_at INTEGER
+                );
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
