@@ -112,4 +112,29 @@ struct PassLinkStoreTests {
         try store.insertPasses([samplePass("A")])
         #expect(try store.resolveLink(tokenHash: second.hash)?.serialNumber == "A")
     }
+
+    @Test(
+        "migrating a SQLite store to PostgreSQL keeps every link working, revoked and expiring ones as they were",
+        .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
+    func transfer() throws {
+        let source = try StoreFixture(.sqlite)
+        let store = linked(source)
+        let active = try issue(store, "A")
+        let revoked = try issue(store, "B")
+        _ = try store.revokeLink(serial: "B")
+        let expiring = try issue(store, "C", expiresAt: source.clock.now.addingTimeInterval(60))
+        try store.insertPasses([samplePass("D")])
+
+        let target = try PostgresStore(url: try PostgresTestServer.freshSchema(), now: source.clock.closure)
+        let counts = try StoreTransfer.copy(from: source.sqlite, to: target)
+        #expect(counts.rows.first { $0.table == "pass_links" }?.count == 3)
+        for token in [active, revoked, expiring] {
+            #expect(try target.resolveLink(tokenHash: token.hash) == store.resolveLink(tokenHash: token.hash))
+        }
+        #expect(try target.resolveLink(tokenHash: active.hash)?.state == .active)
+        #expect(try target.resolveLink(tokenHash: revoked.hash)?.state == .revoked)
+        source.clock.advance(61)
+        #expect(try target.resolveLink(tokenHash: expiring.hash)?.state == .expired)
+        #expect(try target.link(serial: "D") == nil)
+    }
 }
