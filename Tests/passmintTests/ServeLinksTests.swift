@@ -79,8 +79,10 @@ struct ServeLinksTests {
         #expect(page.status == 200 && page.headers["content-type"] == "text/html; charset=utf-8")
         #expect(page.text.contains("Add to Apple Wallet") && page.text.contains("<svg"))
         #expect(page.headers["content-security-policy"]?.contains("default-src 'none'") == true)
+        // The access log is flushed once a second: wait for the link's lines, then look for the token.
+        let logged = ServeTools.waitUntil { f.serve.stderr.components(separatedBy: "GET /p/:linkToken").count > 2 }
+        #expect(logged, "the access log names the route: \(f.serve.stderr)")
         #expect(!f.serve.stderr.contains(token), "the token reached serve's log")
-        #expect(f.serve.stderr.contains("GET /p/:linkToken"), "the access log names the route: \(f.serve.stderr)")
     }
 
     @Test(
@@ -183,5 +185,62 @@ struct ServeLinksTests {
         }
         #expect(served == 3)
         #expect(try ServeTools.sqlite(f.db, "select count(*) from pass_links") == "3")
+    }
+
+    @Test("generate --db without a web service URL says it made no link; --link-base gives one under that base")
+    func generateWithoutWebService() throws {
+        let tmp = try TempDir()
+        let db = tmp.path("store.db")
+        let plain = try CLI.passmint(
+            [
+                "generate", "--template", ServeTools.status, "--db", db, "--serial", "BARE-1", "--out",
+                tmp.path("a.pkpass"),
+            ]
+                + DevIdentity.signingArgs)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(!plain.stdout.contains("link:") && plain.stderr.contains("no distribution link"), "\(plain.stderr)")
+        #expect(try ServeTools.sqlite(db, "select count(*) from pass_links") == "0")
+
+        let based = try CLI.passmint(
+            [
+                "generate", "--template", ServeTools.status, "--db", db, "--serial", "BARE-2", "--link-base",
+                "https://go.example.com/", "--out", tmp.path("b.pkpass"),
+            ] + DevIdentity.signingArgs)
+        #expect(based.status == 0, "\(based.stderr)")
+        let link = try Self.printedLink(based)
+        #expect(link.hasPrefix("https://go.example.com/p/") && link.count == "https://go.example.com/p/".count + 43)
+        // `links reissue` needs a base for the pass without one.
+        let refused = try CLI.passmint(["links", "reissue", "BARE-1", "--db", db])
+        #expect(refused.status == 1 && refused.stderr.contains("--link-base"), "\(refused.stderr)")
+        let given = try CLI.passmint([
+            "links", "reissue", "BARE-1", "--link-base", "https://go.example.com", "--db", db,
+        ])
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(try Self.printedLink(given).hasPrefix("https://go.example.com/p/"))
+    }
+
+    static let usageCases: [([String], Int32)] = [
+        (["links", "show", "S", "--in", "3d"], 2), (["links", "revoke", "S", "--expires", "2027-01-01"], 2),
+        (["links", "reissue", "S", "--in", "3d", "--expires", "2027-01-01"], 2),
+        (["links", "expire", "S", "--link-base", "https://go.example.com"], 2), (["links", "show"], 2),
+        (
+            [
+                "generate", "--template", "Templates/status", "--out", "x.pkpass", "--link-base",
+                "https://a.example",
+            ], 2
+        ),
+        (["links", "reissue", "S", "--link-base", "go.example.com"], 1),
+    ]
+
+    @Test(
+        "link options that do not fit are usage errors (exit 2); a bad link base names the option (exit 1)",
+        arguments: usageCases)
+    func usage(arguments: [String], status: Int32) throws {
+        let tmp = try TempDir()
+        let store = arguments.first == "links" ? ["--db", tmp.path("store.db")] : []
+        let result = try CLI.passmint(arguments + store, cwd: CLI.root)
+        #expect(result.status == status, "\(arguments): \(result.stderr)")
+        if status == 1 { #expect(result.stderr.contains("--link-base")) }
+        #expect(!FileManager.default.fileExists(atPath: CLI.root.appendingPathComponent("x.pkpass").path))
     }
 }

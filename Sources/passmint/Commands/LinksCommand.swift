@@ -44,25 +44,25 @@ struct LinksCommand: Command {
         self.action = action
         serial = args.positionals[1]
         store = try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db")
-        linkBase = try LinkArguments.base(args)
-        do {
-            switch (args.value("expires"), args.value("in")) {
-            case (.some, .some): throw CLIError.usage("give --expires DATE or --in DURATION, not both")
-            case (let date?, nil): expiresAt = try LinkSettings.expiry(at: date)
-            case (nil, let duration?): expiresAt = try LinkSettings.expiry(in: duration)
-            case (nil, nil): expiresAt = action == .expire ? Date() : nil
-            }
-        } catch let error as CLIError {
-            throw error
-        } catch let error as PassMintError {
-            throw error.cli
-        } catch {
-            throw .usage("\(error)")
-        }
-        if expiresAt != nil, action == .show || action == .revoke, args.value("expires") ?? args.value("in") != nil {
+        let at = args.value("expires"), after = args.value("in")
+        if at != nil || after != nil, action != .reissue, action != .expire {
             throw .usage("--expires and --in go with reissue or expire, not \(action.rawValue)")
         }
-        if linkBase != nil, action != .reissue { throw .usage("--link-base goes with reissue only") }
+        if at != nil, after != nil { throw .usage("give --expires DATE or --in DURATION, not both") }
+        if args.value("link-base") != nil, action != .reissue { throw .usage("--link-base goes with reissue only") }
+        linkBase = try LinkArguments.base(args)
+        do throws(PassMintError) {
+            if let at {
+                expiresAt = try LinkSettings.expiry(at: at)
+            } else if let after {
+                expiresAt = try LinkSettings.expiry(in: after)
+            } else {
+                // `expire` with neither: the link stops now.
+                expiresAt = action == .expire ? Date() : nil
+            }
+        } catch {
+            throw error.cli
+        }
     }
 
     func run() throws(CLIError) -> Int32 {
