@@ -153,6 +153,29 @@ struct ServeLinksTests {
         #expect(try Self.fetch(f, voidedLink, agent: Self.desktopChrome).status == 410)
     }
 
+    @Test(
+        "on PostgreSQL: the link serves a verified pass; revoke, reissue and void act across serve and the CLI",
+        .enabled(if: TestPostgres.url != nil, Comment(rawValue: TestPostgres.skipReason)))
+    func postgres() throws {
+        let f = try ServeFixture(python: nil, postgres: try TestPostgres.freshSchema())
+        defer { f.stop() }
+        let postgres = try #require(f.postgres)
+        let link = try Self.generate(f, serial: "PG-LINK")
+        #expect(try Self.servesVerifiedPass(f, link))
+        #expect(try TestPostgres.psql(postgres, "SELECT count(*) FROM pass_links") == "1")
+        #expect(try !TestPostgres.psql(postgres, "SELECT token_hash FROM pass_links").contains(String(link.suffix(43))))
+        #expect(try CLI.passmint(["links", "revoke", "PG-LINK"] + f.storeArguments).status == 0)
+        #expect(try Self.fetch(f, link, agent: Self.iPhone).status == 404)
+        let reissued = try CLI.passmint(["links", "reissue", "PG-LINK"] + f.storeArguments)
+        #expect(reissued.status == 0, "\(reissued.stderr)")
+        let fresh = try Self.printedLink(reissued)
+        #expect(try Self.fetch(f, link, agent: Self.iPhone).status == 404)
+        #expect(try Self.servesVerifiedPass(f, fresh))
+        #expect(try Self.fetch(f, fresh, agent: Self.desktopChrome).text.contains("Add to Apple Wallet"))
+        try TestPostgres.psql(postgres, "UPDATE passes SET voided = true WHERE serial = 'PG-LINK'")
+        #expect(try Self.fetch(f, fresh, agent: Self.iPhone).status == 410)
+    }
+
     @Test("batch --db: every issued row of the report has a link that serves its verified pass")
     func batchReportLinks() throws {
         let f = try ServeFixture(python: nil)
