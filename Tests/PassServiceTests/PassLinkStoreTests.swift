@@ -38,6 +38,11 @@ struct PassLinkStoreTests {
         // The token's text is not a key: only its hash is.
         #expect(try store.resolveLink(tokenHash: a.text) == nil)
         #expect(try store.link(serial: "A") == found)
+        let pass = try #require(try store.pass(serial: "A"))
+        #expect(
+            try store.openLink(tokenHash: a.hash)
+                == PassLinkTarget(serialNumber: "A", state: .active, tag: pass.tag, voided: false))
+        #expect(try store.openLink(tokenHash: LinkToken.generate().hash) == nil)
         #expect(try store.link(serial: "nope") == nil)
     }
 
@@ -71,6 +76,7 @@ struct PassLinkStoreTests {
         #expect(revoked.state == .revoked)
         #expect(revoked.revokedAt != nil)
         #expect(try store.resolveLink(tokenHash: old.hash)?.state == .revoked)
+        #expect(try store.openLink(tokenHash: old.hash)?.state == .revoked)
         #expect(try store.revokeLink(serial: "nope") == nil)
 
         let new = LinkToken.generate()
@@ -94,10 +100,26 @@ struct PassLinkStoreTests {
         #expect(try store.resolveLink(tokenHash: token.hash)?.state == .active)
         f.clock.advance(61)
         #expect(try store.resolveLink(tokenHash: token.hash)?.state == .expired)
+        #expect(try store.openLink(tokenHash: token.hash)?.state == .expired)
         #expect(try store.setLinkExpiry(serial: "A", expiresAt: nil)?.state == .active)
         #expect(try store.resolveLink(tokenHash: token.hash)?.expiresAt == nil)
         #expect(try store.setLinkExpiry(serial: "A", expiresAt: f.clock.now)?.state == .expired)
         #expect(try store.setLinkExpiry(serial: "nope", expiresAt: nil) == nil)
+    }
+
+    @Test("opening a link sees the pass's current tag and voided flag", arguments: StoreBackend.all)
+    func openFollowsThePass(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
+        let store = linked(f)
+        let token = try issue(store, "A")
+        let before = try #require(try store.openLink(tokenHash: token.hash))
+        let (updated, _) = try store.updateRecord(serial: "A", record: ["tier": "Gold"])
+        #expect(try store.openLink(tokenHash: token.hash)?.tag == updated.tag)
+        #expect(updated.tag > before.tag)
+        var voided = samplePass("A")
+        voided.voided = true
+        try store.insertPasses([voided])
+        #expect(try store.openLink(tokenHash: token.hash)?.voided == true)
     }
 
     @Test("storing a pass again with a link replaces its link; without one keeps it", arguments: StoreBackend.all)

@@ -32,24 +32,43 @@ struct LinkHandlers: Sendable {
     /// `GET /p/:linkToken` (`?download=1` asks for the pass whatever the browser).
     func open(_ request: Request) throws(HTTPError) -> Response {
         guard let token = LinkToken(parsing: request.parameters["linkToken"]), let links,
-            let info = try context.storeCall({ try links.resolveLink(tokenHash: token.hash) }), info.state == .active,
-            let pass = try context.storeCall({ try context.store.pass(serial: info.serialNumber) })
+            let target = try context.storeCall({ try links.openLink(tokenHash: token.hash) }), target.state == .active
         else { return Self.page(404, LandingPage.notFound) }
-        guard !pass.voided else { return Self.page(410, LandingPage.voided) }
-        let body = try context.currentBody(pass)
-        if request.queryValue("download") == "1" || Self.opensWallet(userAgent: request.headers["User-Agent"]) {
-            var response = Response(
-                status: 200,
-                headers: [
-                    "Content-Type": "application/vnd.apple.pkpass",
-                    "Content-Disposition": "attachment; filename=\"\(pass.serialNumber).pkpass\"",
-                ],
-                body: .shared(body))
-            for header in Self.securityHeaders { response.headers.add(header.name, header.value) }
-            return response
+        guard !target.voided else { return Self.page(410, LandingPage.voided) }
+        let serial = target.serialNumber
+        let wantsPass =
+            request.queryValue("download") == "1" || Self.opensWallet(userAgent: request.headers["User-Agent"])
+        // A cached current version is served without reading the record; the record is read to render the pass
+        // anew, or for the landing page's link when the service has no link base of its own.
+        let cached = context.cache.body(serial: serial, tag: target.tag)
+        var pass: StoredPass?
+        if cached == nil || (!wantsPass && linkBase == nil) {
+            pass = try context.storeCall { try context.store.pass(serial: serial) }
+            // Removed or voided since the link was looked up.
+            guard let pass else { return Self.page(404, LandingPage.notFound) }
+            guard !pass.voided else { return Self.page(410, LandingPage.voided) }
         }
-        let link = (linkBase ?? pass.webServiceURL).map { PassLink(base: $0, token: token) }
-        return Self.page(200, LandingPage.html(pkpass: body.bytes, serial: pass.serialNumber, link: link?.url))
+        let body: SharedBytes
+        if let cached {
+            body = cached
+        } else if let pass {
+            body = try context.currentBody(pass)
+        } else {
+            return Self.page(404, LandingPage.notFound)  // not reached: a miss reads the pass above
+        }
+        guard wantsPass else {
+            let link = (linkBase ?? pass?.webServiceURL).map { PassLink(base: $0, token: token) }
+            return Self.page(200, LandingPage.html(pkpass: body.bytes, serial: serial, link: link?.url))
+        }
+        var response = Response(
+            status: 200,
+            headers: [
+                "Content-Type": "application/vnd.apple.pkpass",
+                "Content-Disposition": "attachment; filename=\"\(serial).pkpass\"",
+            ],
+            body: .shared(body))
+        for header in Self.securityHeaders { response.headers.add(header.name, header.value) }
+        return response
     }
 
     /// Whether a browser can add a pass itself: Safari on iPhone, iPad and Mac, other iOS browsers (they use

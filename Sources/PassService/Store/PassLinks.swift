@@ -58,6 +58,23 @@ public struct PassLinkInfo: Sendable, Equatable {
     }
 }
 
+/// What `GET /p/:linkToken` needs to answer: the link's state and the current version of its pass, found in one
+/// query, so a cached pass is served without reading the record.
+public struct PassLinkTarget: Sendable, Equatable {
+    public var serialNumber: String
+    public var state: PassLinkState
+    /// The pass's current update tag (the render cache's key).
+    public var tag: Int64
+    public var voided: Bool
+
+    public init(serialNumber: String, state: PassLinkState, tag: Int64, voided: Bool) {
+        self.serialNumber = serialNumber
+        self.state = state
+        self.tag = tag
+        self.voided = voided
+    }
+}
+
 /// The distribution links of stored passes (`pass_links`, one current link per pass), implemented by both stores.
 ///
 /// A link is looked up by the hash of its token through the table's unique index: the secret itself is never
@@ -68,6 +85,8 @@ public protocol PassLinkStore: Sendable {
     func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws
     /// The link whose token has this hash; nil when there is none (an unknown token or a replaced one).
     func resolveLink(tokenHash: String) throws -> PassLinkInfo?
+    /// The link whose token has this hash with its pass's current tag and voided flag; nil when there is none.
+    func openLink(tokenHash: String) throws -> PassLinkTarget?
     /// The current link of a pass; nil when it has none.
     func link(serial: String) throws -> PassLinkInfo?
     /// Gives the pass a new link (the old token stops working), not revoked, with the grant's expiry.

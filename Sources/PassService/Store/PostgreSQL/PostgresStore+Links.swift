@@ -13,6 +13,24 @@ extension PostgresStore {
         }
     }
 
+    public func openLink(tokenHash: String) throws -> PassLinkTarget? {
+        let nowSeconds = RecordCoding.seconds(now())
+        return try pool.withConnection { db in
+            let result = try db.query(
+                """
+                SELECT l.serial, l.expires_at, l.revoked_at, p.tag, p.voided
+                FROM pass_links l JOIN passes p ON p.serial = l.serial WHERE l.token_hash = $1
+                """, [tokenHash])
+            guard result.rowCount > 0 else { return nil }
+            return PassLinkTarget(
+                serialNumber: result.string(0, 0),
+                state: PassLinkInfo.state(
+                    expiresAt: result.optionalString(0, 1).flatMap { Int64($0) },
+                    revokedAt: result.optionalString(0, 2).flatMap { Int64($0) }, nowSeconds: nowSeconds),
+                tag: result.int64(0, 3), voided: result.bool(0, 4))
+        }
+    }
+
     public func link(serial: String) throws -> PassLinkInfo? {
         let nowSeconds = RecordCoding.seconds(now())
         return try pool.withConnection { db in

@@ -9,6 +9,27 @@ extension SQLiteStore {
         }
     }
 
+    public func openLink(tokenHash: String) throws -> PassLinkTarget? {
+        let nowSeconds = Self.seconds(now())
+        return try pool.withConnection { db in
+            try db.withStatement(
+                """
+                SELECT l.serial, l.expires_at, l.revoked_at, p.tag, p.voided
+                FROM pass_links l JOIN passes p ON p.serial = l.serial WHERE l.token_hash = ?1
+                """
+            ) { s in
+                try s.bind(1, tokenHash)
+                guard try s.step() else { return nil }
+                return PassLinkTarget(
+                    serialNumber: s.string(0),
+                    state: PassLinkInfo.state(
+                        expiresAt: s.optionalString(1).flatMap { Int64($0) },
+                        revokedAt: s.optionalString(2).flatMap { Int64($0) }, nowSeconds: nowSeconds),
+                    tag: s.int64(3), voided: s.int64(4) != 0)
+            }
+        }
+    }
+
     public func link(serial: String) throws -> PassLinkInfo? {
         let nowSeconds = Self.seconds(now())
         return try pool.withConnection { db in
