@@ -158,13 +158,7 @@ struct AdminHandlers: Sendable {
     }
 
     private func authorize(_ request: Request) throws(HTTPError) {
-        guard let expected = context.adminToken else {
-            throw HTTPError(403, "the admin API is disabled; set \(context.adminTokenVariable) to enable it")
-        }
-        guard let token = authorizationCredentials(request, scheme: "Bearer"), constantTimeEquals(token, expected)
-        else {
-            throw HTTPError(401, "missing or wrong bearer token", headers: [("WWW-Authenticate", "Bearer")])
-        }
+        try context.authorizeAdmin(request)
     }
 
     private static func view(_ pass: StoredPass) -> PassView {

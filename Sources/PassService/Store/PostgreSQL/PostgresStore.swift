@@ -6,7 +6,7 @@ import Foundation
 /// own: update tags come from the `pass_tag` sequence (monotonic across instances), `Last-Modified` seconds are
 /// raised under the row lock of the UPDATE, and pushers claim outbox rows with `FOR UPDATE SKIP LOCKED` and a
 /// lease (see `PostgresStore+Outbox.swift`).
-public final class PostgresStore: PassStore, PushOutbox {
+public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     let pool: PostgresPool
     let now: @Sendable () -> Date
 
@@ -33,7 +33,9 @@ public final class PostgresStore: PassStore, PushOutbox {
     static let passColumns =
         "serial, pass_type, template, record, auth_token, tag, modified_at, voided, web_service_url, compatible_pass"
 
-    public func insertPasses(_ passes: [StoredPass]) throws {
+    public func insertPasses(_ passes: [StoredPass]) throws { try insertPasses(passes, links: []) }
+
+    public func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws {
         guard !passes.isEmpty else { return }
         let nowSeconds = String(RecordCoding.seconds(now()))
         let rows = try passes.map { pass in
@@ -57,6 +59,7 @@ public final class PostgresStore: PassStore, PushOutbox {
                     """, row)
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
             }
+            for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }
     }
 

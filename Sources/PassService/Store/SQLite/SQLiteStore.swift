@@ -2,7 +2,7 @@ import Foundation
 
 /// The default `PassStore`: one SQLite file in WAL mode, shareable with a second process
 /// (`passmint update --db` while `passmint serve` runs).
-public final class SQLiteStore: PassStore, PushOutbox {
+public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
     let pool: SQLiteConnectionPool
     let now: @Sendable () -> Date
 
@@ -34,7 +34,9 @@ public final class SQLiteStore: PassStore, PushOutbox {
     static let passColumns =
         "serial, pass_type, template, record, auth_token, tag, modified_at, voided, web_service_url, compatible_pass"
 
-    public func insertPasses(_ passes: [StoredPass]) throws {
+    public func insertPasses(_ passes: [StoredPass]) throws { try insertPasses(passes, links: []) }
+
+    public func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws {
         guard !passes.isEmpty else { return }
         let nowSeconds = Self.seconds(now())
         try pool.write { db in
@@ -65,6 +67,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
                 }
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
             }
+            for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }
     }
 
