@@ -49,6 +49,10 @@ final class RecordingStore: PassStore {
     func registrationsCount() throws -> Int { note("registrationsCount"); return try base.registrationsCount() }
     func outboxDepth() throws -> Int { note("outboxDepth"); return try base.outboxDepth() }
     func details(serial: String) throws -> PassDetails? { note("details"); return try base.details(serial: serial) }
+    func installDays(_ query: InstallStatsQuery) throws -> [InstallDay] {
+        note("installDays"); return try base.installDays(query)
+    }
+    func installTotals() throws -> [InstallTotals] { note("installTotals"); return try base.installTotals() }
 }
 
 /// The hardening cases in process: the router and handlers called directly, the store watched.

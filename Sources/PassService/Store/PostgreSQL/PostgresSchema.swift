@@ -82,7 +82,13 @@ enum PostgresSchema {
                     info TEXT NOT NULL,
                     at BIGINT NOT NULL
                 );
-                """)
+                """),
+        StoreMigration(
+            version: 5,
+            purpose: "install figures: per pass its template name and device count, per template and device its "
+                + "pass count, per template and UTC day the counters (InstallStats.swift); back-filled from the "
+                + "passes and registrations already stored",
+            sql: PostgresStore.installStatsMigration),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -100,6 +100,12 @@ enum SQLiteSchema {
                 WHERE json_type(record, '$."@webServiceURL"') IS NOT NULL
                     OR json_type(record, '$."@compatiblePass"') IS NOT NULL;
                 """),
+        StoreMigration(
+            version: 5,
+            purpose: "install figures: per pass its template name and device count, per template and device its "
+                + "pass count, per template and UTC day the counters (InstallStats.swift); back-filled from the "
+                + "passes and registrations already stored",
+            sql: SQLiteStore.installStatsMigration),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -37,6 +37,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
     public func insertPasses(_ passes: [StoredPass]) throws {
         guard !passes.isEmpty else { return }
         let nowSeconds = Self.seconds(now())
+        let day = UTCDay(seconds: nowSeconds).number
         try pool.write { db in
             for pass in passes {
                 let tag = try Self.nextTag(db)
@@ -64,6 +65,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
                     try s.run()
                 }
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
+                try Self.countIssue(db, serial: pass.serialNumber, template: pass.templatePath, day: day)
             }
         }
     }
@@ -138,13 +140,16 @@ public final class SQLiteStore: PassStore, PushOutbox {
                 try s.bind(3, serial)
                 try s.bind(4, nowSeconds)
                 try s.run()
-                return db.changes == 1 ? .created : .alreadyRegistered
+                return db.changes == 1 ? RegistrationOutcome.created : .alreadyRegistered
+            }.counted {
+                try Self.countRegistration(db, device: device, serial: serial, day: UTCDay(seconds: nowSeconds).number)
             }
         }
     }
 
     public func unregister(device: String, passType: String, serial: String) throws -> Bool {
-        try pool.write { db in
+        let day = UTCDay(now()).number
+        return try pool.write { db in
             let removed = try db.withStatement(
                 "DELETE FROM registrations WHERE device = ?1 AND pass_type = ?2 AND serial = ?3"
             ) { s in
@@ -154,6 +159,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
                 try s.run()
                 return db.changes > 0
             }
+            if removed { try Self.countUnregistration(db, device: device, serial: serial, day: day) }
             try db.withStatement(
                 """
                 DELETE FROM devices WHERE device_library_id = ?1
