@@ -33,8 +33,11 @@ public struct UTCDay: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// `YYYY-MM-DD`.
     public var description: String {
         let (year, month, day) = civil
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))"
+        func padded(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 
     public static func < (a: UTCDay, b: UTCDay) -> Bool { a.number < b.number }
