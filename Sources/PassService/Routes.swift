@@ -11,6 +11,7 @@ enum Routes {
             Route(.post, "/v1/log", h.logs.append),
             Route(.get, "/admin/v1/passes/:serial", h.admin.show),
             Route(.patch, "/admin/v1/passes/:serial", h.admin.update),
+            Route(.get, "/admin/v1/stats", h.admin.stats),
             Route(.get, "/healthz", h.operations.health),
             Route(.get, "/metrics", h.operations.metrics),
         ]

@@ -8,6 +8,7 @@ enum Commands {
         BatchCommand.self,
         ServeCommand.self,
         UpdateCommand.self,
+        StatsCommand.self,
         MigrateCommand.self,
         PreviewCommand.self,
         LintCommand.self,
