@@ -160,6 +160,97 @@ struct InstallStatsTests {
     }
 
     @Test(
+        "migration 5 back-fills the figures of a store made before it, and later changes count on from there",
+        arguments: StoreBackend.all)
+    func backfill(backend: StoreBackend) throws {
+        let clock = TestClock()
+        let d = Int64(clock.now.timeIntervalSince1970)
+        let rows = """
+            INSERT INTO passes (serial, pass_type, template, record, auth_token, tag, modified_at)
+            VALUES ('A', '\(statsPassType)', 'Templates/loyalty/', '{}', 'tok-a', 1, \(d)),
+                ('B', '\(statsPassType)', '/srv/Coffee.pkpasstemplate', '{}', 'tok-b', 2, \(d + 86_400)),
+                ('C', '\(statsPassType)', 'passmint-template:event@abc123', '{}', 'tok-c', 3, \(d));
+            INSERT INTO devices (device_library_id, push_token, updated_at) VALUES ('d1', 't1', 0), ('d2', 't2', 0);
+            INSERT INTO registrations (device, pass_type, serial, created_at)
+            VALUES ('d1', '\(statsPassType)', 'A', \(d)), ('d2', '\(statsPassType)', 'A', \(d + 86_400)),
+                ('d1', '\(statsPassType)', 'B', \(d + 2 * 86_400));
+            """
+        let directory = try TempDir()
+        let store: any PassStore
+        switch backend {
+        case .sqlite:
+            let path = directory.path("old.sqlite")
+            do {
+                let db = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 1000)
+                try db.execute(SQLiteSchema.migrations.prefix(3).map(\.sql).joined() + "PRAGMA user_version = 3;")
+                try db.execute(rows)
+            }
+            store = try SQLiteStore(path: path, now: clock.closure)
+        case .postgres:
+            let url = try PostgresTestServer.freshSchema()
+            do {
+                let db = try PGConnection(url: url.connectionString, server: url.description)
+                _ = try db.execute(PostgresSchema.migrations[0].sql)
+                _ = try db.execute(
+                    """
+                    CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY,
+                        applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
+                    INSERT INTO schema_migrations (version) VALUES (1);
+                    """ + rows)
+            }
+            store = try PostgresStore(url: url, now: clock.closure)
+        }
+        let day0 = UTCDay(clock.now).number
+        func row(_ template: String, _ offset: Int64, _ figures: (Int, Int, Int, Int)) -> InstallDay {
+            InstallDay(
+                template: template, day: UTCDay(number: day0 + offset), issued: figures.0, added: figures.1,
+                removed: figures.2, activeDevices: figures.3)
+        }
+        #expect(
+            try store.installDays(InstallStatsQuery()) == [
+                row("Coffee", 1, (1, 0, 0, 0)), row("Coffee", 2, (0, 1, 0, 1)),
+                row("event", 0, (1, 0, 0, 0)),
+                row("loyalty", 0, (1, 1, 0, 1)), row("loyalty", 1, (0, 0, 0, 2)),
+            ])
+        // Both devices leave A three days later: one removal, and no device is left on loyalty (not -1, not 1).
+        clock.advance(3 * 86_400)
+        #expect(try store.unregister(device: "d1", passType: statsPassType, serial: "A"))
+        #expect(try store.unregister(device: "d2", passType: statsPassType, serial: "A"))
+        #expect(
+            try store.installDays(InstallStatsQuery(from: UTCDay(number: day0 + 3))) == [
+                row("loyalty", 3, (0, 0, 1, 0))
+            ])
+        // Storing A again is no new issue.
+        try store.insertPasses([pass("A", loyalty)])
+        #expect(try store.installTotals().first { $0.template == "loyalty" }?.issued == 1)
+    }
+
+    @Test(
+        "migrate copies the figures to PostgreSQL, and the copy counts on from them",
+        .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
+    func transferKeepsFigures() throws {
+        let source = try StoreFixture(.sqlite)
+        try source.store.insertPasses([pass("L1", loyalty), pass("E1", event)])
+        _ = try source.store.register(device: "d1", passType: statsPassType, serial: "L1", pushToken: "t1")
+        _ = try source.store.register(device: "d2", passType: statsPassType, serial: "L1", pushToken: "t2")
+        _ = try source.store.register(device: "d1", passType: statsPassType, serial: "E1", pushToken: "t1")
+        let target = try PostgresStore(url: try PostgresTestServer.freshSchema(), now: source.clock.closure)
+        _ = try StoreTransfer.copy(from: source.sqlite, to: target)
+        #expect(try target.installDays(InstallStatsQuery()) == source.store.installDays(InstallStatsQuery()))
+        source.clock.advance(86_400)
+        for store in [source.store, target as any PassStore] {
+            #expect(try store.unregister(device: "d1", passType: statsPassType, serial: "L1"))
+            #expect(try store.unregister(device: "d2", passType: statsPassType, serial: "L1"))
+        }
+        #expect(try target.installDays(InstallStatsQuery()) == source.store.installDays(InstallStatsQuery()))
+        #expect(
+            try target.installTotals() == [
+                InstallTotals(template: "event", issued: 1, added: 1, removed: 0, activeDevices: 1),
+                InstallTotals(template: "loyalty", issued: 1, added: 1, removed: 1, activeDevices: 0),
+            ])
+    }
+
+    @Test(
         "a scripted month of random registrations, unregistrations and dead tokens gives exactly the model's counts",
         arguments: StoreBackend.all)
     func scriptedMonth(backend: StoreBackend) throws {
