@@ -140,9 +140,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
                 try s.bind(3, serial)
                 try s.bind(4, nowSeconds)
                 try s.run()
-                return db.changes == 1 ? RegistrationOutcome.created : .alreadyRegistered
-            }.counted {
-                try Self.countRegistration(db, device: device, serial: serial, day: UTCDay(seconds: nowSeconds).number)
+                return db.changes == 1 ? .created : .alreadyRegistered
             }
         }
     }
