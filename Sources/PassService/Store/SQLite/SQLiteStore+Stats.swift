@@ -6,6 +6,10 @@ import Foundation
 /// device's number of registrations per template; an event is a transition of one of them (0 → 1, 1 → 0),
 /// added to `install_days`. Active devices at the end of a day are the sum of the `devices_change` of that day
 /// and every earlier one. Exact by construction: the writer lock serializes every change.
+///
+/// A new registration row is counted by the `install_registered` trigger, on the day of its `created_at` (the
+/// store's clock), inside register's own INSERT; removals by the hooks below, called with the store's clock by
+/// `unregister` and `dropPush` (a deleted row carries no time of the deletion).
 extension SQLiteStore {
     /// Migration 5. The back-fill puts what the store already holds on the days it can tell: a pass on the day
     /// of its last version, a pass's first device and each device's first pass of a template on the day of the
