@@ -16,6 +16,7 @@ enum Routes {
             Route(.post, "/admin/v1/passes/:serial/link", h.links.reissue),
             Route(.delete, "/admin/v1/passes/:serial/link", h.links.revoke),
             Route(.get, "/p/:linkToken", h.links.open),
+            Route(.get, "/admin/v1/stats", h.admin.stats),
             Route(.get, "/healthz", h.operations.health),
             Route(.get, "/metrics", h.operations.metrics),
         ]

@@ -157,6 +157,26 @@ struct AdminHandlers: Sendable {
             message: job.message, createdAt: job.createdAt, updatedAt: job.updatedAt)
     }
 
+    /// Install figures (`InstallReport.json`): query `from` and `to` (UTC days, `YYYY-MM-DD`, both included) and
+    /// `template` (a template name), each optional.
+    func stats(_ request: Request) throws(HTTPError) -> Response {
+        try authorize(request)
+        func day(_ name: String) throws(HTTPError) -> UTCDay? {
+            guard let text = request.queryValue(name) else { return nil }
+            guard let day = UTCDay(text) else {
+                throw .badRequest("query \(name)=\(text) is not a day; give YYYY-MM-DD (UTC), e.g. 2026-12-01")
+            }
+            return day
+        }
+        let query = InstallStatsQuery(
+            from: try day("from"), to: try day("to"), template: request.queryValue("template"))
+        if let from = query.from, let to = query.to, from > to {
+            throw .badRequest("query from=\(from) is after to=\(to)")
+        }
+        let report = try context.storeCall { try context.store.installReport(query) }
+        return .json(200, String(decoding: report.json(), as: UTF8.self))
+    }
+
     private func authorize(_ request: Request) throws(HTTPError) {
         try context.authorizeAdmin(request)
     }

@@ -155,9 +155,20 @@ public protocol PassStore: Sendable {
     func registrationsCount() throws -> Int
     func outboxDepth() throws -> Int
     func details(serial: String) throws -> PassDetails?
+    /// The install figures of the days and template `query` asks for (see `InstallDay`), ordered by template
+    /// and day.
+    func installDays(_ query: InstallStatsQuery) throws -> [InstallDay]
+    /// Per template, the figures summed over all days (`activeDevices`: now); cheap enough to poll every few
+    /// seconds (one row per template and day is read, not the registrations).
+    func installTotals() throws -> [InstallTotals]
 }
 
 extension PassStore {
+    /// The days `query` asks for and their sums per template.
+    public func installReport(_ query: InstallStatsQuery) throws -> InstallReport {
+        InstallReport(days: try installDays(query))
+    }
+
     /// `updateRecord(serial:record:images:voided:)` keeping the stored images and the voided state.
     public func updateRecord(serial: String, record: [String: String]) throws -> (pass: StoredPass, pushesQueued: Int) {
         try updateRecord(serial: serial, record: record, images: nil, voided: nil)

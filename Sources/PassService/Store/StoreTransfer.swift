@@ -23,6 +23,9 @@ public enum StoreTransfer {
         ("pass_images", ["serial", "path", "bytes"], false),
         ("devices", ["device_library_id", "push_token", "updated_at"], false),
         ("registrations", ["device", "pass_type", "serial", "created_at"], false),
+        ("install_passes", ["serial", "template", "devices"], false),
+        ("install_devices", ["template", "device", "passes"], false),
+        ("install_days", ["template", "day", "issued", "added", "removed", "devices_change"], false),
         (
             "push_outbox",
             ["id", "push_token", "pass_type", "serial", "tag", "attempts", "due_at", "claimed_until", "last_error"],

@@ -9,6 +9,7 @@ enum Commands {
         ServeCommand.self,
         UpdateCommand.self,
         LinksCommand.self,
+        StatsCommand.self,
         MigrateCommand.self,
         PreviewCommand.self,
         LintCommand.self,

@@ -96,6 +96,12 @@ enum PostgresSchema {
                 );
                 """),
         StoreMigration(
+            version: 5,
+            purpose: "install figures: per pass its template name and device count, per template and device its "
+                + "pass count, per template and UTC day the counters (InstallStats.swift); back-filled from the "
+                + "passes and registrations already stored",
+            sql: PostgresStore.installStatsMigration),
+        StoreMigration(
             version: 7,
             purpose: "the bulk engine's progress per job (recorded with each chunk) and the admin update jobs' "
                 + "status, so any serve instance answers it",

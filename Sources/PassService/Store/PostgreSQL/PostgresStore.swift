@@ -38,6 +38,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     public func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws {
         guard !passes.isEmpty else { return }
         let nowSeconds = String(RecordCoding.seconds(now()))
+        let day = UTCDay(now()).number
         let rows = try passes.map { pass in
             [
                 pass.serialNumber, pass.passTypeIdentifier, pass.templatePath, try RecordCoding.encode(pass.record),
@@ -58,6 +59,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
                         compatible_pass = excluded.compatible_pass
                     """, row)
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
+                try Self.countIssue(db, serial: pass.serialNumber, template: pass.templatePath, day: day)
             }
             for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }
@@ -111,30 +113,31 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
                     WHERE push_token IN (SELECT push_token FROM old WHERE push_token <> $4)
                 ), registration AS (
                     INSERT INTO registrations (device, pass_type, serial, created_at) VALUES ($1, $2, $3, $5)
-                    ON CONFLICT DO NOTHING RETURNING 1
-                )
+                    ON CONFLICT DO NOTHING RETURNING serial
+                )\(Self.registrationCounting)
                 SELECT count(*) FROM registration
-                """, [device, passType, serial, pushToken, nowSeconds]
+                """, [device, passType, serial, pushToken, nowSeconds, Self.shard()]
             ).int(0, 0)
         }
         return created == 1 ? .created : .alreadyRegistered
     }
 
     public func unregister(device: String, passType: String, serial: String) throws -> Bool {
-        try pool.withConnection { db in
+        let day = String(UTCDay(now()).number)
+        return try pool.withConnection { db in
             // The CTEs see one snapshot: the device is deleted when no registration but this one is left.
             try db.query(
                 """
                 WITH removed AS (
-                    DELETE FROM registrations WHERE device = $1 AND pass_type = $2 AND serial = $3 RETURNING 1
+                    DELETE FROM registrations WHERE device = $1 AND pass_type = $2 AND serial = $3 RETURNING serial
                 ), device AS (
                     DELETE FROM devices WHERE device_library_id = $1 AND EXISTS (SELECT 1 FROM removed)
                     AND NOT EXISTS (
                         SELECT 1 FROM registrations
                         WHERE device = $1 AND NOT (pass_type = $2 AND serial = $3))
-                )
+                )\(Self.unregistrationCounting)
                 SELECT count(*) FROM removed
-                """, [device, passType, serial]
+                """, [device, passType, serial, day, Self.shard()]
             ).int(0, 0) > 0
         }
     }

@@ -39,6 +39,7 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
     public func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws {
         guard !passes.isEmpty else { return }
         let nowSeconds = Self.seconds(now())
+        let day = UTCDay(seconds: nowSeconds).number
         try pool.write { db in
             for pass in passes {
                 let tag = try Self.nextTag(db)
@@ -66,6 +67,7 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
                     try s.run()
                 }
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
+                try Self.countIssue(db, serial: pass.serialNumber, template: pass.templatePath, day: day)
             }
             for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }
@@ -147,7 +149,8 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
     }
 
     public func unregister(device: String, passType: String, serial: String) throws -> Bool {
-        try pool.write { db in
+        let day = UTCDay(now()).number
+        return try pool.write { db in
             let removed = try db.withStatement(
                 "DELETE FROM registrations WHERE device = ?1 AND pass_type = ?2 AND serial = ?3"
             ) { s in
@@ -157,6 +160,7 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
                 try s.run()
                 return db.changes > 0
             }
+            if removed { try Self.countUnregistration(db, device: device, serial: serial, day: day) }
             try db.withStatement(
                 """
                 DELETE FROM devices WHERE device_library_id = ?1
