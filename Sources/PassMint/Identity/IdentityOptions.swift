@@ -24,6 +24,11 @@ public struct IdentityOptions: Sendable {
         self.defaultDirectory = defaultDirectory
     }
 
+    /// How messages name the signing certificate: the .p12, the certificate file, or the development one.
+    public var certificateName: String {
+        pkcs12Path ?? certificatePath ?? "\(defaultDirectory)/pass-cert.pem"
+    }
+
     /// Loads the identity once. Missing files are environment errors; a bad password or a key that does not
     /// match its certificate is reported with both file names.
     public func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PassMintError)

@@ -14,7 +14,8 @@ struct PassHandlers: Sendable {
                 return .empty(304, headers: ["Last-Modified": lastModified])
             }
         }
-        if let body = context.cache.body(serial: serial, tag: version.tag) {
+        let generation = context.renderer.identityGeneration
+        if let body = context.cache.body(serial: serial, tag: version.tag, identityGeneration: generation) {
             return Self.pkpass(body, modifiedAtSeconds: version.modifiedAtSeconds)
         }
         // Miss: render the full current version (it may be newer than `version` by now; answer with it).
@@ -22,13 +23,15 @@ struct PassHandlers: Sendable {
             throw .unauthorized()
         }
         let body: SharedBytes
+        let signedBy: Int
         do {
-            body = SharedBytes(try context.renderer.render(pass))
+            let rendered = try context.renderer.renderSigned(pass)
+            (body, signedBy) = (SharedBytes(rendered.body), rendered.identityGeneration)
         } catch {
             ServiceLog.error("rendering pass \(serial) (tag \(pass.tag)) failed: \(error)")
             throw .internalError("the pass could not be rendered; see the server log")
         }
-        context.cache.insert(serial: serial, tag: pass.tag, body: body)
+        context.cache.insert(serial: serial, tag: pass.tag, body: body, identityGeneration: signedBy)
         return Self.pkpass(body, modifiedAtSeconds: Int64(pass.modifiedAt.timeIntervalSince1970))
     }
 
