@@ -8,6 +8,7 @@ enum Commands {
         BatchCommand.self,
         ServeCommand.self,
         UpdateCommand.self,
+        ResignCommand.self,
         MigrateCommand.self,
         PreviewCommand.self,
         LintCommand.self,

@@ -1,0 +1,69 @@
+import Foundation
+import PassArchive
+import PassMint
+import PassModel
+
+/// The JSON Lines report of `resign`: `{"serialNumber", "passTypeIdentifier", "status": "resigned"}` per pass,
+/// appended after each committed chunk to a temporary file that is renamed into place at the end. A resumed job
+/// starts from the report its interrupted run left, so the finished report lists every pass once.
+final class ResignReport {
+    private let path: String
+    private let temporary: String
+    private let handle: FileHandle
+    private var finished = false
+
+    init(path: String, continuing: Bool) throws(PassMintError) {
+        self.path = path
+        temporary = path + ".tmp-\(getpid())"
+        let manager = FileManager.default
+        let copied =
+            continuing && manager.fileExists(atPath: path)
+            && (try? manager.copyItem(atPath: path, toPath: temporary)) != nil
+        guard copied || manager.createFile(atPath: temporary, contents: nil),
+            let handle = FileHandle(forWritingAtPath: temporary)
+        else {
+            throw .environment(
+                "\(path): cannot create the report file; check that its folder exists and is writable", about: .report)
+        }
+        self.handle = handle
+        TemporaryFiles.register(temporary)
+        do { try handle.seekToEnd() } catch {
+            throw .environment("\(path): cannot append to the report: \(error.localizedDescription)", about: .report)
+        }
+    }
+
+    /// A report never finished (the job failed) leaves no temporary file behind.
+    deinit {
+        guard !finished else { return }
+        try? handle.close()
+        unlink(temporary)
+        TemporaryFiles.unregister(temporary)
+    }
+
+    func append(_ passes: [StoredPass]) throws(PassMintError) {
+        var out: [UInt8] = []
+        for pass in passes {
+            let object: [String: JSONValue] = [
+                "serialNumber": .string(pass.serialNumber),
+                "passTypeIdentifier": .string(pass.passTypeIdentifier),
+                "status": .string("resigned"),
+            ]
+            out += JSONWriter.serialize(.object(object), pretty: false)
+            out.append(0x0A)
+        }
+        do { try handle.write(contentsOf: out) } catch {
+            throw .environment("\(path): writing the report failed: \(error.localizedDescription)", about: .report)
+        }
+    }
+
+    func finish() throws(PassMintError) {
+        try? handle.close()
+        finished = true
+        defer { TemporaryFiles.unregister(temporary) }
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw .environment(
+                "\(path): cannot move the finished report into place; check the folder's permissions", about: .report)
+        }
+    }
+}
