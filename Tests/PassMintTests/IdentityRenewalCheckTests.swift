@@ -94,7 +94,7 @@ struct IdentityRenewalCheckTests {
             try openssl(
                 [
                     "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days",
-                    "30", "-subj", "/C=US/O=Someone/CN=Someone Intermediate", "-addext",
+                    "90", "-subj", "/C=US/O=Someone/CN=Someone Intermediate", "-addext",
                     "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
                 ], in: directory)
             try openssl(
@@ -106,7 +106,7 @@ struct IdentityRenewalCheckTests {
             try openssl(
                 [
                     "x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out",
-                    "leaf.pem", "-days", "30",
+                    "leaf.pem", "-days", "90",
                 ], in: directory)
             let identity = try SigningIdentity.load(
                 certificatePath: directory + "/leaf.pem", keyPath: directory + "/leaf.key",

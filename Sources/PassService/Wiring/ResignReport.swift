@@ -5,7 +5,7 @@ import PassModel
 
 /// The JSON Lines report of `resign`: `{"serialNumber", "passTypeIdentifier", "status": "resigned"}` per pass,
 /// appended after each committed chunk to a temporary file that is renamed into place at the end. A resumed job
-/// starts from the report its interrupted run left, so the finished report lists every pass once.
+/// lists the passes its interrupted run did with `"resumed": true`, so the finished report has every pass once.
 final class ResignReport {
     private let path: String
     private let temporary: String
@@ -27,9 +27,6 @@ final class ResignReport {
         }
         self.handle = handle
         TemporaryFiles.register(temporary)
-        do { try handle.seekToEnd() } catch {
-            throw .environment("\(path): cannot append to the report: \(error.localizedDescription)", about: .report)
-        }
     }
 
     /// A report never finished (the job failed) leaves no temporary file behind.
@@ -40,14 +37,16 @@ final class ResignReport {
         TemporaryFiles.unregister(temporary)
     }
 
-    func append(_ passes: [StoredPass]) throws(PassMintError) {
+    func append(_ passes: [StoredPass], resumed: Bool = false) throws(PassMintError) {
+        guard !passes.isEmpty else { return }
         var out: [UInt8] = []
         for pass in passes {
-            let object: [String: JSONValue] = [
+            var object: [String: JSONValue] = [
                 "serialNumber": .string(pass.serialNumber),
                 "passTypeIdentifier": .string(pass.passTypeIdentifier),
                 "status": .string("resigned"),
             ]
+            if resumed { object["resumed"] = .bool(true) }
             out += JSONWriter.serialize(.object(object), pretty: false)
             out.append(0x0A)
         }

@@ -18,7 +18,8 @@ public final class Resigner {
         /// compared).
         public var previousCertificatePath: String?
         public var trustRoots: TrustRoots
-        /// JSON Lines, one object per pass re-signed: written to a temporary name, renamed at the end.
+        /// JSON Lines, one object per pass re-signed (those of an interrupted run it resumes marked `resumed`):
+        /// written to a temporary name, renamed at the end.
         public var reportPath: String?
         /// Continue the job this certificate started (after a kill or an interruption).
         public var resume: Bool
@@ -122,7 +123,7 @@ public final class Resigner {
         }
         let startPosition = try startPosition(recorded: recorded, total: total)
         let report = try options.reportPath.map { path throws(PassMintError) in
-            try ResignReport(path: path, continuing: options.resume)
+            try ResignReport(path: path)
         }
         var done = Int(startPosition), skip = Int(startPosition), resigned = 0, pushes = 0
         var after: String?
@@ -138,7 +139,9 @@ public final class Resigner {
             }
             guard let last = page.last else { break }
             after = last.serialNumber
-            // Resuming: the first `skip` passes in serial order were re-signed by the run that was stopped.
+            // Resuming: the first `skip` passes in serial order were re-signed by the run that was stopped; the
+            // report lists them again (its file did not survive a kill), marked as such.
+            try report?.append(Array(page.prefix(skip)), resumed: true)
             let chunk = Array(page.dropFirst(skip))
             skip = max(0, skip - page.count)
             guard !chunk.isEmpty else { continue }
