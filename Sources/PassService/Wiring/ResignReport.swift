@@ -12,14 +12,10 @@ final class ResignReport {
     private let handle: FileHandle
     private var finished = false
 
-    init(path: String, continuing: Bool) throws(PassMintError) {
+    init(path: String) throws(PassMintError) {
         self.path = path
         temporary = path + ".tmp-\(getpid())"
-        let manager = FileManager.default
-        let copied =
-            continuing && manager.fileExists(atPath: path)
-            && (try? manager.copyItem(atPath: path, toPath: temporary)) != nil
-        guard copied || manager.createFile(atPath: temporary, contents: nil),
+        guard FileManager.default.createFile(atPath: temporary, contents: nil),
             let handle = FileHandle(forWritingAtPath: temporary)
         else {
             throw .environment(
