@@ -42,10 +42,11 @@ final class ServeFixture {
     ///   - environment: extra environment for `serve` (e.g. PASSMINT_ADMIN_TOKEN).
     ///   - postgres: a PostgreSQL URL to serve from instead of a fresh SQLite file.
     ///   - signingArguments: `serve`'s identity options (default: the shared development identity).
-    ///   - clientCAs: more CA files the APNs stand-in trusts for client certificates (a second identity's chain).
+    ///   - clientCAs: the CA files the APNs stand-in trusts for client certificates (default: the shared
+    ///     development identity's chain).
     init(
         python: String?, environment: [String: String] = [:], postgres: String? = nil,
-        signingArguments: [String] = DevIdentity.signingArgs, clientCAs: [String] = []
+        signingArguments: [String] = DevIdentity.signingArgs, clientCAs: [String]? = nil
     ) throws {
         tmp = try TempDir()
         db = tmp.path("store.db")

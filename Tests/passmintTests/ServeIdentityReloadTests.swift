@@ -75,6 +75,33 @@ struct ServeIdentityReloadTests {
     }
 
     @Test(
+        "SIGHUP: pushes then go out with the new certificate as APNs client certificate",
+        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)))
+    func reloadSwitchesAPNsCertificate() throws {
+        let keys = try TempDir()
+        let current = keys.path("current")
+        try Self.install(DevIdentity.directory, into: current)
+        _ = try ResignTests.secondIdentity(keys.path("B"))
+        // The stand-in accepts only the renewed chain: a push made with the old certificate cannot arrive.
+        let f = try ServeFixture(
+            python: ServeTools.pythonWithH2, signingArguments: Self.arguments(current),
+            clientCAs: [keys.path("B/wwdr.pem"), keys.path("B/root-ca.pem")])
+        let token = try f.generate(serial: "P1").token
+        let pushToken = ServeTools.token("feed", 1)
+        #expect(try f.register(device: "device1", serial: "P1", token: token, pushToken: pushToken).status == 201)
+
+        try Self.install(keys.path("B"), into: current)
+        kill(f.serve.process.processIdentifier, SIGHUP)
+        #expect(ServeTools.waitUntil(timeout: 20) { f.serve.stderr.contains("SIGHUP: signing with") })
+        let update = try f.update("P1", ["tier=Gold"])
+        #expect(update.status == 0, "\(update.stderr)")
+        let arrived = try ServeTools.waitUntil(timeout: 30) { try f.pushedTokens() == [pushToken] }
+        #expect(arrived, "pushed: \((try? f.pushedTokens()) ?? []); serve: \(f.serve.stderr)")
+        #expect(try ServeTools.waitUntil(timeout: 20) { try f.count("push_outbox") == 0 })
+        #expect(try f.apnsRequests().count == 1)
+    }
+
+    @Test(
         "a certificate expiring within 30 days: a log line and passmint_signing_certificate_expiring 1, at start and after a reload"
     )
     func expiryWarning() throws {

@@ -140,16 +140,16 @@ struct APNsTestPKI {
     let serverCert: String
     let serverKey: String
     let clientCA: String
-    /// - Parameter clientCAs: more PEM files the stand-in trusts for client certificates (a renewed identity's
-    ///   WWDR and root).
-    init(in tmp: TempDir, clientCAs: [String] = []) throws {
+    /// - Parameter clientCAs: the PEM files the stand-in trusts for client certificates (default: the shared
+    ///   development identity's WWDR and root).
+    init(in tmp: TempDir, clientCAs: [String]? = nil) throws {
         let folder = tmp.url.appendingPathComponent("apns")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let server = try TestServerCertificate(folder: folder)
-        var bundle =
-            try Data(contentsOf: URL(fileURLWithPath: DevIdentity.directory + "/wwdr.pem"))
-            + Data(contentsOf: URL(fileURLWithPath: DevIdentity.directory + "/root-ca.pem"))
-        for file in clientCAs { bundle += try Data(contentsOf: URL(fileURLWithPath: file)) }
+        var bundle = Data()
+        for file in clientCAs ?? [DevIdentity.directory + "/wwdr.pem", DevIdentity.directory + "/root-ca.pem"] {
+            bundle += try Data(contentsOf: URL(fileURLWithPath: file))
+        }
         try bundle.write(to: folder.appendingPathComponent("client-ca.pem"))
         ca = server.ca
         serverCert = server.certificate

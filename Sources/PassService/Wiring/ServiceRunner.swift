@@ -117,7 +117,7 @@ public final class ServiceRunner: Sendable {
 
     /// Loads the signing identity again from the same files (renewed in place or repointed by a link) and, when it
     /// passes the renewal check against the identity in use and every pass type in the store, signs every download
-    /// from now on with it. Nothing changes when it is refused.
+    /// from now on with it and pushes with it as APNs client certificate. Nothing changes when it is refused.
     /// - Returns: warnings about the new identity (a certificate expiring within 30 days).
     /// - Throws: `PassMintError` saying why the new identity was refused; the one in use stays.
     public func reloadIdentity(now: Date = Date()) throws(PassMintError) -> [String] {
@@ -145,6 +145,12 @@ public final class ServiceRunner: Sendable {
             renderer.replaceIdentity(identity)
             service.signingIdentityReplaced()
             metrics.setSigningCertificate(notAfter: identity.certificate.notAfter)
+            do {
+                try pusher.replaceCredential(
+                    .pemData(certificate: identity.certificate.pemBytes, key: identity.privateKeyPEM()))
+            } catch {
+                return warnings + ["APNs keeps the previous client certificate: \(error)"]
+            }
             return warnings
         }
     }
