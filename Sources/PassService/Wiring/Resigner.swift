@@ -103,7 +103,7 @@ public final class Resigner {
         do throws(IdentityRenewalCheck.Refusal) {
             warnings += try check.check(identity, name: options.identity.certificateName)
         } catch {
-            throw .invalidInput(error.description, about: .certificate)
+            throw .invalidInput(error.description, about: options.identity.certificateInput)
         }
         self.warnings = warnings
         job = "resign:" + certificate.sha256Fingerprint.replacingOccurrences(of: ":", with: "").lowercased()

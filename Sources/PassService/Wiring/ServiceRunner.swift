@@ -140,7 +140,7 @@ public final class ServiceRunner: Sendable {
             do throws(IdentityRenewalCheck.Refusal) {
                 warnings = try check.check(identity, name: options.identity.certificateName, now: now)
             } catch {
-                throw .invalidInput(error.description, about: .certificate)
+                throw .invalidInput(error.description, about: options.identity.certificateInput)
             }
             renderer.replaceIdentity(identity)
             service.signingIdentityReplaced()
