@@ -118,7 +118,8 @@ public final class ServiceRunner: Sendable {
     /// Loads the signing identity again from the same files (renewed in place or repointed by a link) and, when it
     /// passes the renewal check against the identity in use and every pass type in the store, signs every download
     /// from now on with it and pushes with it as APNs client certificate. Nothing changes when it is refused.
-    /// - Returns: warnings about the new identity (a certificate expiring within 30 days).
+    /// - Returns: warnings about the new identity, as at start (a certificate expiring within 30 days, a private
+    ///   key file others can read).
     /// - Throws: `PassMintError` saying why the new identity was refused; the one in use stays.
     public func reloadIdentity(now: Date = Date()) throws(PassMintError) -> [String] {
         try reloading.withLock { _ throws(PassMintError) in
@@ -136,12 +137,13 @@ public final class ServiceRunner: Sendable {
                     ($0, "the certificate in use, serial \(current.serialNumberHex)")
                 },
                 trust: options.trustRoots)
-            let warnings: [String]
             do throws(IdentityRenewalCheck.Refusal) {
-                warnings = try check.check(identity, name: options.identity.certificateName, now: now)
+                _ = try check.check(identity, name: options.identity.certificateName, now: now)
             } catch {
                 throw .invalidInput(error.description, about: options.identity.certificateInput)
             }
+            // What start-up says about an identity (a key others can read, a certificate close to expiry).
+            let warnings = options.identity.warnings(for: identity, trust: options.trustRoots, now: now)
             renderer.replaceIdentity(identity)
             service.signingIdentityReplaced()
             metrics.setSigningCertificate(notAfter: identity.certificate.notAfter)
