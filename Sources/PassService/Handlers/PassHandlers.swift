@@ -14,24 +14,14 @@ struct PassHandlers: Sendable {
                 return .empty(304, headers: ["Last-Modified": lastModified])
             }
         }
-        let generation = context.renderer.identityGeneration
-        if let body = context.cache.body(serial: serial, tag: version.tag, identityGeneration: generation) {
+        if let body = context.cachedBody(serial: serial, tag: version.tag) {
             return Self.pkpass(body, modifiedAtSeconds: version.modifiedAtSeconds)
         }
         // Miss: render the full current version (it may be newer than `version` by now; answer with it).
         guard let pass = try context.storeCall({ try context.store.pass(passType: passType, serial: serial) }) else {
             throw .unauthorized()
         }
-        let body: SharedBytes
-        let signedBy: Int
-        do {
-            let rendered = try context.renderer.renderSigned(pass)
-            (body, signedBy) = (SharedBytes(rendered.body), rendered.identityGeneration)
-        } catch {
-            ServiceLog.error("rendering pass \(serial) (tag \(pass.tag)) failed: \(error)")
-            throw .internalError("the pass could not be rendered; see the server log")
-        }
-        context.cache.insert(serial: serial, tag: pass.tag, body: body, identityGeneration: signedBy)
+        let body = try context.currentBody(pass)
         return Self.pkpass(body, modifiedAtSeconds: Int64(pass.modifiedAt.timeIntervalSince1970))
     }
 

@@ -46,7 +46,7 @@ final class RenderCache: Sendable {
         self.maxBytes = maxBytes
     }
 
-    func body(serial: String, tag: Int64, identityGeneration: Int = 0) -> SharedBytes? {
+    func body(serial: String, tag: Int64, identityGeneration: Int) -> SharedBytes? {
         state.withLock { state in
             guard let entry = state.entries[tag], entry.serial == serial, entry.identityGeneration == identityGeneration
             else { return nil }
@@ -54,7 +54,7 @@ final class RenderCache: Sendable {
         }
     }
 
-    func insert(serial: String, tag: Int64, body: SharedBytes, identityGeneration: Int = 0) {
+    func insert(serial: String, tag: Int64, body: SharedBytes, identityGeneration: Int) {
         state.withLock { state in
             if let existing = state.entries[tag] {
                 // Same version: keep the newer identity's signature (its tag stays where it is in `order`).
