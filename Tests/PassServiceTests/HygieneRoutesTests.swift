@@ -49,6 +49,7 @@ final class RecordingStore: PassStore {
     }
     func registrationsCount() throws -> Int { note("registrationsCount"); return try base.registrationsCount() }
     func outboxDepth() throws -> Int { note("outboxDepth"); return try base.outboxDepth() }
+    func passTypeCounts() throws -> [String: Int] { note("passTypeCounts"); return try base.passTypeCounts() }
     func details(serial: String) throws -> PassDetails? { note("details"); return try base.details(serial: serial) }
     func installDays(_ query: InstallStatsQuery) throws -> [InstallDay] {
         note("installDays"); return try base.installDays(query)

@@ -33,7 +33,7 @@ final class ServeFixture {
     private(set) var serve: ManagedProcess
     private(set) var port: Int
     /// `serve`'s arguments, kept for `killAndRestart()`.
-    private let serveArguments: [String]
+    private var serveArguments: [String]
     private let serveEnvironment: [String: String]
     var base: String { "http://127.0.0.1:\(port)" }
 
@@ -41,7 +41,13 @@ final class ServeFixture {
     ///   - python: a python3 with h2 to run the APNs stand-in, or nil for a service whose pushes go nowhere.
     ///   - environment: extra environment for `serve` (e.g. PASSMINT_ADMIN_TOKEN).
     ///   - postgres: a PostgreSQL URL to serve from instead of a fresh SQLite file.
-    init(python: String?, environment: [String: String] = [:], postgres: String? = nil) throws {
+    ///   - signingArguments: `serve`'s identity options (default: the shared development identity).
+    ///   - clientCAs: the CA files the APNs stand-in trusts for client certificates (default: the shared
+    ///     development identity's chain).
+    init(
+        python: String?, environment: [String: String] = [:], postgres: String? = nil,
+        signingArguments: [String] = DevIdentity.signingArgs, clientCAs: [String]? = nil
+    ) throws {
         tmp = try TempDir()
         db = tmp.path("store.db")
         self.postgres = postgres
@@ -50,7 +56,7 @@ final class ServeFixture {
         var apnsURL = "https://127.0.0.1:9"  // discard port: nothing is pushed in tests without a stand-in
         var apnsCA: [String] = []
         if let python {
-            let pki = try APNsTestPKI(in: tmp)
+            let pki = try APNsTestPKI(in: tmp, clientCAs: clientCAs)
             let server = try ManagedProcess(
                 "PushTestServer.py", python,
                 [
@@ -70,7 +76,7 @@ final class ServeFixture {
         }
         serveArguments =
             ["serve"] + (postgres.map { ["--postgres", $0] } ?? ["--db", db])
-            + ["--port", "0", "--threads", "2", "--apns", apnsURL, "--log-requests"] + apnsCA + DevIdentity.signingArgs
+            + ["--port", "0", "--threads", "2", "--apns", apnsURL, "--log-requests"] + apnsCA + signingArguments
         serveEnvironment = environment
         (serve, port) = try Self.startServe(serveArguments, environment: environment, stderrPath: tmp.path("serve.err"))
     }
@@ -94,6 +100,18 @@ final class ServeFixture {
     /// and APNs stand-in; the new process listens on a new port.
     func killAndRestart() throws {
         serve.stop(grace: 0)
+        (serve, port) = try Self.startServe(
+            serveArguments, environment: serveEnvironment, stderrPath: tmp.path("serve-\(UUID().uuidString).err"))
+    }
+
+    /// Stops `serve` cleanly (SIGTERM) and starts it again on the same store and APNs stand-in with another
+    /// signing identity (the options that follow the stand-in's in `serve`'s arguments are replaced).
+    func restart(signingArguments: [String]) throws {
+        serve.stop(grace: 5)
+        guard let cut = serveArguments.firstIndex(where: { $0 == "--cert" || $0 == "--p12" }) else {
+            throw ServeFailure("serve was started without identity options")
+        }
+        serveArguments = Array(serveArguments[..<cut]) + signingArguments
         (serve, port) = try Self.startServe(
             serveArguments, environment: serveEnvironment, stderrPath: tmp.path("serve-\(UUID().uuidString).err"))
     }

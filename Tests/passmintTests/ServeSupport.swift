@@ -87,6 +87,31 @@ enum ServeTools {
         return try Data(contentsOf: URL(fileURLWithPath: out))
     }
 
+    /// The serial number (uppercase hex) of the certificate that signed a .pkpass, when its signature verifies
+    /// with `openssl cms -verify` against `rootCA`; nil when it does not.
+    static func signerSerial(_ pkpass: String, rootCA: String, tmp: TempDir) throws -> String? {
+        let dir = tmp.path("signer-\(UUID().uuidString)")
+        guard try CLI.run("unzip", ["-q", pkpass, "-d", dir]).status == 0 else { return nil }
+        let verified = try CLI.run(
+            "openssl",
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", "signature", "-content", "manifest.json",
+                "-CAfile", rootCA, "-purpose", "any", "-signer", "signer.pem", "-out", "/dev/null",
+            ], cwd: URL(fileURLWithPath: dir))
+        guard verified.status == 0 else { return nil }
+        return try certificateSerial(dir + "/signer.pem")
+    }
+
+    /// `openssl x509 -serial` of a PEM certificate: the hex digits after `serial=`.
+    static func certificateSerial(_ pem: String) throws -> String {
+        let result = try CLI.run("openssl", ["x509", "-in", pem, "-noout", "-serial"])
+        guard result.status == 0 else { throw ServeFailure("openssl x509 \(pem): \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(
+            of: "serial=", with: ""
+        )
+        .uppercased()
+    }
+
     /// `openssl cms -verify` of a .pkpass signature against the dev root (the WWDR comes from the signature).
     static func opensslVerifies(_ pkpass: String, tmp: TempDir) throws -> Bool {
         let dir = tmp.path("verify-\(UUID().uuidString)")
@@ -115,13 +140,16 @@ struct APNsTestPKI {
     let serverCert: String
     let serverKey: String
     let clientCA: String
-    init(in tmp: TempDir) throws {
+    /// - Parameter clientCAs: the PEM files the stand-in trusts for client certificates (default: the shared
+    ///   development identity's WWDR and root).
+    init(in tmp: TempDir, clientCAs: [String]? = nil) throws {
         let folder = tmp.url.appendingPathComponent("apns")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let server = try TestServerCertificate(folder: folder)
-        let bundle =
-            try Data(contentsOf: URL(fileURLWithPath: DevIdentity.directory + "/wwdr.pem"))
-            + Data(contentsOf: URL(fileURLWithPath: DevIdentity.directory + "/root-ca.pem"))
+        var bundle = Data()
+        for file in clientCAs ?? [DevIdentity.directory + "/wwdr.pem", DevIdentity.directory + "/root-ca.pem"] {
+            bundle += try Data(contentsOf: URL(fileURLWithPath: file))
+        }
         try bundle.write(to: folder.appendingPathComponent("client-ca.pem"))
         ca = server.ca
         serverCert = server.certificate
@@ -192,6 +220,11 @@ final class ManagedProcess {
             throw ServeFailure("\(name) printed nothing within \(timeout) s; stderr: \(stderr)")
         }
         return String(line)
+    }
+
+    /// Writes `text` to the process's stdin (started with `keepStdinOpen`).
+    func send(_ text: String) {
+        stdinPipe.fileHandleForWriting.write(Data(text.utf8))
     }
 
     /// Waits up to `timeout` for the process to exit by itself; its status, or nil if still running.

@@ -24,6 +24,14 @@ public struct IdentityOptions: Sendable {
         self.defaultDirectory = defaultDirectory
     }
 
+    /// How messages name the signing certificate: the .p12, the certificate file, or the development one.
+    public var certificateName: String {
+        pkcs12Path ?? certificatePath ?? "\(defaultDirectory)/pass-cert.pem"
+    }
+
+    /// The input that names the signing certificate: the .p12 when one is given, else the certificate.
+    public var certificateInput: PassMintError.Input { pkcs12Path == nil ? .certificate : .pkcs12 }
+
     /// Loads the identity once. Missing files are environment errors; a bad password or a key that does not
     /// match its certificate is reported with both file names.
     public func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PassMintError)

@@ -1,17 +1,25 @@
 /// What more than one handler group needs: the current signed body of a pass, the admin check.
 extension HandlerContext {
+    /// The cached body of this version signed by the identity in use now; nil when there is none (a body signed
+    /// by an identity replaced since is never handed out).
+    func cachedBody(serial: String, tag: Int64) -> SharedBytes? {
+        cache.body(serial: serial, tag: tag, identityGeneration: renderer.identityGeneration)
+    }
+
     /// The signed `.pkpass` of `pass` as stored now: from the render cache by (serial, tag), else rendered and
-    /// cached, so a Wallet download and a distribution link give the same bytes.
+    /// cached under the identity that signed it, so a Wallet download and a distribution link give the same bytes.
     func currentBody(_ pass: StoredPass) throws(HTTPError) -> SharedBytes {
-        if let body = cache.body(serial: pass.serialNumber, tag: pass.tag) { return body }
-        let body: SharedBytes
+        if let body = cachedBody(serial: pass.serialNumber, tag: pass.tag) { return body }
+        let rendered: (body: [UInt8], identityGeneration: Int)
         do {
-            body = SharedBytes(try renderer.render(pass))
+            rendered = try renderer.renderSigned(pass)
         } catch {
             ServiceLog.error("rendering pass \(pass.serialNumber) (tag \(pass.tag)) failed: \(error)")
             throw .internalError("the pass could not be rendered; see the server log")
         }
-        cache.insert(serial: pass.serialNumber, tag: pass.tag, body: body)
+        let body = SharedBytes(rendered.body)
+        cache.insert(
+            serial: pass.serialNumber, tag: pass.tag, body: body, identityGeneration: rendered.identityGeneration)
         return body
     }
 

@@ -40,7 +40,7 @@ struct LinkHandlers: Sendable {
             request.queryValue("download") == "1" || Self.opensWallet(userAgent: request.headers["User-Agent"])
         // A cached current version is served without reading the record; the record is read to render the pass
         // anew, or for the landing page's link when the service has no link base of its own.
-        let cached = context.cache.body(serial: serial, tag: target.tag)
+        let cached = context.cachedBody(serial: serial, tag: target.tag)
         var pass: StoredPass?
         if cached == nil || (!wantsPass && linkBase == nil) {
             pass = try context.storeCall { try context.store.pass(serial: serial) }

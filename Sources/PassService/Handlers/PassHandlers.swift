@@ -14,7 +14,7 @@ struct PassHandlers: Sendable {
                 return .empty(304, headers: ["Last-Modified": lastModified])
             }
         }
-        if let body = context.cache.body(serial: serial, tag: version.tag) {
+        if let body = context.cachedBody(serial: serial, tag: version.tag) {
             return Self.pkpass(body, modifiedAtSeconds: version.modifiedAtSeconds)
         }
         // Miss: render the full current version (it may be newer than `version` by now; answer with it).

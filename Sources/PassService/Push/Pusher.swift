@@ -82,6 +82,17 @@ public final class Pusher: Sendable {
         thread.start()
     }
 
+    /// Sends with `credential` from the next round on, over a new connection (the signing identity was renewed:
+    /// APNs takes the Pass Type ID certificate as client certificate).
+    /// - Throws: `PushError` when the credential is unusable; the current one stays.
+    public func replaceCredential(_ credential: APNsConfiguration.Credential) throws(PushError) {
+        var replaced = configuration
+        replaced.credential = credential
+        try replaced.validate()
+        control.replaceCredential(credential)
+        control.wake()
+    }
+
     /// Runs a round now instead of after the poll interval (call it after queueing pushes).
     public func wake() { control.wake() }
 
@@ -95,6 +106,8 @@ final class PusherControl: Sendable {
         var started = false
         var stopping = false
         var woken = false
+        /// A renewed credential the worker has not switched to yet.
+        var credential: APNsConfiguration.Credential?
     }
 
     private let state = Mutex(State())
@@ -113,6 +126,18 @@ final class PusherControl: Sendable {
     }
 
     func markFinished() { finished.signal() }
+
+    func replaceCredential(_ credential: APNsConfiguration.Credential) {
+        state.withLock { $0.credential = credential }
+    }
+
+    /// The credential to switch to, once.
+    func takeCredential() -> APNsConfiguration.Credential? {
+        state.withLock { state in
+            defer { state.credential = nil }
+            return state.credential
+        }
+    }
 
     func wake() {
         let signal = state.withLock { state -> Bool in

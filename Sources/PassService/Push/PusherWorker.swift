@@ -10,7 +10,7 @@ struct PusherWorker: Sendable {
     let control: PusherControl
 
     func run() {
-        let client: APNsClient
+        var client: APNsClient
         do {
             client = try APNsClient(configuration: configuration)
         } catch {
@@ -21,6 +21,13 @@ struct PusherWorker: Sendable {
         // works again, not one per poll.
         var failing = false
         while !control.isStopping {
+            if let credential = control.takeCredential() {
+                var renewed = configuration
+                renewed.credential = credential
+                do { client = try APNsClient(configuration: renewed) } catch {
+                    log("keeping the previous APNs client certificate: \(error)")
+                }
+            }
             let jobs: [PushJob]
             do {
                 jobs = try outbox.claimDuePushes(limit: options.batchSize, now: options.clock(), lease: options.lease)

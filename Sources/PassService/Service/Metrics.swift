@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Counters behind `GET /metrics` (Prometheus text format 0.0.4). Thread-safe; one instance per service.
@@ -15,6 +16,10 @@ public final class Metrics: Sendable {
     private let installs = Mutex<(at: ContinuousClock.Instant, totals: [InstallTotals])?>(nil)
     /// How old the install totals on `/metrics` may be: a scrape reads the store at most this often.
     let installRefresh: Duration
+    /// The end of validity of the certificate passes are signed with now (nil: not known, gauges left out).
+    private let signingCertificateNotAfter = Mutex<Date?>(nil)
+    /// How long before the end of validity `passmint_signing_certificate_expiring` turns 1.
+    public static let expiryWarningSeconds: TimeInterval = 30 * 86_400
 
     public init() { installRefresh = .seconds(5) }
 
@@ -29,6 +34,11 @@ public final class Metrics: Sendable {
         guard let fresh = try? load() else { return installs.withLock { $0?.totals } }
         installs.withLock { $0 = (now, fresh) }
         return fresh
+    }
+
+    /// Records the end of validity of the signing certificate in use (at start and after each reload).
+    public func setSigningCertificate(notAfter: Date) {
+        signingCertificateNotAfter.withLock { $0 = notAfter }
     }
 
     /// Makes the duration histograms for a route table (labels in table order) and renders them from now on.
@@ -61,7 +71,9 @@ public final class Metrics: Sendable {
     }
 
     /// The Prometheus exposition text; gauges that could not be read are left out.
-    public func render(registrations: Int?, outboxDepth: Int?, installs: [InstallTotals]? = nil) -> String {
+    public func render(
+        registrations: Int?, outboxDepth: Int?, installs: [InstallTotals]? = nil, now: Date = Date()
+    ) -> String {
         var out = "# HELP passmint_http_requests_total HTTP requests answered, by route and status.\n"
         out += "# TYPE passmint_http_requests_total counter\n"
         let requestRows = requests.withLock { $0 }.sorted {
@@ -85,6 +97,17 @@ public final class Metrics: Sendable {
             out += "# HELP passmint_push_outbox_depth Pushes waiting in the outbox.\n"
             out += "# TYPE passmint_push_outbox_depth gauge\n"
             out += "passmint_push_outbox_depth \(outboxDepth)\n"
+        }
+        if let notAfter = signingCertificateNotAfter.withLock({ $0 }) {
+            out += "# HELP passmint_signing_certificate_expiry_timestamp_seconds End of validity of the signing "
+            out += "certificate, in seconds since 1970.\n"
+            out += "# TYPE passmint_signing_certificate_expiry_timestamp_seconds gauge\n"
+            out += "passmint_signing_certificate_expiry_timestamp_seconds \(Int64(notAfter.timeIntervalSince1970))\n"
+            let expiring = notAfter.timeIntervalSince(now) < Self.expiryWarningSeconds
+            out += "# HELP passmint_signing_certificate_expiring 1 when the signing certificate expires within 30 "
+            out += "days (renew it), else 0.\n"
+            out += "# TYPE passmint_signing_certificate_expiring gauge\n"
+            out += "passmint_signing_certificate_expiring \(expiring ? 1 : 0)\n"
         }
         if let installs { out += Self.render(installs) }
         return out

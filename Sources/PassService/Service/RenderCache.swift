@@ -4,13 +4,29 @@ import Synchronization
 public protocol PassRenderer: Sendable {
     /// - Throws: any error; the service answers 500 and logs it.
     func render(_ pass: StoredPass) throws -> [UInt8]
+    /// Which signing identity renders now: it grows whenever the identity is replaced, so that bodies signed by an
+    /// older one are no longer served from the cache.
+    var identityGeneration: Int { get }
+    /// Renders and says which identity generation signed the body (read together, so a swap in between cannot
+    /// file an old signature under the new generation).
+    func renderSigned(_ pass: StoredPass) throws -> (body: [UInt8], identityGeneration: Int)
+}
+
+extension PassRenderer {
+    /// A renderer whose identity never changes.
+    public var identityGeneration: Int { 0 }
+    public func renderSigned(_ pass: StoredPass) throws -> (body: [UInt8], identityGeneration: Int) {
+        (try render(pass), 0)
+    }
 }
 
 /// Rendered pass bodies keyed by update tag (tags are unique across all passes, so a tag names one version of
-/// one serial). Bounded by entry count and bytes; the oldest entries go first.
+/// one serial), each with the identity generation that signed it: a body signed by a replaced identity is never
+/// handed out. Bounded by entry count and bytes; the oldest entries go first.
 final class RenderCache: Sendable {
     private struct Entry {
         var serial: String
+        var identityGeneration: Int
         var body: SharedBytes
     }
 
@@ -30,17 +46,24 @@ final class RenderCache: Sendable {
         self.maxBytes = maxBytes
     }
 
-    func body(serial: String, tag: Int64) -> SharedBytes? {
+    func body(serial: String, tag: Int64, identityGeneration: Int) -> SharedBytes? {
         state.withLock { state in
-            guard let entry = state.entries[tag], entry.serial == serial else { return nil }
+            guard let entry = state.entries[tag], entry.serial == serial, entry.identityGeneration == identityGeneration
+            else { return nil }
             return entry.body
         }
     }
 
-    func insert(serial: String, tag: Int64, body: SharedBytes) {
+    func insert(serial: String, tag: Int64, body: SharedBytes, identityGeneration: Int) {
         state.withLock { state in
-            guard state.entries[tag] == nil else { return }
-            state.entries[tag] = Entry(serial: serial, body: body)
+            if let existing = state.entries[tag] {
+                // Same version: keep the newer identity's signature (its tag stays where it is in `order`).
+                guard existing.identityGeneration < identityGeneration else { return }
+                state.entries[tag] = Entry(serial: serial, identityGeneration: identityGeneration, body: body)
+                state.bytes += body.count - existing.body.count
+                return
+            }
+            state.entries[tag] = Entry(serial: serial, identityGeneration: identityGeneration, body: body)
             state.order.append(tag)
             state.bytes += body.count
             while state.entries.count > maxEntries || (state.bytes > maxBytes && state.entries.count > 1) {
@@ -53,6 +76,11 @@ final class RenderCache: Sendable {
                 state.head = 0
             }
         }
+    }
+
+    /// Drops every body (the identity changed: none of them will be handed out again).
+    func removeAll() {
+        state.withLock { $0 = State() }
     }
 
     var count: Int { state.withLock { $0.entries.count } }

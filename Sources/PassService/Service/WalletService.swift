@@ -12,6 +12,7 @@ public final class WalletService: Sendable {
     /// Per-route duration histograms (rendered by `metrics`), indexed like `router.routes`.
     let durations: RequestDurations
     private let daemon = Mutex<MHDDaemon?>(nil)
+    private let cache: RenderCache
 
     /// - Parameters:
     ///   - store: where passes and registrations live.
@@ -33,10 +34,9 @@ public final class WalletService: Sendable {
         self.configuration = configuration
         self.metrics = metrics
         let adminToken = try AdminToken.load(from: environment, variable: configuration.adminTokenVariable)
+        cache = RenderCache(maxEntries: configuration.renderCacheEntries, maxBytes: configuration.renderCacheBytes)
         let context = HandlerContext(
-            store: store, renderer: renderer,
-            cache: RenderCache(
-                maxEntries: configuration.renderCacheEntries, maxBytes: configuration.renderCacheBytes),
+            store: store, renderer: renderer, cache: cache,
             metrics: metrics, recordValidator: recordValidator, tokenSigner: tokenSigner, adminToken: adminToken,
             adminTokenVariable: configuration.adminTokenVariable, onRecordUpdated: onRecordUpdated,
             updateJobs: updateJobs)
@@ -44,6 +44,12 @@ public final class WalletService: Sendable {
             context, links: store as? any PassLinkStore, linkBase: configuration.linkBase)
         self.router = try Router(routes: Routes.table(handlers))
         durations = metrics.makeRequestDurations(routes: router.routes.map(\.label))
+    }
+
+    /// Frees the cached pass bodies after the renderer's signing identity was replaced (they are not served again
+    /// either way: each is filed under the identity generation that signed it).
+    public func signingIdentityReplaced() {
+        cache.removeAll()
     }
 
     /// The default validator: the stored record with the changed fields replaced, no checks.

@@ -154,6 +154,8 @@ public protocol PassStore: Sendable {
     func personalizations(serial: String) throws -> [[String: String]]
     func registrationsCount() throws -> Int
     func outboxDepth() throws -> Int
+    /// How many passes are stored per pass type identifier (a renewed certificate must cover each of them).
+    func passTypeCounts() throws -> [String: Int]
     func details(serial: String) throws -> PassDetails?
     /// The install figures of the days and template `query` asks for (see `InstallDay`), ordered by template
     /// and day.

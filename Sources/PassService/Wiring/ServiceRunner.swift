@@ -1,6 +1,7 @@
 import Foundation
 import PassMint
 import PassSigning
+import Synchronization
 
 /// Everything `passmint serve` runs: the store, the web service and the pusher, wired together.
 public final class ServiceRunner: Sendable {
@@ -31,8 +32,15 @@ public final class ServiceRunner: Sendable {
     public let service: WalletService
     public let pusher: Pusher
     public let store: any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore
+    /// Signs every pass download; its identity is replaced by `reloadIdentity()`.
+    public let renderer: TemplateRenderer
     /// Things to log at start: a private key readable by others, a certificate close to expiry.
     public let warnings: [String]
+    private let options: Options
+    private let metrics: Metrics
+    /// Reloads run one at a time (a second SIGHUP waits for the first).
+    private let reloading = Mutex(())
+    private let expiryCheck = Mutex<Task<Void, Never>?>(nil)
 
     /// Checks the admin token, opens the store, loads the identity and builds the service and the pusher
     /// (nothing listens yet).
@@ -49,11 +57,14 @@ public final class ServiceRunner: Sendable {
             throw .environment("\(error)")
         }
         let identity = try options.identity.load()
+        self.options = options
         warnings = options.identity.warnings(for: identity, trust: options.trustRoots)
         store = try StoreAccess.open(options.store, serving: true)
         let renderer = TemplateRenderer(identity: identity)
-        let signer = PassSigner(identity: identity)
+        self.renderer = renderer
         let metrics = Metrics()
+        self.metrics = metrics
+        metrics.setSigningCertificate(notAfter: identity.certificate.notAfter)
         let credential = APNsConfiguration.Credential.pemData(
             certificate: identity.certificate.pemBytes, key: identity.privateKeyPEM())
         do {
@@ -70,7 +81,7 @@ public final class ServiceRunner: Sendable {
             service = try WalletService(
                 configuration: options.configuration, store: store, renderer: renderer,
                 recordValidator: { pass, changes in try renderer.validate(pass, changes: changes) },
-                tokenSigner: { token in try signer.sign(token) }, metrics: metrics, environment: environment,
+                tokenSigner: { token in try renderer.sign(token) }, metrics: metrics, environment: environment,
                 onRecordUpdated: { _, _ in pusher.wake() },
                 updateJobs: UpdateJobRunner(store: store, checker: renderer, onChunk: { pusher.wake() }))
         } catch {
@@ -78,19 +89,72 @@ public final class ServiceRunner: Sendable {
         }
     }
 
-    /// Starts listening and pushing.
-    public func start() throws(PassMintError) {
+    /// Starts listening and pushing, and checks the signing certificate's expiry once a day from now on
+    /// (`log` receives the warning line while it expires within 30 days).
+    public func start(log: (@Sendable (String) -> Void)? = nil) throws(PassMintError) {
+        let log = log ?? { ServiceLog.error($0) }
         do {
             try service.start()
         } catch {
             throw .environment("\(error)")  // ServiceError.serverStart names the address and what to change
         }
         pusher.start()
+        let daily = Task.detached { [renderer] in
+            while true {
+                try? await Task.sleep(for: .seconds(86_400))
+                if Task.isCancelled { return }
+                if let warning = renderer.identity.expiryWarning() { log("warning: \(warning)") }
+            }
+        }
+        expiryCheck.withLock { $0 = daily }
     }
 
-    /// Stops the server (in-flight requests finish) and the pusher (its current round finishes).
+    /// Stops the server (in-flight requests finish), the pusher (its current round finishes) and the daily check.
     public func stop() {
+        expiryCheck.withLock { $0?.cancel() }
         service.stop()
         pusher.stop()
+    }
+
+    /// Loads the signing identity again from the same files (renewed in place or repointed by a link) and, when it
+    /// passes the renewal check against the identity in use and every pass type in the store, signs every download
+    /// from now on with it and pushes with it as APNs client certificate. Nothing changes when it is refused.
+    /// - Returns: warnings about the new identity, as at start (a certificate expiring within 30 days, a private
+    ///   key file others can read).
+    /// - Throws: `PassMintError` saying why the new identity was refused; the one in use stays.
+    public func reloadIdentity(now: Date = Date()) throws(PassMintError) -> [String] {
+        try reloading.withLock { _ throws(PassMintError) in
+            let current = renderer.identity.certificate
+            let identity = try options.identity.load()
+            let passTypes: [String]
+            do {
+                passTypes = Array(try store.passTypeCounts().keys) + [current.passTypeIdentifier].compactMap { $0 }
+            } catch {
+                throw .environment("reading the pass types of the store: \(error)", about: .store)
+            }
+            let check = IdentityRenewalCheck(
+                storedPassTypes: passTypes,
+                expectedTeam: current.teamIdentifier.map {
+                    ($0, "the certificate in use, serial \(current.serialNumberHex)")
+                },
+                trust: options.trustRoots)
+            do throws(IdentityRenewalCheck.Refusal) {
+                _ = try check.check(identity, name: options.identity.certificateName, now: now)
+            } catch {
+                throw .invalidInput(error.description, about: options.identity.certificateInput)
+            }
+            // What start-up says about an identity (a key others can read, a certificate close to expiry).
+            let warnings = options.identity.warnings(for: identity, trust: options.trustRoots, now: now)
+            renderer.replaceIdentity(identity)
+            service.signingIdentityReplaced()
+            metrics.setSigningCertificate(notAfter: identity.certificate.notAfter)
+            do {
+                try pusher.replaceCredential(
+                    .pemData(certificate: identity.certificate.pemBytes, key: identity.privateKeyPEM()))
+            } catch {
+                return warnings + ["APNs keeps the previous client certificate: \(error)"]
+            }
+            return warnings
+        }
     }
 }

@@ -3,26 +3,70 @@ import PassSigning
 import PassTemplates
 import Synchronization
 
-/// Renders stored passes through the same pipeline as `generate`: one issuer per template folder, loaded once.
+/// Renders stored passes through the same pipeline as `generate`: one issuer per template folder, loaded once per
+/// signing identity. The identity can be replaced while requests render (`serve` on SIGHUP).
 public final class TemplateRenderer: PassRenderer {
-    private let identity: SigningIdentity
-    private let issuers = Mutex<[String: PassIssuer]>([:])
+    private struct State {
+        var identity: SigningIdentity
+        /// Signs personalization tokens with the same identity (its preparation costs one signature).
+        var signer: PassSigner
+        /// Grows with each replaced identity; issuers and cached bodies of an older one are not used again.
+        var generation = 0
+        var issuers: [String: PassIssuer] = [:]
+    }
+
+    private let state: Mutex<State>
 
     public init(identity: SigningIdentity) {
-        self.identity = identity
+        state = Mutex(State(identity: identity, signer: PassSigner(identity: identity)))
+    }
+
+    /// The identity passes are signed with now.
+    public var identity: SigningIdentity { state.withLock { $0.identity } }
+
+    public var identityGeneration: Int { state.withLock { $0.generation } }
+
+    /// Signs every pass rendered from now on with `identity`. Renders already under way finish with the old one
+    /// and say so by their generation, so the cache does not keep them.
+    public func replaceIdentity(_ identity: SigningIdentity) {
+        let signer = PassSigner(identity: identity)
+        state.withLock { state in
+            state.identity = identity
+            state.signer = signer
+            state.generation += 1
+            state.issuers = [:]
+        }
+    }
+
+    /// A detached signature over `content` by the identity in use (personalization tokens).
+    public func sign(_ content: [UInt8]) throws(SigningError) -> [UInt8] {
+        try state.withLock { $0.signer }.sign(content)
     }
 
     /// The issuer for a template folder (loaded on first use).
     public func issuer(for templatePath: String) throws(PassMintError) -> PassIssuer {
-        if let issuer = issuers.withLock({ $0[templatePath] }) { return issuer }
+        try signingIssuer(for: templatePath).issuer
+    }
+
+    /// The issuer for a template folder with the generation of the identity it signs with.
+    private func signingIssuer(for templatePath: String) throws(PassMintError) -> (issuer: PassIssuer, generation: Int)
+    {
+        let (cached, identity, generation) = state.withLock { ($0.issuers[templatePath], $0.identity, $0.generation) }
+        if let cached { return (cached, generation) }
         let issuer = PassIssuer(template: try PassFactory.loadTemplate(templatePath), identity: identity)
-        issuers.withLock { $0[templatePath] = issuer }
-        return issuer
+        // Loaded outside the lock; kept only if the identity was not replaced meanwhile.
+        state.withLock { if $0.generation == generation { $0.issuers[templatePath] = issuer } }
+        return (issuer, generation)
     }
 
     /// Signs the pass from its stored record and images; serial, pass type and token never change across updates.
     public func render(_ pass: StoredPass) throws -> [UInt8] {
         try issue(pass).archive
+    }
+
+    public func renderSigned(_ pass: StoredPass) throws -> (body: [UInt8], identityGeneration: Int) {
+        let (issuer, generation) = try signingIssuer(for: pass.templatePath)
+        return (try issuer.issue(Self.request(pass)).archive, generation)
     }
 
     /// Issues the stored pass again, with its stored images.
@@ -33,13 +77,18 @@ public final class TemplateRenderer: PassRenderer {
     public func issue(_ pass: StoredPass, photos: [String: String] = [:], imageFolder: String? = nil) throws
         -> IssuedPass
     {
-        try issuer(for: pass.templatePath).issue(
-            IssueRequest(
-                record: pass.record.merging(photos) { _, new in new }, serialNumber: pass.serialNumber,
-                webServiceURL: pass.webServiceURL,
-                authenticationToken: pass.webServiceURL == nil ? nil : pass.authenticationToken,
-                compatiblePass: pass.compatiblePass, imageFolder: imageFolder, storedImages: pass.images,
-                voided: pass.voided))
+        try issuer(for: pass.templatePath).issue(Self.request(pass, photos: photos, imageFolder: imageFolder))
+    }
+
+    private static func request(_ pass: StoredPass, photos: [String: String] = [:], imageFolder: String? = nil)
+        -> IssueRequest
+    {
+        IssueRequest(
+            record: pass.record.merging(photos) { _, new in new }, serialNumber: pass.serialNumber,
+            webServiceURL: pass.webServiceURL,
+            authenticationToken: pass.webServiceURL == nil ? nil : pass.authenticationToken,
+            compatiblePass: pass.compatiblePass, imageFolder: imageFolder, storedImages: pass.images,
+            voided: pass.voided)
     }
 
     /// The changes that name images (`image.SLOT` keys and the template's image fields).

@@ -11,20 +11,25 @@ final class ProgressBar {
     }
 
     func update(_ p: BatchProgress) {
-        guard enabled, p.elapsed - lastDraw >= 0.1 || p.done == p.total else { return }
-        lastDraw = p.elapsed
-        let rate = p.elapsed > 0 ? Double(p.done) / p.elapsed : 0
+        update(done: p.done, total: p.total, failed: p.failed, elapsed: p.elapsed)
+    }
+
+    /// Draws `done` of `total` (a bar and an ETA when the total is known), `unit` naming what is counted.
+    func update(done: Int, total: Int?, failed: Int = 0, elapsed: Double, unit: String = "records") {
+        guard enabled, elapsed - lastDraw >= 0.1 || done == total else { return }
+        lastDraw = elapsed
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
         var line = "\r"
-        if let total = p.total, total > 0 {
+        if let total, total > 0 {
             let width = 30
-            let filled = min(width, p.done * width / total)
-            let eta = rate > 0 ? Double(total - p.done) / rate : 0
+            let filled = min(width, done * width / total)
+            let eta = rate > 0 ? Double(total - done) / rate : 0
             line += "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] "
-            line += "\(p.done)/\(total)" + String(format: "  %.0f/s  ETA %.0fs", rate, eta)
+            line += "\(done)/\(total)" + String(format: "  %.0f/s  ETA %.0fs", rate, eta)
         } else {
-            line += "\(p.done) records" + String(format: "  %.0f/s", rate)
+            line += "\(done) \(unit)" + String(format: "  %.0f/s", rate)
         }
-        if p.failed > 0 { line += "  \(p.failed) failed" }
+        if failed > 0 { line += "  \(failed) failed" }
         FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
     }
 

@@ -8,6 +8,7 @@ enum Commands {
         BatchCommand.self,
         ServeCommand.self,
         UpdateCommand.self,
+        ResignCommand.self,
         LinksCommand.self,
         StatsCommand.self,
         MigrateCommand.self,

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PassMint
 import PassService
+import PassSigning
 
 /// `passmint serve`: the Wallet web service and the push sender.
 struct ServeCommand: Command {
@@ -16,7 +17,11 @@ struct ServeCommand: Command {
             default PASSMINT_ADMIN_TOKEN; disabled when unset), /healthz and /metrics. Passes are re-rendered and
             signed from their stored record. Changes made with `passmint update` or the admin PATCH are pushed to
             every registered device over HTTP/2 with the Pass Type ID certificate as TLS client certificate.
-            Stops cleanly on SIGINT or SIGTERM.
+            Stops cleanly on SIGINT or SIGTERM. On SIGHUP the signing identity is loaded again from the same
+            files: a renewed certificate that covers the stored pass types and the team, chains to the WWDR
+            intermediate and is valid signs every download from then on; a refused one is logged and the one in
+            use kept. A certificate expiring within 30 days is logged at start, after each reload and once a day,
+            and /metrics shows passmint_signing_certificate_expiring.
 
             Limits on what is read from clients (each refused with a JSON error naming the option): request
             target 4096 bytes (414), 64 header fields and 16384 bytes of headers (431), body 65536 bytes (413).
@@ -138,10 +143,12 @@ struct ServeCommand: Command {
         var options = options
         options.configuration = try operations()
         let runner: ServiceRunner
+        let reload: any DispatchSourceSignal
         do {
             runner = try ServiceRunner(options: options)
             for warning in runner.warnings { Console.error("warning: \(warning)") }
-            try runner.start()
+            reload = Self.reloadOnHangUp(runner)
+            try runner.start(log: { Console.error("passmint serve: \($0)") })
         } catch {
             throw error.cli
         }
@@ -156,6 +163,28 @@ struct ServeCommand: Command {
         interrupt.wait()
         Console.error("passmint serve: stopping")
         withExtendedLifetime(interrupt) { runner.stop() }  // further signals stay handled (ignored) while it stops
+        reload.cancel()
         return 0
+    }
+
+    /// SIGHUP reloads the signing identity. The signal only wakes a dispatch source; the reload runs on its queue,
+    /// one at a time, never inside a signal handler.
+    private static func reloadOnHangUp(_ runner: ServiceRunner) -> any DispatchSourceSignal {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "passmint.reload"))
+        source.setEventHandler {
+            do {
+                let warnings = try runner.reloadIdentity()
+                let certificate = runner.renderer.identity.certificate
+                Console.error(
+                    "passmint serve: SIGHUP: signing with \(certificate.subject), serial \(certificate.serialNumberHex), "
+                        + "valid until \(DateText.utc(certificate.notAfter))")
+                for warning in warnings { Console.error("passmint serve: warning: \(warning)") }
+            } catch {
+                Console.error("passmint serve: SIGHUP: new signing identity refused, the one in use is kept: \(error)")
+            }
+        }
+        source.resume()
+        return source
     }
 }

@@ -48,6 +48,15 @@ extension PostgresStore {
         try pool.withConnection { db in try db.query("SELECT count(*) FROM push_outbox").int(0, 0) }
     }
 
+    public func passTypeCounts() throws -> [String: Int] {
+        try pool.withConnection { db in
+            let result = try db.query("SELECT pass_type, count(*) FROM passes GROUP BY pass_type")
+            var counts: [String: Int] = [:]
+            for row in 0..<result.rowCount { counts[result.string(row, 0)] = result.int(row, 1) }
+            return counts
+        }
+    }
+
     public func details(serial: String) throws -> PassDetails? {
         try pool.withConnection { db in
             let passes = try db.query("SELECT \(Self.passColumns) FROM passes WHERE serial = $1", [serial])

@@ -67,6 +67,16 @@ extension SQLiteStore {
         try count("SELECT count(*) FROM push_outbox")
     }
 
+    public func passTypeCounts() throws -> [String: Int] {
+        try pool.withConnection { db in
+            try db.withStatement("SELECT pass_type, count(*) FROM passes GROUP BY pass_type") { s in
+                var counts: [String: Int] = [:]
+                while try s.step() { counts[s.string(0)] = s.int(1) }
+                return counts
+            }
+        }
+    }
+
     private func count(_ sql: String) throws -> Int {
         try pool.withConnection { db in
             try db.withStatement(sql) { s in try s.step() ? s.int(0) : 0 }

@@ -1,0 +1,186 @@
+import Foundation
+import PassMint
+import PassSigning
+
+/// `passmint resign`: after a certificate renewal, checks the new identity against the store and gives every
+/// stored pass a new tag with one push per registered device, through the shared bulk engine (chunked, each chunk
+/// with its pushes and its progress in one transaction, resumable).
+///
+/// Nothing is rendered here: `serve` renders and signs on download, so once it signs with the new identity (SIGHUP
+/// or a restart), the pushes make every phone fetch a pass signed by it.
+public final class Resigner {
+    /// What `resign` was asked for.
+    public struct Options: Sendable {
+        public var store: StoreLocation
+        /// The renewed identity.
+        public var identity: IdentityOptions
+        /// The certificate the stored passes are signed with now: its team must be the new one's (nil: not
+        /// compared).
+        public var previousCertificatePath: String?
+        public var trustRoots: TrustRoots
+        /// JSON Lines, one object per pass re-signed (those of an interrupted run it resumes marked `resumed`):
+        /// written to a temporary name, renamed at the end.
+        public var reportPath: String?
+        /// Continue the job this certificate started (after a kill or an interruption).
+        public var resume: Bool
+        public var chunkSize: Int
+
+        public init(
+            store: StoreLocation, identity: IdentityOptions, previousCertificatePath: String? = nil,
+            trustRoots: TrustRoots = .none, reportPath: String? = nil, resume: Bool = false,
+            chunkSize: Int = defaultBulkChunkSize
+        ) {
+            self.store = store
+            self.identity = identity
+            self.previousCertificatePath = previousCertificatePath
+            self.trustRoots = trustRoots
+            self.reportPath = reportPath
+            self.resume = resume
+            self.chunkSize = chunkSize
+        }
+    }
+
+    /// How far the job is, after each committed chunk.
+    public struct Progress: Sendable {
+        /// Passes re-signed so far, by this run and the runs it resumes.
+        public let done: Int
+        public let total: Int
+        public let elapsed: Double
+    }
+
+    /// What the job did.
+    public struct Summary: Sendable {
+        /// The job's name in the store (`resign:` and the new certificate's SHA-256).
+        public let job: String
+        public let total: Int
+        /// Passes re-signed by this run.
+        public let resigned: Int
+        /// Passes an earlier, interrupted run of the same job had re-signed.
+        public let resumed: Int
+        public let pushesQueued: Int
+        public let elapsed: Double
+        /// Stopped at a chunk boundary on request; `--resume` does the rest.
+        public let interrupted: Bool
+    }
+
+    /// The new certificate.
+    public let certificate: Certificate
+    /// Stored passes per pass type.
+    public let passTypes: [String: Int]
+    /// Worth saying before the job runs: a certificate close to expiry, the team not compared.
+    public let warnings: [String]
+    private let options: Options
+    private let store: any PassStore & BulkChangeStore
+    private let job: String
+
+    /// Opens the store and loads and checks the new identity.
+    /// - Throws: `PassMintError.invalidInput` when the identity is refused (naming why), `.environment` when a
+    ///   file or the store cannot be used.
+    public init(options: Options) throws(PassMintError) {
+        guard options.chunkSize > 0 else { throw .invalidInput("the chunk size must be at least 1") }
+        self.options = options
+        let identity = try options.identity.load()
+        certificate = identity.certificate
+        store = try StoreAccess.open(options.store)
+        do {
+            passTypes = try store.passTypeCounts()
+        } catch {
+            throw .environment("reading the store \(options.store): \(error)", about: .store)
+        }
+        var expectedTeam: (identifier: String, source: String)?
+        var warnings: [String] = []
+        if let previous = options.previousCertificatePath {
+            let old: Certificate
+            do { old = try Certificate.load(path: previous) } catch { throw .signing(error) }
+            expectedTeam = old.teamIdentifier.map { ($0, "the team of \(previous)") }
+        } else {
+            warnings.append(
+                "the team was not compared: give the certificate the passes are signed with now to check that the "
+                    + "new one belongs to the same team")
+        }
+        let check = IdentityRenewalCheck(
+            storedPassTypes: Array(passTypes.keys), expectedTeam: expectedTeam, trust: options.trustRoots)
+        do throws(IdentityRenewalCheck.Refusal) {
+            warnings += try check.check(identity, name: options.identity.certificateName)
+        } catch {
+            throw .invalidInput(error.description, about: options.identity.certificateInput)
+        }
+        self.warnings = warnings
+        job = "resign:" + certificate.sha256Fingerprint.replacingOccurrences(of: ":", with: "").lowercased()
+    }
+
+    /// Re-signs every stored pass in serial order, a chunk at a time; `shouldStop` is asked between chunks.
+    /// - Throws: `.invalidInput` for `resume` with no job to resume or a finished job run again,
+    ///   `.environment` when the store or the report fails (the chunks committed so far stay; resume).
+    public func run(shouldStop: () -> Bool = { false }, progress: (Progress) -> Void = { _ in }) throws(PassMintError)
+        -> Summary
+    {
+        let started = Date()
+        let total = passTypes.values.reduce(0, +)
+        let recorded: Int64?
+        do { recorded = try store.bulkPosition(job: job) } catch {
+            throw .environment("reading the job's progress in \(options.store): \(error)", about: .store)
+        }
+        let startPosition = try startPosition(recorded: recorded, total: total)
+        let report = try options.reportPath.map { path throws(PassMintError) in
+            try ResignReport(path: path)
+        }
+        var done = Int(startPosition), skip = Int(startPosition), resigned = 0, pushes = 0
+        var after: String?
+        var interrupted = false
+        while true {
+            if shouldStop() {
+                interrupted = true
+                break
+            }
+            let page: [StoredPass]
+            do { page = try store.passes(after: after, limit: options.chunkSize, templatePath: nil) } catch {
+                throw .environment("reading passes from \(options.store): \(error)", about: .store)
+            }
+            guard let last = page.last else { break }
+            after = last.serialNumber
+            // Resuming: the first `skip` passes in serial order were re-signed by the run that was stopped; the
+            // report lists them again (its file did not survive a kill), marked as such.
+            try report?.append(Array(page.prefix(skip)), resumed: true)
+            let chunk = Array(page.dropFirst(skip))
+            skip = max(0, skip - page.count)
+            guard !chunk.isEmpty else { continue }
+            let outcome: ChunkOutcome
+            do {
+                outcome = try store.applyChanges(
+                    chunk.map { PassChange(serialNumber: $0.serialNumber) },
+                    progress: BulkProgress(job: job, position: Int64(done + chunk.count)))
+            } catch {
+                throw .environment(
+                    "re-signing passes after \(done) of \(total) in \(options.store): \(error); the passes before "
+                        + "are done — resume once the cause is fixed", about: .store)
+            }
+            try report?.append(chunk)
+            done += chunk.count
+            resigned += outcome.passesChanged
+            pushes += outcome.pushesQueued
+            progress(Progress(done: done, total: total, elapsed: Date().timeIntervalSince(started)))
+        }
+        try report?.finish()
+        return Summary(
+            job: job, total: total, resigned: resigned, resumed: Int(startPosition), pushesQueued: pushes,
+            elapsed: Date().timeIntervalSince(started), interrupted: interrupted)
+    }
+
+    /// Where the job starts: 0 for a new one, the recorded position when resuming.
+    private func startPosition(recorded: Int64?, total: Int) throws(PassMintError) -> Int64 {
+        switch (options.resume, recorded) {
+        case (false, nil): return 0
+        case (true, let position?): return position
+        case (true, nil):
+            throw .invalidInput(
+                "nothing to resume: no re-signing with \(certificate.subject) (serial \(certificate.serialNumberHex)) "
+                    + "was started in \(options.store); run it without resuming")
+        case (false, let position?):
+            let state = position >= Int64(total) ? "already re-signed all" : "was interrupted after"
+            throw .invalidInput(
+                "a re-signing with this certificate (serial \(certificate.serialNumberHex)) \(state) \(position) "
+                    + "passes in \(options.store); resume it to finish, or nothing is left to do")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import PassMint
+import PassService
+import PassSigning
+
+/// `passmint resign`: after a certificate renewal, check the new identity and re-sign every stored pass.
+struct ResignCommand: Command {
+    static let spec = CommandSpec(
+        name: "resign",
+        abstract: "after a certificate renewal, re-sign every stored pass and push it to its devices",
+        usage:
+            "resign [--db FILE | --postgres URL] [--cert FILE --key FILE --wwdr FILE | --p12 FILE] [--previous-cert FILE] [--report FILE] [--resume]",
+        discussion: """
+            Checks the new signing identity against the store: its certificate must be for every pass type of the
+            stored passes, of the same team as --previous-cert (the certificate the passes are signed with now),
+            chain to the WWDR intermediate (Apple's, PassMint's development one, or --trust-root) and be valid;
+            it warns when it expires within 30 days. Then gives every stored pass a new update tag and queues one
+            push per registered device, in chunks: each chunk, its pushes and the job's progress commit together.
+            An interrupted or killed run continues with --resume (the job is recorded in the store under the new
+            certificate's fingerprint). `passmint serve` signs every download: reload it with SIGHUP (or restart
+            it) on the new identity first, so the phones that the pushes wake fetch passes signed by it.
+            """,
+        options: [
+            .value("previous-cert", "FILE", "the certificate the stored passes are signed with now (team check)"),
+            .value("report", "FILE", "write a JSON Lines report, one object per pass re-signed"),
+            .flag("resume", "continue the re-signing this certificate started"),
+            .value("chunk-size", "N", "passes per transaction (default 500)"),
+            TrustArguments.option,
+        ] + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)") + IdentityArguments.options,
+        examples: [
+            "passmint resign --db passmint.db --cert new/pass-cert.pem --key new/pass-key.pem --wwdr AppleWWDRCAG4.cer --previous-cert old/pass-cert.pem --report resign.jsonl",
+            "passmint resign --db passmint.db --cert new/pass-cert.pem --key new/pass-key.pem --wwdr AppleWWDRCAG4.cer --resume",
+        ]
+    )
+
+    let options: Resigner.Options
+
+    init(_ args: ParsedArguments) throws(CLIError) {
+        options = Resigner.Options(
+            store: try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db"),
+            identity: IdentityArguments.make(args), previousCertificatePath: args.value("previous-cert"),
+            trustRoots: try TrustArguments.load(args), reportPath: args.value("report"), resume: args.flag("resume"),
+            chunkSize: try args.integer("chunk-size", of: Self.spec) ?? defaultBulkChunkSize)
+        guard options.chunkSize > 0 else { throw .usage("--chunk-size needs a number of at least 1") }
+    }
+
+    func run() throws(CLIError) -> Int32 {
+        do {
+            let resigner = try Resigner(options: options)
+            for warning in resigner.warnings { Console.error("warning: \(warning)") }
+            let certificate = resigner.certificate
+            Console.error(
+                "resign: signing with \(certificate.subject), serial \(certificate.serialNumberHex), valid until "
+                    + "\(DateText.utc(certificate.notAfter))")
+            let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
+            let interrupt = InterruptRequest(secondStopsAtOnce: true)
+            let summary = try resigner.run(shouldStop: { interrupt.requested }) { progress in
+                bar.update(done: progress.done, total: progress.total, elapsed: progress.elapsed, unit: "passes")
+            }
+            bar.finish()
+            var line = "resign: \(summary.total) passes, \(summary.resigned) re-signed"
+            if summary.resumed > 0 { line += ", \(summary.resumed) by the interrupted run" }
+            line += ", \(summary.pushesQueued) push(es) queued" + String(format: " in %.2f s", summary.elapsed)
+            Console.error(line)
+            if summary.interrupted {
+                Console.error("resign: interrupted; rerun the same command with --resume to re-sign the rest")
+                return 130
+            }
+            return 0
+        } catch {
+            throw error.cli
+        }
+    }
+}
