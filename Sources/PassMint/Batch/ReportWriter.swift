@@ -44,6 +44,7 @@ public final class ReportWriter {
                     "error": r.error.map { .string($0) } ?? .null,
                 ]
                 if r.resumed { object["resumed"] = .bool(true) }
+                if let link = r.link { object["link"] = .string(link) }
                 return object
             })
     }

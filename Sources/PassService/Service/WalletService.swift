@@ -40,7 +40,9 @@ public final class WalletService: Sendable {
             metrics: metrics, recordValidator: recordValidator, tokenSigner: tokenSigner, adminToken: adminToken,
             adminTokenVariable: configuration.adminTokenVariable, onRecordUpdated: onRecordUpdated,
             updateJobs: updateJobs)
-        self.router = try Router(routes: Routes.table(Routes.Handlers(context)))
+        let handlers = Routes.Handlers(
+            context, links: store as? any PassLinkStore, linkBase: configuration.linkBase)
+        self.router = try Router(routes: Routes.table(handlers))
         durations = metrics.makeRequestDurations(routes: router.routes.map(\.label))
     }
 

@@ -11,8 +11,8 @@ struct BatchCommand: Command {
             "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--shard i/N] [--compatible]",
         discussion: """
             The CSV header names template fields (plus an optional serialNumber column and the other reserved
-            keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, image.SLOT; for a Pass
-            Designer .pkpasstemplate, pass field keys). An unknown column is warned about once and ignored.
+            keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, expirationDate,
+            image.SLOT; for a Pass Designer .pkpasstemplate, pass field keys). An unknown column is warned about once and ignored.
             Values are typed by template.json; a bad record is reported with its line number and skipped, the others are issued.
             Serial numbers not given in the CSV are derived from the file name, line and values, so a rerun with
             --resume finds the passes a killed run already made and issues only the rest (with --db it stores
@@ -35,6 +35,7 @@ struct BatchCommand: Command {
             .flag("bundle", "also write .pkpasses bundles of at most 10 passes"),
             .flag("resume", "skip records whose pass already exists and is valid"),
             .value("web-service-url", "URL", "update service base URL written into each pass (needs --db)"),
+            LinkArguments.option,
             .value("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV"),
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
         ] + CSVArguments.options + [TrustArguments.option]
@@ -76,6 +77,10 @@ struct BatchCommand: Command {
             webServiceURL: args.value("web-service-url"), shard: shard, identity: IdentityArguments.make(args),
             csvFormat: format, compatiblePass: args.flag("compatible"), imagesDirectory: args.value("images"))
         options.trustRoots = try TrustArguments.load(args)
+        options.linkBase = try LinkArguments.base(args)
+        if options.linkBase != nil, options.webServiceURL == nil {
+            throw .usage("--link-base needs --web-service-url and --db: batch stores only passes bound to the service")
+        }
     }
 
     func run() throws(CLIError) -> Int32 {

@@ -8,6 +8,7 @@ enum Commands {
         BatchCommand.self,
         ServeCommand.self,
         UpdateCommand.self,
+        LinksCommand.self,
         MigrateCommand.self,
         PreviewCommand.self,
         LintCommand.self,

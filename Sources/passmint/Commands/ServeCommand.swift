@@ -40,6 +40,7 @@ struct ServeCommand: Command {
             .value("apns", "URL", "APNs base URL (default https://api.push.apple.com)"),
             .value("apns-ca", "FILE", "trust this CA for APNs instead of the system store (tests)"),
             .value("admin-token-env", "VAR", "environment variable holding the admin bearer token"),
+            LinkArguments.option,
             .value("access-log", "FILE", "append a JSON Lines access log to FILE (mode 0600), or - for stdout"),
             .flag("log-requests", "the access log on stderr instead"),
             .value("tls-cert", "FILE", "serve HTTPS: PEM server certificate, then its intermediates"),
@@ -81,12 +82,13 @@ struct ServeCommand: Command {
             maxBodyBytes: try args.integer("max-body-bytes", of: Self.spec) ?? defaults.maxBodyBytes,
             maxUpdateBodyBytes: try args.integer("max-bulk-bytes", of: Self.spec)
                 ?? defaults.maxUpdateBodyBytes)
-        let configuration = ServiceConfiguration(
+        var configuration = ServiceConfiguration(
             host: args.value("host") ?? "127.0.0.1", port: port,
             threadPoolSize: try args.integer("threads", of: Self.spec) ?? ServiceConfiguration.defaultThreadPoolSize,
             writeWorkers: try args.integer("write-workers", of: Self.spec) ?? ServiceConfiguration.defaultWriteWorkers,
             limits: limits,
             adminTokenVariable: args.value("admin-token-env") ?? "PASSMINT_ADMIN_TOKEN")
+        configuration.linkBase = try LinkArguments.base(args)
         options = ServiceRunner.Options(
             store: try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db"),
             configuration: configuration,

@@ -9,7 +9,7 @@ struct UpdateCommand: Command {
         name: "update",
         abstract: "change a stored pass (e.g. --set tier=Gold), or many from a CSV, and queue pushes to their devices",
         usage:
-            "update SERIAL --set key=value… [--images DIR] [--db FILE | --postgres URL]\n"
+            "update SERIAL (--set key=value… | --void) [--images DIR] [--db FILE | --postgres URL]\n"
             + "       passmint update --csv FILE [--report FILE] [--resume] [--chunk-size N] [--db FILE | --postgres URL]",
         discussion: """
             Validates the change against the pass's template, stores the new record with a new update tag and
@@ -17,6 +17,10 @@ struct UpdateCommand: Command {
             database sends the pushes; phones then download the re-signed pass, and fields with a changeMessage
             show it (for example "You are now Gold"). --set image.thumbnail=FILE (or an image field) replaces the
             pass's photo: the new file is scaled and stored, relative to the current directory or --images DIR.
+            --void cancels the card: the pass is re-signed with "voided": true (Wallet greys it out and hides its
+            barcode), its devices are pushed, and its distribution link stops working. --set expirationDate=DATE
+            (ISO 8601) makes Wallet show the pass as expired after DATE; --set expirationDate= restores the
+            template's.
             With --csv FILE: one row per pass, a serialNumber column and one column per field to change (an
             empty cell keeps the stored value). Each row is validated against its pass's template, and the first
             changed pass of each template and tier is rendered and signed as a check. A row that changes nothing
@@ -28,6 +32,7 @@ struct UpdateCommand: Command {
         options: [
             .value("set", "KEY=VALUE", "new value of a template field", repeatable: true),
             .value("images", "DIR", "folder that image paths start at and must stay inside"),
+            .flag("void", "cancel the pass (voided: true), push it and stop its link"),
             .value("csv", "FILE", "one row per pass: serialNumber and the fields to change"),
             .value("report", "FILE", "with --csv: a JSON Lines report, one object per row"),
             .flag("resume", "with --csv: continue after the rows an interrupted run of the same file stored"),
@@ -37,12 +42,13 @@ struct UpdateCommand: Command {
         positionals: 0...1,
         examples: [
             "passmint update 3F2A9C… --set tier=Gold --set milesToNextTier=0 --db passmint.db",
+            "passmint update 3F2A9C… --void --db passmint.db",
             "passmint update --csv changes.csv --report changes.jsonl --db passmint.db",
         ]
     )
 
     enum Mode {
-        case one(serial: String, changes: [String: String], imageFolder: String?)
+        case one(serial: String, changes: [String: String], voided: Bool?, imageFolder: String?)
         case csv(path: String, format: CSVFormat, report: String?, resume: Bool, chunkSize: Int)
     }
 
@@ -55,8 +61,9 @@ struct UpdateCommand: Command {
         identity = IdentityArguments.make(args)
         let changes = try args.keyValues("set", of: Self.spec)
         if let path = args.value("csv") {
-            guard args.positionals.isEmpty, changes.isEmpty, args.value("images") == nil else {
-                throw .usage("--csv FILE takes the serials and values from the file; give no SERIAL, --set or --images")
+            guard args.positionals.isEmpty, changes.isEmpty, args.value("images") == nil, !args.flag("void") else {
+                throw .usage(
+                    "--csv FILE takes the serials and values from the file; give no SERIAL, --set, --void or --images")
             }
             let chunkSize = try args.integer("chunk-size", of: Self.spec) ?? defaultBulkChunkSize
             guard chunkSize >= 1 else { throw .usage("--chunk-size needs at least 1 row") }
@@ -72,8 +79,11 @@ struct UpdateCommand: Command {
         guard let serial = args.positionals.first else {
             throw .usage("give the SERIAL of the pass to change (with --set key=value), or --csv FILE")
         }
-        guard !changes.isEmpty else { throw .usage("nothing to change; give at least one --set key=value") }
-        mode = .one(serial: serial, changes: changes, imageFolder: args.value("images"))
+        let void = args.flag("void")
+        guard !changes.isEmpty || void else {
+            throw .usage("nothing to change; give at least one --set key=value, or --void")
+        }
+        mode = .one(serial: serial, changes: changes, voided: void ? true : nil, imageFolder: args.value("images"))
     }
 
     func run() throws(CLIError) -> Int32 {
@@ -81,9 +91,10 @@ struct UpdateCommand: Command {
             let store = try StoreAccess.open(store)
             let renderer = TemplateRenderer(identity: try identity.load())
             switch mode {
-            case .one(let serial, let changes, let imageFolder):
+            case .one(let serial, let changes, let voided, let imageFolder):
                 let outcome = try PassUpdater.update(
-                    serial: serial, changes: changes, store: store, renderer: renderer, imageFolder: imageFolder)
+                    serial: serial, changes: changes, voided: voided, store: store, renderer: renderer,
+                    imageFolder: imageFolder)
                 for change in outcome.changed {
                     print("\(change.field): \(change.from ?? "(unset)") → \(change.to)")
                 }

@@ -84,6 +84,18 @@ enum PostgresSchema {
                 );
                 """),
         StoreMigration(
+            version: 4,
+            purpose: "distribution links: one current link per pass, its token kept only as a SHA-256 hash",
+            sql: """
+                CREATE TABLE pass_links (
+                    serial TEXT PRIMARY KEY,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT,
+                    revoked_at BIGINT
+                );
+                """),
+        StoreMigration(
             version: 7,
             purpose: "the bulk engine's progress per job (recorded with each chunk) and the admin update jobs' "
                 + "status, so any serve instance answers it",

@@ -101,6 +101,18 @@ enum SQLiteSchema {
                     OR json_type(record, '$."@compatiblePass"') IS NOT NULL;
                 """),
         StoreMigration(
+            version: 4,
+            purpose: "distribution links: one current link per pass, its token kept only as a SHA-256 hash",
+            sql: """
+                CREATE TABLE IF NOT EXISTS pass_links (
+                    serial TEXT PRIMARY KEY,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER,
+                    revoked_at INTEGER
+                );
+                """),
+        StoreMigration(
             version: 7,
             purpose: "the bulk engine's progress per job (recorded with each chunk) and the admin update jobs' "
                 + "status, so any serve instance answers it",

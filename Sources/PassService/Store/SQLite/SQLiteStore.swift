@@ -2,7 +2,7 @@ import Foundation
 
 /// The default `PassStore`: one SQLite file in WAL mode, shareable with a second process
 /// (`passmint update --db` while `passmint serve` runs).
-public final class SQLiteStore: PassStore, PushOutbox {
+public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
     let pool: SQLiteConnectionPool
     let now: @Sendable () -> Date
 
@@ -34,7 +34,9 @@ public final class SQLiteStore: PassStore, PushOutbox {
     static let passColumns =
         "serial, pass_type, template, record, auth_token, tag, modified_at, voided, web_service_url, compatible_pass"
 
-    public func insertPasses(_ passes: [StoredPass]) throws {
+    public func insertPasses(_ passes: [StoredPass]) throws { try insertPasses(passes, links: []) }
+
+    public func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws {
         guard !passes.isEmpty else { return }
         let nowSeconds = Self.seconds(now())
         try pool.write { db in
@@ -65,6 +67,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
                 }
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
             }
+            for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }
     }
 
@@ -192,9 +195,9 @@ public final class SQLiteStore: PassStore, PushOutbox {
         }
     }
 
-    public func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws -> (
-        pass: StoredPass, pushesQueued: Int
-    ) {
+    public func updateRecord(
+        serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?
+    ) throws -> (pass: StoredPass, pushesQueued: Int) {
         let nowDate = now()
         let encoded = try Self.encode(record)
         return try pool.write { db in
@@ -205,12 +208,15 @@ public final class SQLiteStore: PassStore, PushOutbox {
             let modified = max(Self.seconds(nowDate), Self.seconds(pass.modifiedAt) + 1)
             pass.modifiedAt = Date(timeIntervalSince1970: TimeInterval(modified))
             pass.record = record
-            try db.withStatement("UPDATE passes SET record = ?2, tag = ?3, modified_at = ?4 WHERE serial = ?1") {
-                s in
+            if let voided { pass.voided = voided }
+            try db.withStatement(
+                "UPDATE passes SET record = ?2, tag = ?3, modified_at = ?4, voided = ?5 WHERE serial = ?1"
+            ) { s in
                 try s.bind(1, serial)
                 try s.bind(2, encoded)
                 try s.bind(3, pass.tag)
                 try s.bind(4, modified)
+                try s.bind(5, pass.voided ? 1 : 0)
                 try s.run()
             }
             if let images {
