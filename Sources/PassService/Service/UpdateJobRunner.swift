@@ -60,10 +60,7 @@ public final class UpdateJobRunner: Sendable {
             waiting.wrappingSubtract(1, ordering: .relaxed)
             throw error
         }
-        queue.async { [self] in
-            defer { waiting.wrappingSubtract(1, ordering: .relaxed) }
-            run(job, body: body, format: format)
-        }
+        queue.async { [self] in run(job, body: body, format: format) }
         return .accepted(job)
     }
 
@@ -77,7 +74,6 @@ public final class UpdateJobRunner: Sendable {
         job.state = .running
         save(&job)
         var temporary: String?
-        defer { if let temporary { unlink(temporary) } }
         do {
             let rows: any BulkRowSource
             switch format {
@@ -108,6 +104,10 @@ public final class UpdateJobRunner: Sendable {
             job.state = .failed
             job.message = "\(error)"
         }
+        // The body's copy is gone and the place is free before the final status is visible: a client that saw
+        // `done` may send the next job at once.
+        if let temporary { unlink(temporary) }
+        waiting.wrappingSubtract(1, ordering: .relaxed)
         save(&job)
     }
 
