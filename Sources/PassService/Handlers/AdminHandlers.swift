@@ -49,13 +49,25 @@ struct AdminHandlers: Sendable {
     }
 
     /// Body: a flat JSON object of field names to new values (strings, numbers or booleans). Validated by the
-    /// caller's `RecordValidator`; stored with a new tag and one queued push per registered device.
+    /// caller's `RecordValidator`; stored with a new tag and one queued push per registered device. Two keys are
+    /// the pass's state, not fields: `voided` (a JSON boolean; true cancels the card) and `expirationDate` (an
+    /// ISO 8601 date, or null to restore the template's).
     func update(_ request: Request) throws(HTTPError) -> Response {
         try authorize(request)
         let serial = request.parameters["serial"]
-        let changes = try decodeBody([String: JSONScalar].self, request, expected: #"{"field": "value", …}"#)
-            .mapValues(\.text)
-        guard !changes.isEmpty else { throw .badRequest("the body names no field to change") }
+        var body = try decodeBody([String: JSONScalar].self, request, expected: #"{"field": "value", …}"#)
+        var voided: Bool?
+        if let value = body.removeValue(forKey: "voided") {
+            guard let flag = value.bool else {
+                throw .badRequest("voided must be a JSON boolean (true cancels the pass), not \"\(value.text)\"")
+            }
+            voided = flag
+        }
+        if let null = body.first(where: { $0.value.isNull && $0.key != "expirationDate" }) {
+            throw .badRequest("\(null.key) is null; give a value (only expirationDate can be null, to clear it)")
+        }
+        let changes = body.mapValues(\.text)
+        guard !changes.isEmpty || voided != nil else { throw .badRequest("the body names no field to change") }
         guard let pass = try context.storeCall({ try context.store.pass(serial: serial) }) else {
             throw .notFound("no stored pass has serial number \(serial)")
         }
@@ -65,7 +77,9 @@ struct AdminHandlers: Sendable {
         } catch {
             throw .badRequest("\(error)")
         }
-        let (updated, queued) = try context.storeCall { try context.store.updateRecord(serial: serial, record: record) }
+        let (updated, queued) = try context.storeCall {
+            try context.store.updateRecord(serial: serial, record: record, images: nil, voided: voided)
+        }
         context.onRecordUpdated(updated, queued)
         var view = Self.view(updated)
         view.pushesQueued = queued

@@ -11,8 +11,8 @@ struct BatchCommand: Command {
             "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--shard i/N] [--compatible]",
         discussion: """
             The CSV header names template fields (plus an optional serialNumber column and the other reserved
-            keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, image.SLOT; for a Pass
-            Designer .pkpasstemplate, pass field keys). An unknown column is warned about once and ignored.
+            keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, expirationDate,
+            image.SLOT; for a Pass Designer .pkpasstemplate, pass field keys). An unknown column is warned about once and ignored.
             Values are typed by template.json; a bad record is reported with its line number and skipped, the others are issued.
             Serial numbers not given in the CSV are derived from the file name, line and values, so a rerun with
             --resume finds the passes a killed run already made and issues only the rest (with --db it stores

@@ -14,7 +14,8 @@ struct GenerateCommand: Command {
             Values come from --data (a JSON object) and then --set (which wins). Template fields not given take
             their defaults from template.json. A Pass Designer .pkpasstemplate (folder or zipped) is personalized
             by field key: --set MEMBER_NAME=Ada sets every pass field with that key. Reserved keys:
-            serialNumber, barcode.message, barcode.altText, relevantDate.start, relevantDate.end, image.SLOT.
+            serialNumber, barcode.message, barcode.altText, relevantDate.start, relevantDate.end, expirationDate,
+            image.SLOT.
             A key that is neither a field nor reserved is an error. The pass is written to a temporary name and
             renamed into place.
             A record can carry a photo for an image slot: --set image.thumbnail=photos/ada.jpg (or an image field

@@ -6,20 +6,28 @@ struct UpdateCommand: Command {
     static let spec = CommandSpec(
         name: "update",
         abstract: "change a stored pass (e.g. --set tier=Gold) and queue pushes to its devices",
-        usage: "update SERIAL --set key=value… [--images DIR] [--db FILE | --postgres URL]",
+        usage: "update SERIAL (--set key=value… | --void) [--images DIR] [--db FILE | --postgres URL]",
         discussion: """
             Validates the change against the pass's template, stores the new record with a new update tag and
             writes one push per registered device, all in one transaction. A running `passmint serve` on the same
             database sends the pushes; phones then download the re-signed pass, and fields with a changeMessage
             show it (for example "You are now Gold"). --set image.thumbnail=FILE (or an image field) replaces the
             pass's photo: the new file is scaled and stored, relative to the current directory or --images DIR.
+            --void cancels the card: the pass is re-signed with "voided": true (Wallet greys it out and hides its
+            barcode), its devices are pushed, and its distribution link stops working. --set expirationDate=DATE
+            (ISO 8601) makes Wallet show the pass as expired after DATE; --set expirationDate= restores the
+            template's.
             """,
         options: [
             .value("set", "KEY=VALUE", "new value of a template field", repeatable: true),
             .value("images", "DIR", "folder that image paths start at and must stay inside"),
+            .flag("void", "cancel the pass (voided: true), push it and stop its link"),
         ] + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)") + IdentityArguments.options,
         positionals: 1...1,
-        examples: ["passmint update 3F2A9C… --set tier=Gold --set milesToNextTier=0 --db passmint.db"]
+        examples: [
+            "passmint update 3F2A9C… --set tier=Gold --set milesToNextTier=0 --db passmint.db",
+            "passmint update 3F2A9C… --void --db passmint.db",
+        ]
     )
 
     let serial: String
@@ -27,6 +35,7 @@ struct UpdateCommand: Command {
     let store: StoreLocation
     let identity: IdentityOptions
     let imageFolder: String?
+    let void: Bool
 
     init(_ args: ParsedArguments) throws(CLIError) {
         serial = args.positionals[0]
@@ -34,7 +43,10 @@ struct UpdateCommand: Command {
         identity = IdentityArguments.make(args)
         imageFolder = args.value("images")
         let changes = try args.keyValues("set", of: Self.spec)
-        guard !changes.isEmpty else { throw .usage("nothing to change; give at least one --set key=value") }
+        void = args.flag("void")
+        guard !changes.isEmpty || void else {
+            throw .usage("nothing to change; give at least one --set key=value, or --void")
+        }
         self.changes = changes
     }
 
@@ -43,7 +55,8 @@ struct UpdateCommand: Command {
             let store = try StoreAccess.open(store)
             let renderer = TemplateRenderer(identity: try identity.load())
             let outcome = try PassUpdater.update(
-                serial: serial, changes: changes, store: store, renderer: renderer, imageFolder: imageFolder)
+                serial: serial, changes: changes, voided: void ? true : nil, store: store, renderer: renderer,
+                imageFolder: imageFolder)
             for change in outcome.changed {
                 print("\(change.field): \(change.from ?? "(unset)") → \(change.to)")
             }

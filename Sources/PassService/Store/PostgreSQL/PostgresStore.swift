@@ -162,9 +162,9 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
 
     /// One statement: the new record, tag and second, and one outbox row per registered device (except devices
     /// with a fresh unclaimed push of this pass type waiting: one push makes the phone fetch every change).
-    public func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws -> (
-        pass: StoredPass, pushesQueued: Int
-    ) {
+    public func updateRecord(
+        serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?
+    ) throws -> (pass: StoredPass, pushesQueued: Int) {
         let nowDate = now()
         let encoded = try RecordCoding.encode(record)
         return try pool.transaction { db in
@@ -172,7 +172,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
                 """
                 WITH pass AS (
                     UPDATE passes SET record = $2, tag = nextval('pass_tag'),
-                        modified_at = greatest($3, modified_at + 1)
+                        modified_at = greatest($3, modified_at + 1), voided = coalesce($5::boolean, voided)
                     WHERE serial = $1 RETURNING \(Self.passColumns)
                 ), queued AS (
                     INSERT INTO push_outbox (push_token, pass_type, serial, tag, attempts, due_at, claimed_until)
@@ -186,7 +186,10 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
                 )
                 SELECT pass.*, (SELECT count(*) FROM queued) FROM pass
                 """,
-                [serial, encoded, String(RecordCoding.seconds(nowDate)), String(RecordCoding.milliseconds(nowDate))])
+                [
+                    serial, encoded, String(RecordCoding.seconds(nowDate)), String(RecordCoding.milliseconds(nowDate)),
+                    voided.map { $0 ? "true" : "false" },
+                ])
             guard result.rowCount > 0 else { throw ServiceError.passNotFound(serial: serial) }
             var pass = try Self.storedPass(result, row: 0)
             if let images {

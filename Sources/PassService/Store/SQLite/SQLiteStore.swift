@@ -195,9 +195,9 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
         }
     }
 
-    public func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws -> (
-        pass: StoredPass, pushesQueued: Int
-    ) {
+    public func updateRecord(
+        serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?
+    ) throws -> (pass: StoredPass, pushesQueued: Int) {
         let nowDate = now()
         let encoded = try Self.encode(record)
         return try pool.write { db in
@@ -208,12 +208,15 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
             let modified = max(Self.seconds(nowDate), Self.seconds(pass.modifiedAt) + 1)
             pass.modifiedAt = Date(timeIntervalSince1970: TimeInterval(modified))
             pass.record = record
-            try db.withStatement("UPDATE passes SET record = ?2, tag = ?3, modified_at = ?4 WHERE serial = ?1") {
-                s in
+            if let voided { pass.voided = voided }
+            try db.withStatement(
+                "UPDATE passes SET record = ?2, tag = ?3, modified_at = ?4, voided = ?5 WHERE serial = ?1"
+            ) { s in
                 try s.bind(1, serial)
                 try s.bind(2, encoded)
                 try s.bind(3, pass.tag)
                 try s.bind(4, modified)
+                try s.bind(5, pass.voided ? 1 : 0)
                 try s.run()
             }
             if let images {
