@@ -37,6 +37,7 @@ struct LinkRoutesTests {
         #expect(response.header("Referrer-Policy") == "no-referrer", sourceLocation: sourceLocation)
         #expect(response.header("Cache-Control") == "no-store", sourceLocation: sourceLocation)
         #expect(response.header("X-Content-Type-Options") == "nosniff", sourceLocation: sourceLocation)
+        #expect(response.header("X-Robots-Tag") == "noindex, nofollow", sourceLocation: sourceLocation)
         let policy = response.header("Content-Security-Policy") ?? ""
         #expect(policy.contains("default-src 'none'") && !policy.contains("script-src"), sourceLocation: sourceLocation)
     }

@@ -148,7 +148,8 @@ struct ServeLinksTests {
         // A voided pass's link stops serving.
         let voidedLink = try Self.generate(f, serial: "LINK-3")
         #expect(try Self.fetch(f, voidedLink, agent: Self.iPhone).status == 200)
-        _ = try ServeTools.sqlite(f.db, "update passes set voided = 1 where serial = 'LINK-3'")
+        let voided = try CLI.passmint(["update", "LINK-3", "--void"] + f.storeArguments + DevIdentity.signingArgs)
+        #expect(voided.status == 0, "\(voided.stderr)")
         #expect(try Self.fetch(f, voidedLink, agent: Self.iPhone).status == 410)
         #expect(try Self.fetch(f, voidedLink, agent: Self.desktopChrome).status == 410)
     }
@@ -172,7 +173,9 @@ struct ServeLinksTests {
         #expect(try Self.fetch(f, link, agent: Self.iPhone).status == 404)
         #expect(try Self.servesVerifiedPass(f, fresh))
         #expect(try Self.fetch(f, fresh, agent: Self.desktopChrome).text.contains("Add to Apple Wallet"))
-        try TestPostgres.psql(postgres, "UPDATE passes SET voided = true WHERE serial = 'PG-LINK'")
+        let voided = try CLI.passmint(["update", "PG-LINK", "--void"] + f.storeArguments + DevIdentity.signingArgs)
+        #expect(voided.status == 0, "\(voided.stderr)")
+        #expect(try TestPostgres.psql(postgres, "SELECT voided FROM passes WHERE serial = 'PG-LINK'") == "t")
         #expect(try Self.fetch(f, fresh, agent: Self.iPhone).status == 410)
     }
 

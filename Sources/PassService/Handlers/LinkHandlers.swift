@@ -16,7 +16,7 @@ struct LinkHandlers: Sendable {
     let linkBase: String?
 
     /// Headers of every answer under `/p/`: nothing cached, the token never leaves in a Referer, nothing loaded
-    /// from elsewhere and no script (the page has none), never framed.
+    /// from elsewhere and no script (the page has none), never framed, never indexed by a search engine.
     static let securityHeaders: [(name: String, value: String)] = [
         (
             "Content-Security-Policy",
@@ -27,6 +27,7 @@ struct LinkHandlers: Sendable {
         ("Cache-Control", "no-store"),
         ("X-Content-Type-Options", "nosniff"),
         ("X-Frame-Options", "DENY"),
+        ("X-Robots-Tag", "noindex, nofollow"),
     ]
 
     /// `GET /p/:linkToken` (`?download=1` asks for the pass whatever the browser).

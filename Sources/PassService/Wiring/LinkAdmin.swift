@@ -8,7 +8,7 @@ public enum LinkAdmin {
     public static func show(serial: String, store: any PassStore & PassLinkStore) throws(PassMintError)
         -> PassLinkInfo
     {
-        guard let info = try call({ try store.link(serial: serial) }) else { throw try missing(serial, store) }
+        guard let info = try call(serial, { try store.link(serial: serial) }) else { throw try missing(serial, store) }
         return info
     }
 
@@ -16,7 +16,9 @@ public enum LinkAdmin {
     public static func revoke(serial: String, store: any PassStore & PassLinkStore) throws(PassMintError)
         -> PassLinkInfo
     {
-        guard let info = try call({ try store.revokeLink(serial: serial) }) else { throw try missing(serial, store) }
+        guard let info = try call(serial, { try store.revokeLink(serial: serial) }) else {
+            throw try missing(serial, store)
+        }
         return info
     }
 
@@ -27,7 +29,7 @@ public enum LinkAdmin {
     public static func reissue(
         serial: String, expiresAt: Date?, linkBase: String?, store: any PassStore & PassLinkStore
     ) throws(PassMintError) -> (link: PassLink, info: PassLinkInfo) {
-        guard let pass = try call({ try store.pass(serial: serial) }) else {
+        guard let pass = try call(serial, { try store.pass(serial: serial) }) else {
             throw .invalidInput("no stored pass has serial number \(serial)", about: .serial)
         }
         guard let base = linkBase ?? pass.webServiceURL else {
@@ -36,7 +38,7 @@ public enum LinkAdmin {
                 about: .linkBase)
         }
         let link = PassLink(base: base, token: .generate())
-        let info = try call {
+        let info = try call(serial) {
             try store.reissueLink(PassLinkGrant(serialNumber: serial, tokenHash: link.token.hash, expiresAt: expiresAt))
         }
         return (link, info)
@@ -46,20 +48,23 @@ public enum LinkAdmin {
     public static func expire(serial: String, at expiresAt: Date?, store: any PassStore & PassLinkStore)
         throws(PassMintError) -> PassLinkInfo
     {
-        guard let info = try call({ try store.setLinkExpiry(serial: serial, expiresAt: expiresAt) }) else {
+        guard let info = try call(serial, { try store.setLinkExpiry(serial: serial, expiresAt: expiresAt) }) else {
             throw try missing(serial, store)
         }
         return info
     }
 
     private static func missing(_ serial: String, _ store: any PassStore) throws(PassMintError) -> PassMintError {
-        guard try call({ try store.pass(serial: serial) }) != nil else {
+        guard try call(serial, { try store.pass(serial: serial) }) != nil else {
             return .invalidInput("no stored pass has serial number \(serial)", about: .serial)
         }
         return .invalidInput("pass \(serial) has no distribution link; reissue one")
     }
 
-    private static func call<T>(_ body: () throws -> T) throws(PassMintError) -> T {
-        do { return try body() } catch { throw .environment("the store failed: \(error)", about: .store) }
+    /// Runs a store call; a store that fails is the machine's problem (exit 3), named with the pass.
+    private static func call<T>(_ serial: String, _ body: () throws -> T) throws(PassMintError) -> T {
+        do { return try body() } catch {
+            throw .environment("the link of pass \(serial): the store failed: \(error)", about: .store)
+        }
     }
 }
