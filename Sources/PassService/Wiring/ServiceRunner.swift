@@ -50,8 +50,9 @@ public final class ServiceRunner: Sendable {
         }
         let identity = try options.identity.load()
         warnings = options.identity.warnings(for: identity, trust: options.trustRoots)
-        store = try StoreAccess.open(options.store, serving: true)
-        let renderer = TemplateRenderer(identity: identity)
+        let store = try StoreAccess.openVersioned(options.store, serving: true)
+        self.store = store
+        let renderer = TemplateRenderer(identity: identity, templates: store)
         let signer = PassSigner(identity: identity)
         let metrics = Metrics()
         let credential = APNsConfiguration.Credential.pemData(

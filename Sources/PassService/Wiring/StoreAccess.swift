@@ -58,6 +58,8 @@ public enum StoreAccess {
 /// Adapts a `PassStore` to the pipeline's `IssuedPassSink`.
 struct StoreSink: IssuedPassSink {
     let store: any PassStore
+    /// The `TemplateReference` text every pass stores as its template; nil keeps the pipeline's folder path.
+    var templateReference: String? = nil
 
     func store(_ passes: [IssuedPassRecord]) throws {
         try store.insertPasses(
@@ -67,7 +69,8 @@ struct StoreSink: IssuedPassSink {
                 let compatible = record.removeValue(forKey: IssueRequest.compatiblePassKey) == "true"
                 return StoredPass(
                     serialNumber: issued.serialNumber, passTypeIdentifier: issued.passTypeIdentifier,
-                    templatePath: issued.templateDirectory, record: record.filter { !$0.key.hasPrefix("@") },
+                    templatePath: templateReference ?? issued.templateDirectory,
+                    record: record.filter { !$0.key.hasPrefix("@") },
                     authenticationToken: issued.authenticationToken, webServiceURL: issued.webServiceURL,
                     compatiblePass: compatible, images: issued.images)
             })

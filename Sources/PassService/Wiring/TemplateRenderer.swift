@@ -3,21 +3,72 @@ import PassSigning
 import PassTemplates
 import Synchronization
 
-/// Renders stored passes through the same pipeline as `generate`: one issuer per template folder, loaded once.
+/// Renders stored passes through the same pipeline as `generate`: one issuer per template, loaded once.
+///
+/// A pass stored with a `TemplateReference` is rendered from the version the store holds, never from a folder on
+/// disk, and its issuer is cached by digest: a version never changes, so that cache needs no invalidation. A pass
+/// stored by an older PassMint names a folder, loaded from disk on first use as before.
 public final class TemplateRenderer: PassRenderer {
     private let identity: SigningIdentity
+    private let templates: (any TemplateVersionStore)?
     private let issuers = Mutex<[String: PassIssuer]>([:])
 
-    public init(identity: SigningIdentity) {
+    /// - Parameter templates: where versioned templates are read (the store the passes are in); without it a
+    ///   pass that names a template version cannot be rendered.
+    public init(identity: SigningIdentity, templates: (any TemplateVersionStore)? = nil) {
         self.identity = identity
+        self.templates = templates
     }
 
-    /// The issuer for a template folder (loaded on first use).
+    /// The issuer for a stored `template` value: a template version reference or a folder (loaded on first use).
     public func issuer(for templatePath: String) throws(PassMintError) -> PassIssuer {
-        if let issuer = issuers.withLock({ $0[templatePath] }) { return issuer }
-        let issuer = PassIssuer(template: try PassFactory.loadTemplate(templatePath), identity: identity)
-        issuers.withLock { $0[templatePath] = issuer }
+        let reference = TemplateReference(templatePath)
+        let key = reference.map { TemplateReference.prefix + $0.digest } ?? templatePath
+        if let issuer = issuers.withLock({ $0[key] }) { return issuer }
+        let template: Template
+        if let reference {
+            template = try storedTemplate(reference)
+        } else {
+            template = try PassFactory.loadTemplate(templatePath)
+        }
+        let issuer = PassIssuer(template: template, identity: identity)
+        issuers.withLock { $0[key] = issuer }
         return issuer
+    }
+
+    /// An issuer for a template that is not stored yet (a publish renders stored passes with it as a check).
+    public func issuer(for template: Template) -> PassIssuer {
+        PassIssuer(template: template, identity: identity)
+    }
+
+    /// Assembles a stored version into a template; messages name it `NAME@<short digest>`.
+    /// - Throws: `PassMintError.template` when the stored files do not make a template.
+    public static func template(_ version: TemplateVersion, name: String) throws(PassMintError) -> Template {
+        // A Designer template is recognised by its folder name when it has no tooling.json.
+        let label = "\(name)@\(version.shortDigest)" + (version.designer ? ".pkpasstemplate" : "")
+        do {
+            return try Template.load(TemplateSource(name: label, files: version.files))
+        } catch {
+            throw .template(error)
+        }
+    }
+
+    private func storedTemplate(_ reference: TemplateReference) throws(PassMintError) -> Template {
+        guard let templates else {
+            throw .environment(
+                "template \(reference) is a stored template version, and no store was given to read it from",
+                about: .store)
+        }
+        let version: TemplateVersion?
+        do {
+            version = try templates.templateVersion(digest: reference.digest)
+        } catch {
+            throw .environment("reading template \(reference): \(error)", about: .store)
+        }
+        guard let version else {
+            throw .environment(ServiceError.templateVersionMissing(reference: reference.description).description)
+        }
+        return try Self.template(version, name: reference.name)
     }
 
     /// Signs the pass from its stored record and images; serial, pass type and token never change across updates.
@@ -33,7 +84,14 @@ public final class TemplateRenderer: PassRenderer {
     public func issue(_ pass: StoredPass, photos: [String: String] = [:], imageFolder: String? = nil) throws
         -> IssuedPass
     {
-        try issuer(for: pass.templatePath).issue(
+        try issue(pass, with: issuer(for: pass.templatePath), photos: photos, imageFolder: imageFolder)
+    }
+
+    /// Issues the stored pass with `issuer`'s template (the stored images included).
+    public func issue(
+        _ pass: StoredPass, with issuer: PassIssuer, photos: [String: String] = [:], imageFolder: String? = nil
+    ) throws -> IssuedPass {
+        try issuer.issue(
             IssueRequest(
                 record: pass.record.merging(photos) { _, new in new }, serialNumber: pass.serialNumber,
                 webServiceURL: pass.webServiceURL,
