@@ -8,6 +8,7 @@ enum Commands {
         BatchCommand.self,
         ServeCommand.self,
         UpdateCommand.self,
+        TemplatesPublishCommand.self,
         TemplatesListCommand.self,
         MigrateCommand.self,
         PreviewCommand.self,

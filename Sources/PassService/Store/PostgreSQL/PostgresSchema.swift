@@ -108,6 +108,30 @@ enum PostgresSchema {
                 );
                 CREATE INDEX IF NOT EXISTS passes_template_serial ON passes (template, serial);
                 """),
+        StoreMigration(
+            version: 7,
+            purpose: "the bulk engine's progress per job (recorded with each chunk) and the admin update jobs' "
+                + "status, so any serve instance answers it",
+            sql: """
+                CREATE TABLE bulk_progress (
+                    job TEXT PRIMARY KEY,
+                    position BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                );
+                CREATE TABLE update_jobs (
+                    id TEXT PRIMARY KEY,
+                    status TEXT NOT NULL,
+                    rows BIGINT NOT NULL DEFAULT 0,
+                    changed BIGINT NOT NULL DEFAULT 0,
+                    unchanged BIGINT NOT NULL DEFAULT 0,
+                    failed BIGINT NOT NULL DEFAULT 0,
+                    pushes_queued BIGINT NOT NULL DEFAULT 0,
+                    failures TEXT NOT NULL DEFAULT '[]',
+                    message TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                );
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

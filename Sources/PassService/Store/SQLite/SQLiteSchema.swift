@@ -125,6 +125,30 @@ enum SQLiteSchema {
                 );
                 CREATE INDEX IF NOT EXISTS passes_template_serial ON passes (template, serial);
                 """),
+        StoreMigration(
+            version: 7,
+            purpose: "the bulk engine's progress per job (recorded with each chunk) and the admin update jobs' "
+                + "status, so any serve instance answers it",
+            sql: """
+                CREATE TABLE IF NOT EXISTS bulk_progress (
+                    job TEXT PRIMARY KEY,
+                    position INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS update_jobs (
+                    id TEXT PRIMARY KEY,
+                    status TEXT NOT NULL,
+                    rows INTEGER NOT NULL DEFAULT 0,
+                    changed INTEGER NOT NULL DEFAULT 0,
+                    unchanged INTEGER NOT NULL DEFAULT 0,
+                    failed INTEGER NOT NULL DEFAULT 0,
+                    pushes_queued INTEGER NOT NULL DEFAULT 0,
+                    failures TEXT NOT NULL DEFAULT '[]',
+                    message TEXT,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

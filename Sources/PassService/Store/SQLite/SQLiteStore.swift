@@ -217,14 +217,19 @@ public final class SQLiteStore: PassStore, PushOutbox {
                 try Self.replaceImages(db, serial: serial, images: images)
                 pass.images = images
             }
-            let queued = try Self.queuePushes(db, pass: pass, nowMilliseconds: Self.milliseconds(nowDate))
+            let queued = try Self.queuePushes(
+                db, serial: serial, passType: pass.passTypeIdentifier, tag: pass.tag,
+                nowMilliseconds: Self.milliseconds(nowDate))
             return (pass, queued)
         }
     }
 
     /// One outbox row per device registered for the pass, except devices that already have a fresh unclaimed
     /// push for this pass type waiting: one push makes the phone fetch every change, so more would be noise.
-    private static func queuePushes(_ db: SQLiteConnection, pass: StoredPass, nowMilliseconds: Int64) throws -> Int {
+    /// (Also used by the bulk engine, once per changed pass of a chunk.)
+    static func queuePushes(
+        _ db: SQLiteConnection, serial: String, passType: String, tag: Int64, nowMilliseconds: Int64
+    ) throws -> Int {
         try db.withStatement(
             """
             INSERT INTO push_outbox (push_token, pass_type, serial, tag, attempts, due_at, claimed_until)
@@ -235,9 +240,9 @@ public final class SQLiteStore: PassStore, PushOutbox {
                 AND o.attempts = 0 AND o.claimed_until <= ?4)
             """
         ) { s in
-            try s.bind(1, pass.serialNumber)
-            try s.bind(2, pass.passTypeIdentifier)
-            try s.bind(3, pass.tag)
+            try s.bind(1, serial)
+            try s.bind(2, passType)
+            try s.bind(3, tag)
             try s.bind(4, nowMilliseconds)
             try s.run()
             return db.changes
