@@ -71,7 +71,13 @@ public enum TemplatePublisher {
         } catch {
             throw .invalidInput("\(error)")
         }
-        let template = try TemplateRenderer.template(version, name: name)
+        // Loaded from the folder's files, so messages name the folder the user gave.
+        let template: Template
+        do {
+            template = try Template.load(source)
+        } catch {
+            throw .template(error)
+        }
         let previous: PublishedTemplate?
         let previousFiles: [String: [UInt8]]?
         let sources: [TemplateUsage]
@@ -89,6 +95,13 @@ public enum TemplatePublisher {
             interrupted = try store.bulkPosition(job: "templates-publish:\(reference)")
         } catch {
             throw .environment("reading the store: \(error)", about: .store)
+        }
+        if previous == nil, sources.isEmpty {
+            // Most likely a typo: issuing publishes a name's first version, so a name nobody issued from is new.
+            let known = (try? store.publishedTemplates().map(\.name)) ?? []
+            throw .invalidInput(
+                "no template is named '\(name)' in the store and no stored pass uses one; names: "
+                    + (known.isEmpty ? "none yet (issue passes into the store first)" : known.joined(separator: ", ")))
         }
         try check(template, against: sources, store: store, renderer: renderer, directory: directory)
         return Plan(
