@@ -43,6 +43,8 @@ public enum TemplatePublisher {
         public var pushesQueued: Int
         /// The version stored by this publish was new to the store.
         public var storedNewVersion: Bool
+        /// Stopped on request before every pass was moved (the committed chunks stay; a rerun moves the rest).
+        public var stopped: Bool = false
     }
 
     /// One committed chunk, for progress and reports.
@@ -113,10 +115,13 @@ public enum TemplatePublisher {
     /// Stores the version, makes it current and moves every pass of the plan to it, one chunk per transaction
     /// (each with its pushes and its progress). A run that stops resumes where it stopped: moved passes no
     /// longer match their old template, so a rerun finds only the rest.
-    /// - Parameter onChunk: called after each committed chunk.
+    /// - Parameters:
+    ///   - shouldStop: asked before each chunk; true stops the publish there (`Outcome.stopped`).
+    ///   - onChunk: called after each committed chunk.
     /// - Throws: `PassMintError.environment` when the store fails (the chunks committed so far stay).
     public static func publish(
-        _ plan: Plan, store: Store, chunkSize: Int = defaultChunkSize, onChunk: (Chunk) -> Void = { _ in }
+        _ plan: Plan, store: Store, chunkSize: Int = defaultChunkSize, shouldStop: () -> Bool = { false },
+        onChunk: (Chunk) -> Void = { _ in }
     ) throws(PassMintError) -> Outcome {
         var outcome = Outcome(passesChanged: 0, pushesQueued: 0, storedNewVersion: false)
         do {
@@ -129,9 +134,13 @@ public enum TemplatePublisher {
             let target = plan.reference.description
             for source in plan.sources {
                 var after: String?
-                while true {
+                while !outcome.stopped {
                     let passes = try store.passes(after: after, limit: chunkSize, templatePath: source.template)
                     guard let last = passes.last else { break }
+                    if shouldStop() {
+                        outcome.stopped = true
+                        break
+                    }
                     position += Int64(passes.count)
                     let chunk = try store.applyChanges(
                         passes.map { PassChange(serialNumber: $0.serialNumber, templatePath: target) },

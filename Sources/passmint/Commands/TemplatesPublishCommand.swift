@@ -23,8 +23,9 @@ struct TemplatesPublishCommand: Command {
             `passmint serve` on the same store sends the pushes.
             Passes of NAME are those stored with a version of NAME, and passes stored by an older PassMint with a
             folder path whose last component is NAME (without .pkpasstemplate/.zip): they are adopted.
-            Publishing the same content again changes nothing. A publish that stopped (killed, database gone)
-            keeps the chunks it committed; rerun it with --resume to move the rest.
+            Publishing the same content again changes nothing. A publish that stopped (Ctrl-C stops after the
+            chunk in progress, exit 130; killed, database gone) keeps the chunks it committed; rerun it with
+            --resume to move the rest.
             """,
         options: [
             .flag("dry-run", "show what would change; change nothing"),
@@ -77,7 +78,9 @@ struct TemplatesPublishCommand: Command {
                         + "--resume to move the remaining \(plan.passes)")
             }
             var report: [UInt8] = []
-            let outcome = try TemplatePublisher.publish(plan, store: store) { chunk in
+            let interrupt = InterruptRequest(secondStopsAtOnce: true)
+            let outcome = try TemplatePublisher.publish(plan, store: store, shouldStop: { interrupt.requested }) {
+                chunk in
                 guard reportPath != nil else { return }
                 for serial in chunk.serials {
                     let line: [String: String] = [
@@ -91,6 +94,12 @@ struct TemplatesPublishCommand: Command {
             }
             if let reportPath {
                 do { try AtomicFile.write(report, to: reportPath) } catch { throw PassMintError.archive(error) }
+            }
+            if outcome.stopped {
+                Console.error(
+                    "templates publish: interrupted after \(outcome.passesChanged) passes (\(outcome.pushesQueued) "
+                        + "push(es) queued); rerun the same command with --resume to move the rest")
+                return 130
             }
             print(
                 "published \(name) version \(plan.version.shortDigest): \(outcome.passesChanged) passes re-tagged, "
