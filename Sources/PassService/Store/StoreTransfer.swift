@@ -2,7 +2,7 @@ import Foundation
 
 /// Copies an embedded SQLite store into an empty PostgreSQL store, every row as it is: passes with their
 /// tokens, tags and modification seconds (phones keep their `passesUpdatedSince` and `If-Modified-Since`),
-/// devices, registrations, pending pushes, push history, logs and personalizations. One PostgreSQL
+/// devices, registrations, pending pushes, push history, logs, personalizations and template versions. One PostgreSQL
 /// transaction: a failed copy leaves the database empty; the SQLite file is only read.
 public enum StoreTransfer {
     /// What was copied, per table.
@@ -30,6 +30,10 @@ public enum StoreTransfer {
         ("push_history", ["id", "serial", "pass_type", "tag", "result", "detail", "at"], true),
         ("logs", ["id", "at", "message"], true),
         ("personalizations", ["id", "serial", "pass_type", "token", "info", "at"], true),
+        // The template versions passes name (passmint-template:NAME@digest): without them they cannot render.
+        ("template_versions", ["digest", "designer", "file_count", "total_bytes", "created_at"], false),
+        ("template_files", ["digest", "path", "bytes"], false),
+        ("templates", ["name", "digest", "published_at"], false),
     ]
 
     /// Copies `source` into `target`.
