@@ -50,7 +50,7 @@ public final class ServiceRunner: Sendable {
         }
         let identity = try options.identity.load()
         warnings = options.identity.warnings(for: identity, trust: options.trustRoots)
-        let store = try StoreAccess.openVersioned(options.store, serving: true)
+        let store = try StoreAccess.open(options.store, serving: true)
         self.store = store
         let renderer = TemplateRenderer(identity: identity, templates: store)
         let signer = PassSigner(identity: identity)

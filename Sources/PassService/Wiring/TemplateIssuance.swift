@@ -21,7 +21,7 @@ public struct TemplateIssuance: Sendable {
     public static func prepare(store location: StoreLocation, templatePath: String, name: String?)
         throws(PassMintError) -> TemplateIssuance
     {
-        let store = try StoreAccess.openVersioned(location)
+        let store = try StoreAccess.open(location)
         return try prepare(store: store, templatePath: templatePath, name: name)
     }
 
@@ -54,23 +54,5 @@ public struct TemplateIssuance: Sendable {
         return TemplateIssuance(
             reference: reference, sink: StoreSink(store: store, templateReference: reference.description),
             warnings: warnings)
-    }
-}
-
-extension StoreAccess {
-    /// The store at `location` with its template versions (see `open(_:serving:warn:)`).
-    public static func openVersioned(
-        _ location: StoreLocation, serving: Bool = false, warn: (String) -> Void = StoreAccess.warnOnStandardError
-    ) throws(PassMintError) -> any PassStore & PushOutbox & TemplateVersionStore {
-        switch location {
-        case .sqlite(let path):
-            return try sqlite(path: path, serving: serving, warn: warn)
-        case .postgres(let url, let poolSize):
-            do {
-                return try PostgresStore(url: url, poolSize: poolSize)
-            } catch {
-                throw .environment("cannot open the PostgreSQL store \(url): \(error)")
-            }
-        }
     }
 }

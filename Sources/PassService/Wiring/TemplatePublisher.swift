@@ -201,21 +201,3 @@ public enum TemplatePublisher {
         }
     }
 }
-
-extension StoreAccess {
-    /// The store at `location` with its template versions and the bulk engine (see `open(_:serving:warn:)`).
-    public static func openForPublishing(
-        _ location: StoreLocation, warn: (String) -> Void = StoreAccess.warnOnStandardError
-    ) throws(PassMintError) -> TemplatePublisher.Store {
-        switch location {
-        case .sqlite(let path):
-            return try sqlite(path: path, warn: warn)
-        case .postgres(let url, let poolSize):
-            do {
-                return try PostgresStore(url: url, poolSize: poolSize)
-            } catch {
-                throw .environment("cannot open the PostgreSQL store \(url): \(error)")
-            }
-        }
-    }
-}

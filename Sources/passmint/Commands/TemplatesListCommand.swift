@@ -26,7 +26,7 @@ struct TemplatesListCommand: Command {
     func run() throws(CLIError) -> Int32 {
         let listing: TemplateListing
         do {
-            listing = try TemplateListing.read(try StoreAccess.openVersioned(store))
+            listing = try TemplateListing.read(try StoreAccess.open(store))
         } catch {
             throw error.cli
         }

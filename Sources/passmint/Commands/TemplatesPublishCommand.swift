@@ -60,7 +60,7 @@ struct TemplatesPublishCommand: Command {
 
     func run() throws(CLIError) -> Int32 {
         do {
-            let store = try StoreAccess.openForPublishing(store)
+            let store = try StoreAccess.open(store)
             let renderer = TemplateRenderer(identity: try identity.load(), templates: store)
             let plan = try TemplatePublisher.plan(name: name, directory: directory, store: store, renderer: renderer)
             printPlan(plan)

@@ -40,7 +40,7 @@ struct UpdateCommand: Command {
 
     func run() throws(CLIError) -> Int32 {
         do {
-            let store = try StoreAccess.openVersioned(store)
+            let store = try StoreAccess.open(store)
             let renderer = TemplateRenderer(identity: try identity.load(), templates: store)
             let outcome = try PassUpdater.update(
                 serial: serial, changes: changes, store: store, renderer: renderer, imageFolder: imageFolder)
