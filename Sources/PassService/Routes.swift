@@ -11,6 +11,8 @@ enum Routes {
             Route(.post, "/v1/log", h.logs.append),
             Route(.get, "/admin/v1/passes/:serial", h.admin.show),
             Route(.patch, "/admin/v1/passes/:serial", h.admin.update),
+            Route(.post, "/admin/v1/updates", h.admin.submitUpdates),
+            Route(.get, "/admin/v1/updates/:id", h.admin.showUpdates),
             Route(.get, "/healthz", h.operations.health),
             Route(.get, "/metrics", h.operations.metrics),
         ]

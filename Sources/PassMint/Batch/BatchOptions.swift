@@ -68,6 +68,13 @@ public struct BatchProgress: Sendable {
     /// Records to process, when known (counted up front for progress bars).
     public let total: Int?
     public let elapsed: Double
+
+    public init(done: Int, failed: Int, total: Int?, elapsed: Double) {
+        self.done = done
+        self.failed = failed
+        self.total = total
+        self.elapsed = elapsed
+    }
 }
 
 /// Totals at the end.

@@ -72,6 +72,77 @@ struct AdminHandlers: Sendable {
         return .json(200, encoding: view)
     }
 
+    private struct UpdateJobView: Encodable {
+        struct Failure: Encodable {
+            var line: Int
+            var column: String?
+            var message: String
+        }
+        var id: String
+        var status: String
+        var rows: Int
+        var changed: Int
+        var unchanged: Int
+        var failed: Int
+        var pushesQueued: Int
+        var failures: [Failure]
+        var message: String?
+        var createdAt: Date
+        var updatedAt: Date
+    }
+
+    /// Body: CSV (`text/csv`, a header with serialNumber and the fields to change) or JSON Lines
+    /// (`application/x-ndjson`, one object per line). 202 with the job's status and its `Location`; the job runs
+    /// on the service's job thread.
+    func submitUpdates(_ request: Request) throws(HTTPError) -> Response {
+        try authorize(request)
+        guard let jobs = context.updateJobs else { throw HTTPError(501, "this service runs no bulk updates") }
+        let type = (request.headers["Content-Type"] ?? "").split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        let format: UpdateJobRunner.Format
+        switch type {
+        case "text/csv": format = .csv
+        case "application/x-ndjson", "application/jsonl", "application/x-jsonlines": format = .jsonLines
+        default:
+            throw HTTPError(
+                415,
+                "send the changes as Content-Type text/csv (a header with serialNumber and the fields) or "
+                    + "application/x-ndjson (one JSON object per line)")
+        }
+        guard !request.body.isEmpty else { throw .badRequest("the body holds no rows") }
+        let job: UpdateJobStatus
+        switch try context.storeCall({ try jobs.submit(body: request.body, format: format) }) {
+        case .accepted(let accepted): job = accepted
+        case .busy(let waiting):
+            throw HTTPError(
+                503, "\(waiting) bulk updates are already waiting on this instance; try again when one has finished",
+                headers: [(name: "Retry-After", value: "30")])
+        }
+        var response = Response.json(202, encoding: Self.view(job))
+        response.headers.add("Location", "\(RequestLimits.bulkUpdatePath)/\(job.id)")
+        return response
+    }
+
+    /// The status of a bulk update: counts, the first failed rows, pushes queued.
+    func showUpdates(_ request: Request) throws(HTTPError) -> Response {
+        try authorize(request)
+        guard let jobs = context.updateJobs else { throw HTTPError(501, "this service runs no bulk updates") }
+        let id = request.parameters["id"]
+        guard let job = try context.storeCall({ try jobs.status(id: id) }) else {
+            throw .notFound("no bulk update has id \(id)")
+        }
+        return .json(200, encoding: Self.view(job))
+    }
+
+    private static func view(_ job: UpdateJobStatus) -> UpdateJobView {
+        UpdateJobView(
+            id: job.id, status: job.state.rawValue, rows: job.rows, changed: job.changed, unchanged: job.unchanged,
+            failed: job.failed, pushesQueued: job.pushesQueued,
+            failures: job.failures.map { .init(line: $0.line, column: $0.column, message: $0.message) },
+            message: job.message, createdAt: job.createdAt, updatedAt: job.updatedAt)
+    }
+
     private func authorize(_ request: Request) throws(HTTPError) {
         guard let expected = context.adminToken else {
             throw HTTPError(403, "the admin API is disabled; set \(context.adminTokenVariable) to enable it")

@@ -20,6 +20,8 @@ struct HandlerContext: Sendable {
     let adminToken: String?
     let adminTokenVariable: String
     let onRecordUpdated: @Sendable (StoredPass, Int) -> Void
+    /// Runs `POST /admin/v1/updates`; nil when the service has no bulk updates (answered 501).
+    var updateJobs: UpdateJobRunner? = nil
 
     /// The stored version of the pass the request names, when its `Authorization: ApplePass <token>` matches the
     /// pass's token (compared in constant time); 401 otherwise, the same for an unknown pass as for a wrong token.

@@ -76,6 +76,11 @@ public protocol BulkChangeStore: Sendable {
     /// Applies `changes` in one transaction, and when `progress` is given records it in that transaction, so a
     /// job killed between chunks resumes exactly after the last committed one (no change applied twice).
     func applyChanges(_ changes: [PassChange], progress: BulkProgress?) throws -> ChunkOutcome
+    /// `applyChanges` that also tells how many outbox rows each changed serial got (a changed serial with none
+    /// is there with 0; a serial no longer stored is not), for a report line per input row.
+    func applyChangesCountingPushes(_ changes: [PassChange], progress: BulkProgress?) throws -> (
+        outcome: ChunkOutcome, pushesBySerial: [String: Int]
+    )
     /// The position last recorded for `job`, nil when the job never committed a chunk.
     func bulkPosition(job: String) throws -> Int64?
     /// Up to `limit` stored passes with serial > `after` in serial order (all templates when `templatePath` is nil).
@@ -83,6 +88,12 @@ public protocol BulkChangeStore: Sendable {
     /// The stored passes among `serials` (any order; unknown serials are left out), images included: one query
     /// for a whole chunk of CSV rows instead of one per row.
     func passes(serials: [String]) throws -> [StoredPass]
+}
+
+extension BulkChangeStore {
+    public func applyChanges(_ changes: [PassChange], progress: BulkProgress?) throws -> ChunkOutcome {
+        try applyChangesCountingPushes(changes, progress: progress).outcome
+    }
 }
 
 /// How many changes a bulk job puts in one transaction by default: large enough that the commit cost is spread,

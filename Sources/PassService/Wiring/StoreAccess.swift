@@ -26,7 +26,7 @@ public enum StoreAccess {
     ///   cannot be opened or reached; the CLI exits 3.
     public static func open(
         _ location: StoreLocation, serving: Bool = false, warn: (String) -> Void = StoreAccess.warnOnStandardError
-    ) throws(PassMintError) -> any PassStore & PushOutbox & BulkChangeStore & TemplateVersionStore {
+    ) throws(PassMintError) -> any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore & TemplateVersionStore {
         switch location {
         case .sqlite(let path):
             return try sqlite(path: path, serving: serving, warn: warn)

@@ -38,13 +38,8 @@ struct BatchCommand: Command {
             .value("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV"),
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
             TemplateNameArgument.option,
-            .value("delimiter", "SEP", "field separator: , ; tab or | (default: detected from the header)"),
-            .value(
-                "encoding", "ENC",
-                "CSV encoding: utf-8, utf-16le, utf-16be, windows-1252 or latin1 (default: UTF-8, or UTF-16 by its BOM)"
-            ),
-            TrustArguments.option,
-        ] + StoreArguments.options(dbHelp: "store issued passes in this SQLite database for `passmint serve`")
+        ] + CSVArguments.options + [TrustArguments.option]
+            + StoreArguments.options(dbHelp: "store issued passes in this SQLite database for `passmint serve`")
             + IdentityArguments.options,
         examples: [
             "passmint batch --template Templates/loyalty --csv members.csv --out passes/ --report report.jsonl",
@@ -66,29 +61,7 @@ struct BatchCommand: Command {
             }
             shard = (parts[0], parts[1])
         }
-        var format = CSVFormat()
-        if let text = args.value("delimiter") {
-            guard let delimiter = CSVDelimiter(name: text) else {
-                throw .usage("--delimiter takes , ; tab or |; got '\(text)'")
-            }
-            format.delimiter = delimiter
-        }
-        if let text = args.value("encoding") {
-            guard let encoding = CSVEncoding(name: text) else {
-                throw .usage("--encoding takes one of \(CSVEncoding.names); got '\(text)'")
-            }
-            format.encoding = encoding
-        }
-        for (variable, keyPath) in [
-            ("PASSMINT_CSV_MAX_FIELD_BYTES", \CSVLimits.maxFieldBytes),
-            ("PASSMINT_CSV_MAX_RECORD_BYTES", \.maxRecordBytes),
-        ] {
-            guard let text = ProcessInfo.processInfo.environment[variable] else { continue }
-            guard let value = Int(text), value > 0 else {
-                throw .usage("\(variable) must be a positive number of bytes; got '\(text)'")
-            }
-            format.limits[keyPath: keyPath] = value
-        }
+        let format = try CSVArguments.format(args)
         // PASSMINT_DATABASE_URL names the service's store: only passes bound to the service go there.
         store = try StoreArguments.location(
             args, of: Self.spec,

@@ -4,7 +4,9 @@ import Foundation
 /// travel as arrays (`unnest`), one `UPDATE … FROM` changes every pass and one `INSERT … SELECT` writes the outbox
 /// rows of all their registrations, so a chunk of 500 passes costs a few round trips, not one per pass or device.
 extension PostgresStore: BulkChangeStore {
-    public func applyChanges(_ changes: [PassChange], progress: BulkProgress?) throws -> ChunkOutcome {
+    public func applyChangesCountingPushes(_ changes: [PassChange], progress: BulkProgress?) throws -> (
+        outcome: ChunkOutcome, pushesBySerial: [String: Int]
+    ) {
         let changes = PassChange.coalesced(changes)
         let nowDate = now()
         let nowSeconds = String(RecordCoding.seconds(nowDate))
@@ -12,6 +14,7 @@ extension PostgresStore: BulkChangeStore {
         let records = try changes.map { try $0.record.map(RecordCoding.encode) }
         return try pool.transaction { db in
             var outcome = ChunkOutcome(passesChanged: 0, pushesQueued: 0)
+            var pushesBySerial: [String: Int] = [:]
             if !changes.isEmpty {
                 // DISTINCT ON: one row per device and pass type even when the chunk changes several of the
                 // device's passes (the statement's snapshot does not see its own outbox rows).
@@ -36,9 +39,10 @@ extension PostgresStore: BulkChangeStore {
                             SELECT 1 FROM push_outbox o WHERE o.push_token = d.push_token
                             AND o.pass_type = r.pass_type AND o.attempts = 0 AND o.claimed_until <= $6)
                         ORDER BY d.push_token, r.pass_type, c.tag
-                        RETURNING 1
+                        RETURNING serial
                     )
-                    SELECT (SELECT count(*) FROM changed), (SELECT count(*) FROM queued)
+                    SELECT c.serial, count(q.serial) FROM changed c LEFT JOIN queued q ON q.serial = c.serial
+                    GROUP BY c.serial
                     """,
                     [
                         Self.textArray(changes.map(\.serialNumber)), Self.textArray(records),
@@ -46,7 +50,12 @@ extension PostgresStore: BulkChangeStore {
                         Self.textArray(changes.map { $0.voided.map { $0 ? "t" : "f" } }), nowSeconds,
                         nowMilliseconds,
                     ])
-                outcome = ChunkOutcome(passesChanged: result.int(0, 0), pushesQueued: result.int(0, 1))
+                for row in 0..<result.rowCount {
+                    let queued = result.int(row, 1)
+                    pushesBySerial[result.string(row, 0)] = queued
+                    outcome.pushesQueued += queued
+                }
+                outcome.passesChanged = result.rowCount
             }
             if let progress {
                 try db.query(
@@ -55,7 +64,7 @@ extension PostgresStore: BulkChangeStore {
                     ON CONFLICT (job) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at
                     """, [progress.job, String(progress.position), nowSeconds])
             }
-            return outcome
+            return (outcome, pushesBySerial)
         }
     }
 
@@ -124,4 +133,43 @@ extension PostgresStore: BulkChangeStore {
     }
 
     static func textArray(_ values: [String]) -> String { textArray(values.map { Optional($0) }) }
+}
+
+extension PostgresStore: UpdateJobStore {
+    public func saveUpdateJob(_ job: UpdateJobStatus) throws {
+        let failures = try UpdateJobCoding.encode(job.failures)
+        try pool.withConnection { db in
+            try db.query(
+                """
+                INSERT INTO update_jobs (id, status, rows, changed, unchanged, failed, pushes_queued, failures,
+                    message, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                ON CONFLICT (id) DO UPDATE SET status = excluded.status, rows = excluded.rows,
+                    changed = excluded.changed, unchanged = excluded.unchanged, failed = excluded.failed,
+                    pushes_queued = excluded.pushes_queued, failures = excluded.failures, message = excluded.message,
+                    updated_at = excluded.updated_at
+                """,
+                [
+                    job.id, job.state.rawValue, String(job.rows), String(job.changed), String(job.unchanged),
+                    String(job.failed), String(job.pushesQueued), failures, job.message,
+                    String(RecordCoding.seconds(job.createdAt)), String(RecordCoding.seconds(job.updatedAt)),
+                ])
+        }
+    }
+
+    public func updateJob(id: String) throws -> UpdateJobStatus? {
+        try pool.withConnection { db in
+            let r = try db.query(
+                """
+                SELECT status, rows, changed, unchanged, failed, pushes_queued, failures, message, created_at,
+                    updated_at FROM update_jobs WHERE id = $1
+                """, [id])
+            guard r.rowCount > 0 else { return nil }
+            return UpdateJobStatus(
+                id: id, state: UpdateJobStatus.State(rawValue: r.string(0, 0)) ?? .failed, rows: r.int(0, 1),
+                changed: r.int(0, 2), unchanged: r.int(0, 3), failed: r.int(0, 4), pushesQueued: r.int(0, 5),
+                failures: try UpdateJobCoding.decode(r.string(0, 6), id: id), message: r.optionalString(0, 7),
+                createdAt: Date(timeIntervalSince1970: TimeInterval(r.int64(0, 8))),
+                updatedAt: Date(timeIntervalSince1970: TimeInterval(r.int64(0, 9))))
+        }
+    }
 }

@@ -4,7 +4,9 @@ import Foundation
 /// statements, which cost no round trip in an embedded database; outbox rows come from one
 /// `INSERT … SELECT` over the registrations of each changed pass.
 extension SQLiteStore: BulkChangeStore {
-    public func applyChanges(_ changes: [PassChange], progress: BulkProgress?) throws -> ChunkOutcome {
+    public func applyChangesCountingPushes(_ changes: [PassChange], progress: BulkProgress?) throws -> (
+        outcome: ChunkOutcome, pushesBySerial: [String: Int]
+    ) {
         let changes = PassChange.coalesced(changes)
         let nowDate = now()
         let nowSeconds = Self.seconds(nowDate)
@@ -12,6 +14,7 @@ extension SQLiteStore: BulkChangeStore {
         let records = try changes.map { try $0.record.map(Self.encode) }
         return try pool.write { db in
             var outcome = ChunkOutcome(passesChanged: 0, pushesQueued: 0)
+            var pushesBySerial: [String: Int] = [:]
             if !changes.isEmpty {
                 var tag = try Self.reserveTags(db, count: changes.count)
                 for (change, record) in zip(changes, records) {
@@ -35,9 +38,11 @@ extension SQLiteStore: BulkChangeStore {
                     }
                     guard let passType else { continue }
                     outcome.passesChanged += 1
-                    outcome.pushesQueued += try Self.queuePushes(
+                    let queued = try Self.queuePushes(
                         db, serial: change.serialNumber, passType: passType, tag: tag,
                         nowMilliseconds: nowMilliseconds)
+                    outcome.pushesQueued += queued
+                    pushesBySerial[change.serialNumber] = queued
                     tag += 1
                 }
             }
@@ -54,7 +59,7 @@ extension SQLiteStore: BulkChangeStore {
                     try s.run()
                 }
             }
-            return outcome
+            return (outcome, pushesBySerial)
         }
     }
 
@@ -101,6 +106,57 @@ extension SQLiteStore: BulkChangeStore {
             let last = s.int64(0)
             while try s.step() {}
             return last - Int64(count) + 1
+        }
+    }
+}
+
+extension SQLiteStore: UpdateJobStore {
+    public func saveUpdateJob(_ job: UpdateJobStatus) throws {
+        let failures = try UpdateJobCoding.encode(job.failures)
+        try pool.write { db in
+            try db.withStatement(
+                """
+                INSERT INTO update_jobs (id, status, rows, changed, unchanged, failed, pushes_queued, failures,
+                    message, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                ON CONFLICT (id) DO UPDATE SET status = excluded.status, rows = excluded.rows,
+                    changed = excluded.changed, unchanged = excluded.unchanged, failed = excluded.failed,
+                    pushes_queued = excluded.pushes_queued, failures = excluded.failures, message = excluded.message,
+                    updated_at = excluded.updated_at
+                """
+            ) { s in
+                try s.bind(1, job.id)
+                try s.bind(2, job.state.rawValue)
+                try s.bind(3, job.rows)
+                try s.bind(4, job.changed)
+                try s.bind(5, job.unchanged)
+                try s.bind(6, job.failed)
+                try s.bind(7, job.pushesQueued)
+                try s.bind(8, failures)
+                try s.bind(9, job.message)
+                try s.bind(10, Self.seconds(job.createdAt))
+                try s.bind(11, Self.seconds(job.updatedAt))
+                try s.run()
+            }
+        }
+    }
+
+    public func updateJob(id: String) throws -> UpdateJobStatus? {
+        try pool.withConnection { db in
+            try db.withStatement(
+                """
+                SELECT status, rows, changed, unchanged, failed, pushes_queued, failures, message, created_at,
+                    updated_at FROM update_jobs WHERE id = ?1
+                """
+            ) { s in
+                try s.bind(1, id)
+                guard try s.step() else { return nil }
+                return UpdateJobStatus(
+                    id: id, state: UpdateJobStatus.State(rawValue: s.string(0)) ?? .failed, rows: s.int(1),
+                    changed: s.int(2), unchanged: s.int(3), failed: s.int(4), pushesQueued: s.int(5),
+                    failures: try UpdateJobCoding.decode(s.string(6), id: id), message: s.optionalString(7),
+                    createdAt: Date(timeIntervalSince1970: TimeInterval(s.int64(8))),
+                    updatedAt: Date(timeIntervalSince1970: TimeInterval(s.int64(9))))
+            }
         }
     }
 }
