@@ -103,4 +103,23 @@ struct TemplateRendererVersionTests {
             #expect("\(error)".contains("no store was given"))
         }
     }
+
+    @Test("a Pass Designer folder known only by its .pkpasstemplate name renders from the store by field key")
+    func designerByName() throws {
+        let dir = try TempDir()
+        let folder = dir.path("club.pkpasstemplate")
+        try FileManager.default.copyItem(atPath: PackagePaths.template("designer-club.pkpasstemplate"), toPath: folder)
+        try FileManager.default.removeItem(atPath: folder + "/tooling.json")
+        let store = try SQLiteStore(path: dir.path("store.sqlite"))
+        let issuance = try TemplateIssuance.prepare(store: store, templatePath: folder, name: nil)
+        #expect(issuance.reference.name == "club")
+        var pass = Self.pass("D1", template: issuance.reference.description)
+        pass.record = ["MEMBER_NAME": "Ada Lovelace"]
+        try store.insertPasses([pass])
+        let renderer = TemplateRenderer(identity: DevIdentity.identity, templates: store)
+        let archive = try renderer.render(try #require(try store.pass(serial: "D1")))
+        let reader = try ArchiveReader(bytes: archive, name: "pass.pkpass")
+        let passJSON = try #require(reader.files.first { $0.name == "pass.json" })
+        #expect(String(decoding: passJSON.bytes, as: UTF8.self).contains("Ada Lovelace"))
+    }
 }
