@@ -80,7 +80,15 @@ struct TemplatePublisherTests {
         #expect(try s.f.store.outboxDepth() == 5)
         let all = try s.store.passes(after: nil, limit: 100, templatePath: nil)
         #expect(all.allSatisfy { $0.templatePath == rest.reference.description })
-        #expect(try s.f.store.bulkPosition(job: rest.job) == 5)
+        #expect(try s.f.store.bulkPosition(job: rest.job) == TemplatePublisher.finishedPosition)
+        // A pass issued from the old version later is picked up by a new run, not mistaken for a stopped one.
+        var late = all[0]
+        late.serialNumber = "LATE"
+        late.templatePath = s.first.reference.description
+        try s.f.store.insertPasses([late])
+        let later = try TemplatePublisher.plan(
+            name: "event", directory: s.template, store: s.store, renderer: s.renderer)
+        #expect(later.interruptedAfter == nil && later.passes == 1)
     }
 
     @Test("passes an older PassMint stored with the folder path are adopted by name", arguments: StoreBackend.all)

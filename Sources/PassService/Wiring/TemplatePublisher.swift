@@ -15,6 +15,10 @@ public enum TemplatePublisher {
     /// Passes per transaction.
     public static let defaultChunkSize = 500
 
+    /// The bulk position a publish records when it moved every pass: a later run of the same publish (passes
+    /// issued from an older version since) is then a new run, not the resumption of a stopped one.
+    public static let finishedPosition: Int64 = -1
+
     /// What a publish would do, worked out without changing anything.
     public struct Plan: Sendable {
         public let reference: TemplateReference
@@ -94,7 +98,9 @@ public enum TemplatePublisher {
                 }
                 return stored.name == name && stored.digest != version.digest
             }
-            interrupted = try store.bulkPosition(job: "templates-publish:\(reference)")
+            interrupted = try store.bulkPosition(job: "templates-publish:\(reference)").flatMap {
+                $0 == finishedPosition ? nil : $0
+            }
         } catch {
             throw .environment("reading the store: \(error)", about: .store)
         }
@@ -150,6 +156,9 @@ public enum TemplatePublisher {
                     onChunk(Chunk(from: source.template, serials: passes.map(\.serialNumber), outcome: chunk))
                     after = last.serialNumber
                 }
+            }
+            if !outcome.stopped {
+                _ = try store.applyChanges([], progress: BulkProgress(job: plan.job, position: finishedPosition))
             }
         } catch let error as PassMintError {
             throw error
