@@ -18,7 +18,8 @@ struct TemplatesPublishTests {
     /// Copies a shipped template into the fixture's folder (the test edits the copy).
     static func copyTemplate(_ name: String, _ f: ServeFixture) throws -> String {
         let path = f.tmp.path(name)
-        try FileManager.default.copyItem(atPath: CLI.root.appendingPathComponent("Templates/\(name)").path, toPath: path)
+        try FileManager.default.copyItem(
+            atPath: CLI.root.appendingPathComponent("Templates/\(name)").path, toPath: path)
         return path
     }
 
@@ -50,7 +51,9 @@ struct TemplatesPublishTests {
         let file = f.tmp.path("\(pass.serial)-\(UUID().uuidString).pkpass")
         try reply.body.write(to: URL(fileURLWithPath: file))
         #expect(try ServeTools.opensslVerifies(file, tmp: f.tmp), "signature of \(pass.serial)")
-        return (try ServeTools.passJSON(file)["backgroundColor"] as? String, try #require(reply.headers["last-modified"]))
+        return (
+            try ServeTools.passJSON(file)["backgroundColor"] as? String, try #require(reply.headers["last-modified"])
+        )
     }
 
     /// serial → tag as the store holds them, read with sqlite3 or psql.
@@ -61,7 +64,8 @@ struct TemplatesPublishTests {
     }
 
     static func publish(_ f: ServeFixture, _ template: String, _ extra: [String] = []) throws -> CLI.Result {
-        try CLI.passmint(["templates", "publish", "event", template] + extra + f.storeArguments + DevIdentity.signingArgs)
+        try CLI.passmint(
+            ["templates", "publish", "event", template] + extra + f.storeArguments + DevIdentity.signingArgs)
     }
 
     func run(postgres: String?) throws {
@@ -73,7 +77,8 @@ struct TemplatesPublishTests {
         let members = try Self.issue(loyalty, serials: ["LO-1", "LO-2"], tokenPrefix: "10", f)
         #expect(try f.count("passes", where: "template like 'passmint-template:event@%'") == 3)
         #expect(try f.count("passes", where: "template like 'passmint-template:loyalty@%'") == 2)
-        let before = try Dictionary(uniqueKeysWithValues: (events + members).map { ($0.serial, try Self.download($0, f)) })
+        let before = try Dictionary(
+            uniqueKeysWithValues: (events + members).map { ($0.serial, try Self.download($0, f)) })
         for pass in events { #expect(before[pass.serial]?.colour == Self.oldColour) }
 
         // Editing the folder changes nothing served: same colour, same Last-Modified.
@@ -180,5 +185,75 @@ struct TemplatesPublishTests {
             ["templates", "publish", "evnt", CLI.root.appendingPathComponent("Templates/event").path]
                 + f.storeArguments + DevIdentity.signingArgs)
         #expect(typo.status == 1 && typo.stderr.contains("names: event"), "\(typo.stderr)")
+    }
+
+    @Test("Ctrl-C stops a publish after a committed chunk (exit 130); a rerun needs --resume and moves only the rest")
+    func interruptAndResume() throws {
+        let tmp = try TempDir()
+        let db = tmp.path("store.db")
+        let event = tmp.path("event")
+        try FileManager.default.copyItem(atPath: CLI.root.appendingPathComponent("Templates/event").path, toPath: event)
+        try "serialNumber\nPUB-000000\n".write(toFile: tmp.path("one.csv"), atomically: true, encoding: .utf8)
+        let batch = try CLI.passmint(
+            [
+                "batch", "--template", event, "--csv", tmp.path("one.csv"), "--out", tmp.path("out"), "--db", db,
+                "--web-service-url", "https://passes.example.com",
+            ] + DevIdentity.signingArgs)
+        try #require(batch.status == 0, "\(batch.stderr)")
+        // 10,000 copies of the issued pass, each with a device: enough chunks of 500 to interrupt between two.
+        let passes = 10_000
+        _ = try ServeTools.sqlite(
+            db,
+            """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(passes - 1))
+            INSERT INTO passes (serial, pass_type, template, record, auth_token, tag, modified_at, voided,
+                web_service_url, compatible_pass)
+            SELECT printf('PUB-%06d', i), pass_type, template, record, printf('%032x', i), tag + i, modified_at, 0,
+                web_service_url, 0 FROM passes, n WHERE serial = 'PUB-000000';
+            UPDATE meta SET value = (SELECT max(tag) FROM passes) WHERE key = 'tag';
+            INSERT INTO devices (device_library_id, push_token, updated_at)
+                SELECT 'dev-' || serial, printf('%064x', rowid), 0 FROM passes;
+            INSERT INTO registrations (device, pass_type, serial, created_at)
+                SELECT 'dev-' || serial, pass_type, serial, 0 FROM passes;
+            """)
+        let passJSON = event + "/pass.json"
+        try String(contentsOfFile: passJSON, encoding: .utf8).replacingOccurrences(
+            of: Self.oldColour, with: Self.newColour
+        ).write(toFile: passJSON, atomically: true, encoding: .utf8)
+        let arguments = ["templates", "publish", "event", event, "--db", db] + DevIdentity.signingArgs
+        let publish = try ManagedProcess(
+            "templates publish", CLI.binary, arguments, stderrPath: tmp.path("publish.err"),
+            stdoutPath: tmp.path("publish.out"))
+        defer { publish.stop(grace: 0) }
+        // Interrupted once the first chunk has committed (its progress row is written in that transaction).
+        let started = try ServeTools.waitUntil(timeout: 60) {
+            try ServeTools.sqlite(db, "SELECT count(*) FROM bulk_progress") == "1" || !publish.isRunning
+        }
+        try #require(started && publish.isRunning, "publish: \(publish.stderr)")
+        kill(publish.process.processIdentifier, SIGINT)
+        let status = publish.waitForExit(timeout: 60)
+        try #require(status == 130, "exit \(status.map(String.init) ?? "none"): \(publish.stderr)")
+        #expect(publish.stderr.contains("--resume"), "\(publish.stderr)")
+        // The version became current before the first chunk; the passes on it are the ones moved so far.
+        let current = "(SELECT 'passmint-template:event@' || digest FROM templates WHERE name = 'event')"
+        let moved = try #require(
+            Int(try ServeTools.sqlite(db, "SELECT count(*) FROM passes WHERE template = \(current)")))
+        #expect(moved > 0 && moved < passes, "moved \(moved)")
+        #expect(try ServeTools.sqlite(db, "SELECT count(*) FROM push_outbox") == String(moved))
+
+        let refused = try CLI.passmint(arguments)
+        #expect(refused.status == 1 && refused.stderr.contains("--resume"), "\(refused.stdout) \(refused.stderr)")
+        let resumed = try CLI.passmint(arguments + ["--resume"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("\(passes - moved) passes re-tagged"), "\(resumed.stdout)")
+        // Every pass on the new version, every device queued exactly once across both runs.
+        let digest = try ServeTools.sqlite(db, "SELECT digest FROM templates WHERE name = 'event'")
+        #expect(
+            try ServeTools.sqlite(
+                db, "SELECT count(*) FROM passes WHERE template = 'passmint-template:event@\(digest)'")
+                == String(passes))
+        #expect(
+            try ServeTools.sqlite(db, "SELECT count(*) || ' ' || count(DISTINCT push_token) FROM push_outbox")
+                == "\(passes) \(passes)")
     }
 }

@@ -39,6 +39,10 @@ public enum TemplatePublisher {
         public var registrations: Int { sources.reduce(0) { $0 + $1.registrations } }
         /// True when `version` is the current version already.
         public var isCurrent: Bool { previous?.digest == version.digest }
+        /// The version is current and every pass of the name is on it: publishing would change nothing.
+        public var changesNothing: Bool { isCurrent && sources.isEmpty }
+        /// An earlier run of this publish stopped with passes left to move: continuing it must be asked for.
+        public var needsResume: Bool { interruptedAfter != nil && !sources.isEmpty }
     }
 
     /// The outcome of `publish`.

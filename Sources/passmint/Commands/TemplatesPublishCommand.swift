@@ -64,7 +64,7 @@ struct TemplatesPublishCommand: Command {
             let renderer = TemplateRenderer(identity: try identity.load(), templates: store)
             let plan = try TemplatePublisher.plan(name: name, directory: directory, store: store, renderer: renderer)
             printPlan(plan)
-            if plan.isCurrent, plan.sources.isEmpty {
+            if plan.changesNothing {
                 print("nothing to change: \(name) is at version \(plan.version.shortDigest) with all its passes")
                 return 0
             }
@@ -72,7 +72,7 @@ struct TemplatesPublishCommand: Command {
                 print("dry run: nothing was changed")
                 return 0
             }
-            if let done = plan.interruptedAfter, !plan.sources.isEmpty, !resume {
+            if plan.needsResume, !resume, let done = plan.interruptedAfter {
                 throw CLIError.invalid(
                     "an earlier publish of \(directory) as \(name) stopped after moving \(done) passes; rerun with "
                         + "--resume to move the remaining \(plan.passes)")
@@ -141,7 +141,7 @@ struct TemplatesPublishCommand: Command {
         for source in plan.sources {
             print("  \(source.passes) from \(source.template)")
         }
-        if let done = plan.interruptedAfter, !plan.sources.isEmpty {
+        if plan.needsResume, let done = plan.interruptedAfter {
             print("an earlier run of this publish moved \(done) pass(es) before it stopped")
         }
     }
