@@ -122,4 +122,18 @@ struct TemplateRendererVersionTests {
         let passJSON = try #require(reader.files.first { $0.name == "pass.json" })
         #expect(String(decoding: passJSON.bytes, as: UTF8.self).contains("Ada Lovelace"))
     }
+
+    @Test("a folder that is no template is refused before anything is stored")
+    func brokenFolderStoresNothing() throws {
+        let dir = try TempDir()
+        let template = try Self.eventCopy(dir)
+        try Data("{\"formatVersion\": 1,".utf8).write(to: URL(fileURLWithPath: template + "/pass.json"))
+        let store = try SQLiteStore(path: dir.path("store.sqlite"))
+        #expect(throws: PassMintError.self) {
+            _ = try TemplateIssuance.prepare(store: store, templatePath: template, name: nil)
+        }
+        #expect(try store.publishedTemplates().isEmpty)
+        #expect(
+            try store.templateVersion(digest: TemplateDigest.digest(PassFactory.templateSource(template).files)) == nil)
+    }
 }
