@@ -5,9 +5,12 @@ internal import COpenSSL
 /// Other features (install statistics) group passes by `name` from exactly this text, so the format is fixed.
 /// A value without the prefix is a folder path stored by an older PassMint, rendered from disk as before.
 public struct TemplateReference: Sendable, Hashable, CustomStringConvertible {
+    /// What every reference starts with.
     public static let prefix = "passmint-template:"
 
+    /// The template's name (what `templates publish NAME` and install statistics group by).
     public let name: String
+    /// The version: lowercase hex SHA-256 of its files' canonical listing.
     public let digest: String
 
     /// - Throws: `ServiceError.invalidTemplateName` when `name` cannot be stored in a reference.
@@ -27,6 +30,7 @@ public struct TemplateReference: Sendable, Hashable, CustomStringConvertible {
         self.digest = digest
     }
 
+    /// The stored form, `passmint-template:NAME@<digest>`.
     public var description: String { Self.prefix + name + "@" + digest }
 
     /// The template name a folder or zip path gives: its last path component without `.pkpasstemplate` or

@@ -37,6 +37,7 @@ public struct TemplateVersion: Sendable, Equatable {
 /// A template name and the version that is current for it.
 public struct PublishedTemplate: Sendable, Equatable {
     public var name: String
+    /// The current version's digest.
     public var digest: String
     /// When this version was made current, in whole seconds.
     public var publishedAt: Date
@@ -52,7 +53,9 @@ public struct PublishedTemplate: Sendable, Equatable {
 public struct TemplateUsage: Sendable, Equatable {
     /// The stored `template` column: a `TemplateReference` text or (older PassMint) a folder path.
     public var template: String
+    /// Stored passes with this value.
     public var passes: Int
+    /// Device registrations of those passes.
     public var registrations: Int
 
     public init(template: String, passes: Int, registrations: Int) {

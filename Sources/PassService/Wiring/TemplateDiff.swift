@@ -7,6 +7,7 @@ public struct TemplateDiff: Sendable, Equatable {
     public enum FileChange: Sendable, Equatable {
         case added(String), removed(String), changed(String)
 
+        /// The file the change is about.
         public var path: String {
             switch self {
             case .added(let path), .removed(let path), .changed(let path): return path
@@ -17,13 +18,18 @@ public struct TemplateDiff: Sendable, Equatable {
     /// One changed JSON value: `key` is a dotted path with `[i]` for array elements (`barcodes[0].format`);
     /// values are shown as they are written (strings bare, everything else as JSON), nil when absent.
     public struct KeyChange: Sendable, Equatable {
+        /// The JSON file (`pass.json`, `template.json`).
         public var file: String
         public var key: String
+        /// nil: the key is new.
         public var old: String?
+        /// nil: the key was removed.
         public var new: String?
     }
 
+    /// Sorted by path.
     public let files: [FileChange]
+    /// Per changed JSON file, sorted by key.
     public let keys: [KeyChange]
 
     /// Compares `old` (nil: there was no earlier version, every file is added) with `new`.

@@ -3,7 +3,9 @@ import PassMint
 /// What `passmint templates list` shows: each published name with its pass counts, and the folder paths older
 /// passes still name.
 public struct TemplateListing: Sendable {
+    /// One published name.
     public struct Row: Sendable, Equatable {
+        /// The name and its current version.
         public let template: PublishedTemplate
         /// Passes on the current version.
         public let currentPasses: Int
@@ -11,6 +13,7 @@ public struct TemplateListing: Sendable {
         public let passes: Int
     }
 
+    /// Sorted by name.
     public let rows: [Row]
     /// Stored template values that are folder paths (passes of an older PassMint).
     public let unversioned: [TemplateUsage]

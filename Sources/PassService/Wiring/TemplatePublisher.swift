@@ -21,7 +21,9 @@ public enum TemplatePublisher {
 
     /// What a publish would do, worked out without changing anything.
     public struct Plan: Sendable {
+        /// What the passes will name.
         public let reference: TemplateReference
+        /// The folder's files and digest.
         public let version: TemplateVersion
         /// The name's current version before this publish (nil: never published).
         public let previous: PublishedTemplate?
@@ -47,7 +49,9 @@ public enum TemplatePublisher {
 
     /// The outcome of `publish`.
     public struct Outcome: Sendable, Equatable {
+        /// Passes moved to the new version (each with a new tag and Last-Modified second).
         public var passesChanged: Int
+        /// Outbox rows written (one per registered device).
         public var pushesQueued: Int
         /// The version stored by this publish was new to the store.
         public var storedNewVersion: Bool
@@ -59,7 +63,9 @@ public enum TemplatePublisher {
     public struct Chunk: Sendable {
         /// The stored template value the passes had.
         public let from: String
+        /// The passes of the chunk.
         public let serials: [String]
+        /// What the bulk engine did with them.
         public let outcome: ChunkOutcome
     }
 
