@@ -57,7 +57,7 @@ public struct TemplateDiff: Sendable, Equatable {
     /// True when the versions hold the same files.
     public var isEmpty: Bool { files.isEmpty }
 
-    /// Leaf-by-leaf comparison; a file that does not parse as strict JSON is only reported as changed.
+    /// Leaf-by-leaf comparison; a file that does not parse as JSON is only reported as changed.
     static func keyChanges(file: String, old: [UInt8], new: [UInt8]) -> [KeyChange] {
         guard let before = leaves(old), let after = leaves(new) else { return [] }
         return Set(before.keys).union(after.keys).sorted().compactMap { key in
