@@ -225,3 +225,59 @@ struct UpdateCSVTests {
         #expect(refused.stderr.contains("no serialNumber column"), "\(refused.stderr)")
     }
 }
+
+@Suite("update --csv on PostgreSQL (end to end)")
+struct UpdateCSVPostgresTests {
+    /// Gold passes' devices without exactly one outbox row, outbox rows of Silver passes, duplicate
+    /// (token, serial, tag) rows: read with psql.
+    static func violations(_ url: String) throws -> String {
+        try TestPostgres.psql(
+            url,
+            """
+            SELECT
+              (SELECT count(*) FROM registrations r JOIN devices d ON d.device_library_id = r.device
+                 JOIN passes p ON p.serial = r.serial WHERE p.record::json->>'tier' = 'Gold'
+                 AND (SELECT count(*) FROM push_outbox o WHERE o.push_token = d.push_token AND o.serial = r.serial) <> 1)
+              || ' ' || (SELECT count(*) FROM push_outbox o JOIN passes p ON p.serial = o.serial
+                 WHERE p.record::json->>'tier' <> 'Gold')
+              || ' ' || (SELECT count(*) FROM (SELECT 1 FROM push_outbox GROUP BY push_token, serial, tag
+                 HAVING count(*) > 1) AS d)
+            """)
+    }
+
+    @Test(
+        "2,000 rows: SIGKILL halfway, --resume; exactly one outbox row per device of each changed pass (psql)",
+        .enabled(if: TestPostgres.url != nil, Comment(rawValue: TestPostgres.skipReason)))
+    func killAndResume() throws {
+        let store = try BulkUpdateStore(count: 2000)
+        let url = try TestPostgres.freshSchema()
+        // The URL carries the test server's password: it goes through the environment, never the command line.
+        let environment = ["PASSMINT_DATABASE_URL": url]
+        let migrated = try CLI.passmint(["migrate", "--from-sqlite", store.db], environment: environment)
+        try #require(migrated.status == 0, "\(migrated.stderr)")
+        #expect(try TestPostgres.psql(url, "SELECT count(*) FROM registrations") == "4000")
+        let arguments = ["update", "--csv", store.csv, "--chunk-size", "10"] + DevIdentity.signingArgs
+        let process = try CLI.launch(arguments, environment: environment)
+        waitUntil(timeout: 120) {
+            !process.isRunning
+                || Int((try? TestPostgres.psql(url, "SELECT coalesce(max(position), 0) FROM bulk_progress")) ?? "")
+                    ?? 0 >= 100
+        }
+        try #require(process.isRunning, "update --csv finished before it could be killed")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let position = try #require(Int(try TestPostgres.psql(url, "SELECT position FROM bulk_progress")))
+        let changedSoFar = (0...(position - 2)).filter { $0 % 10 == 0 }.count
+        #expect(try TestPostgres.psql(url, "SELECT count(*) FROM push_outbox") == String(2 * changedSoFar))
+        #expect(try Self.violations(url) == "0 0 0")
+
+        let resumed = try CLI.passmint(arguments + ["--resume"], environment: environment)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("resuming after line \(position)"), "\(resumed.stderr)")
+        #expect(try TestPostgres.psql(url, "SELECT count(*), count(DISTINCT push_token) FROM push_outbox") == "400|400")
+        #expect(try Self.violations(url) == "0 0 0")
+        let again = try CLI.passmint(arguments, environment: environment)
+        #expect(again.stderr.contains("0 changed, 2000 unchanged"), "\(again.stderr)")
+        #expect(try TestPostgres.psql(url, "SELECT count(*) FROM push_outbox") == "400")
+    }
+}

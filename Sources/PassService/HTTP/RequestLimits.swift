@@ -12,7 +12,7 @@ public struct RequestLimits: Sendable, Equatable {
     /// Wallet log upload or an admin change is the largest body the service expects.
     public var maxBodyBytes: Int
     /// Largest body of `POST /admin/v1/updates` (a bulk change, CSV or JSON Lines): 64 MiB, about a million
-    /// rows of a few fields; larger gets 413. `--max-update-body-bytes`. Held in memory until the job has read it.
+    /// rows of a few fields; larger gets 413. `--max-bulk-bytes`. Held in memory until the job has read it.
     public var maxUpdateBodyBytes: Int
 
     /// The one route whose body may exceed `maxBodyBytes`.

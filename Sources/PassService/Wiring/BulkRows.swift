@@ -65,7 +65,8 @@ public final class CSVBulkRows: BulkRowSource {
                     "\(self.name):1: column \(index + 1) of the header has no name; name every column", about: .csv)
             }
             guard seen.insert(column).inserted else {
-                throw .invalidInput("\(self.name):1: column '\(column)' appears twice in the header; remove one")
+                throw .invalidInput(
+                    "\(self.name):1: column '\(column)' appears twice in the header; remove one", about: .csv)
             }
         }
         guard let serialIndex = header.firstIndex(of: bulkSerialColumn) else {

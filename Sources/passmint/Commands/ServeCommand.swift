@@ -49,7 +49,7 @@ struct ServeCommand: Command {
             .value("max-header-bytes", "N", "most bytes of header names and values (default 16384; more: 431)"),
             .value("max-body-bytes", "N", "largest request body (default 65536; larger: 413)"),
             .value(
-                "max-update-body-bytes", "N",
+                "max-bulk-bytes", "N",
                 "largest body of POST /admin/v1/updates, a bulk change (default 67108864; larger: 413)"),
             TrustArguments.option,
         ] + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)") + IdentityArguments.options,
@@ -79,7 +79,7 @@ struct ServeCommand: Command {
             maxHeaderCount: try args.integer("max-headers", of: Self.spec) ?? defaults.maxHeaderCount,
             maxHeaderBytes: try args.integer("max-header-bytes", of: Self.spec) ?? defaults.maxHeaderBytes,
             maxBodyBytes: try args.integer("max-body-bytes", of: Self.spec) ?? defaults.maxBodyBytes,
-            maxUpdateBodyBytes: try args.integer("max-update-body-bytes", of: Self.spec)
+            maxUpdateBodyBytes: try args.integer("max-bulk-bytes", of: Self.spec)
                 ?? defaults.maxUpdateBodyBytes)
         let configuration = ServiceConfiguration(
             host: args.value("host") ?? "127.0.0.1", port: port,
