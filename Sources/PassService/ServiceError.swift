@@ -27,6 +27,10 @@ public enum ServiceError: Error, CustomStringConvertible, Equatable {
     case tlsFile(path: String, problem: TLSFileProblem)
     /// The TLS private key is not the key of the certificate.
     case tlsKeyMismatch(certificatePath: String, keyPath: String)
+    /// A template name that cannot be stored in a `TemplateReference`.
+    case invalidTemplateName(name: String, reason: String)
+    /// A stored pass names a template version the store does not hold.
+    case templateVersionMissing(reference: String)
 
     public var description: String {
         switch self {
@@ -67,6 +71,12 @@ public enum ServiceError: Error, CustomStringConvertible, Equatable {
         case .weakAdminToken(let variable, let minimumLength):
             return "the admin token in \(variable) is shorter than \(minimumLength) characters; set it to a random "
                 + "value (e.g. `openssl rand -hex 32`), or unset \(variable) to disable the admin API"
+        case .invalidTemplateName(let name, let reason):
+            return "template name '\(name)' cannot be used: \(reason); name the template with letters, digits, "
+                + "'.', '-' or '_'"
+        case .templateVersionMissing(let reference):
+            return "the store holds no template version \(reference); publish the template folder again, or "
+                + "copy the store with its template_versions and template_files tables"
         }
     }
 }

@@ -117,6 +117,9 @@ struct PostgresStoreTests {
         let claimed = try source.store.claimDuePushes(limit: 1, now: source.clock.now, lease: 30)
         try source.store.completePushes(ids: claimed.map(\.id))
         try source.store.appendLogs(["a log line"])
+        let version = TemplateVersion(files: ["pass.json": Array("{}".utf8), "icon.png": [0, 255, 92, 120]])
+        _ = try source.sqlite.storeTemplateVersion(version)
+        try source.sqlite.publishTemplate(name: "loyalty", digest: version.digest, onlyIfUnpublished: false)
 
         let target = try PostgresStore(url: try PostgresTestServer.freshSchema(), now: source.clock.closure)
         let counts = try StoreTransfer.copy(from: source.sqlite, to: target)
@@ -133,6 +136,9 @@ struct PostgresStoreTests {
         #expect(try target.outboxDepth() == source.store.outboxDepth())
         #expect(try target.details(serial: "S3")?.pushHistory == source.store.details(serial: "S3")?.pushHistory)
         #expect(try target.recentLogs(limit: 5) == ["a log line"])
+        // Template versions travel too (passes that name one render from them).
+        #expect(try target.templateVersion(digest: version.digest) == version)
+        #expect(try target.currentTemplate(name: "loyalty") == source.sqlite.currentTemplate(name: "loyalty"))
         // The sequence continues after the copied tags.
         let newest = try #require(try source.store.pass(serial: "S3")).tag
         #expect(try target.updateRecord(serial: "S4", record: [:]).pass.tag > newest)

@@ -184,8 +184,17 @@ struct BatchMoreTests {
         #expect(
             tokens.allSatisfy { $0.count >= 32 && $0.allSatisfy(\.isHexDigit) },
             "DESIGN: at least 32 hex characters: \(tokens)")
-        let templatePath = URL(fileURLWithPath: BatchTests.loyalty).standardizedFileURL.path
-        #expect(rows.allSatisfy { $0[2] == templatePath }, "\(rows.map { $0[2] })")
+        // Every pass names the stored version of the folder (passmint-template:NAME@sha-256), stored once.
+        let reference = rows.first?[2] ?? ""
+        let digest = String(reference.dropFirst("passmint-template:loyalty@".count))
+        #expect(reference.hasPrefix("passmint-template:loyalty@") && digest.count == 64, "\(reference)")
+        #expect(rows.allSatisfy { $0[2] == reference }, "\(rows.map { $0[2] })")
+        let stored = try CLI.run(
+            "sqlite3", [tmp.path("pm.db"), "SELECT count(*) FROM template_files WHERE digest = '\(digest)'"])
+        let onDisk = try CLI.run("find", [BatchTests.loyalty, "-type", "f", "!", "-name", ".*"])
+        #expect(
+            Int(stored.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+                == onDisk.stdout.split(separator: "\n").count, "\(stored.stdout) \(onDisk.stdout)")
         #expect(rows.allSatisfy { $0.count == 4 && $0[3].contains("Member ") })
 
         for row in rows {

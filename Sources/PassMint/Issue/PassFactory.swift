@@ -15,6 +15,25 @@ public enum PassFactory {
             template: template, identity: loaded, identityWarnings: identity.warnings(for: loaded, trust: trust))
     }
 
+    /// The files of a template: a folder as `TemplateSource.read(directory:)` reads it, or a zipped template
+    /// unpacked as `loadTemplate(_:)` unpacks it (within the same limits), so a version stored from these files
+    /// loads to the same template.
+    /// - Throws: `PassMintError.template` for an unreadable folder, `.invalidInput` for a missing path or a bad zip.
+    public static func templateSource(_ path: String) throws(PassMintError) -> TemplateSource {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .invalidInput(
+                "template \(path) does not exist; give a folder holding pass.json, or a zipped .pkpasstemplate "
+                    + "(see Templates/ for examples)", about: .template)
+        }
+        guard isDirectory.boolValue else { return try TemplateArchive.source(path: path) }
+        do {
+            return try TemplateSource.read(directory: path)
+        } catch {
+            throw .template(error)
+        }
+    }
+
     /// Loads a template: a folder (a `.pass`-style folder or a Pass Designer `.pkpasstemplate`), or a zipped
     /// template file (`.pkpasstemplate` or `.zip`, see `TemplateArchive`). A missing path is named with what to do.
     /// - Parameter path: the folder or the zip file.

@@ -2,8 +2,8 @@ import Foundation
 
 /// Copies an embedded SQLite store into an empty PostgreSQL store, every row as it is: passes with their
 /// tokens, tags and modification seconds (phones keep their `passesUpdatedSince` and `If-Modified-Since`),
-/// devices, registrations, pending pushes, push history, logs, personalizations and distribution links (their
-/// hashes: every link keeps working). One PostgreSQL
+/// devices, registrations, pending pushes, push history, logs, personalizations, distribution links (their
+/// hashes: every link keeps working) and template versions. One PostgreSQL
 /// transaction: a failed copy leaves the database empty; the SQLite file is only read.
 public enum StoreTransfer {
     /// What was copied, per table.
@@ -35,6 +35,10 @@ public enum StoreTransfer {
         ("logs", ["id", "at", "message"], true),
         ("personalizations", ["id", "serial", "pass_type", "token", "info", "at"], true),
         ("pass_links", ["serial", "token_hash", "created_at", "expires_at", "revoked_at"], false),
+        // The template versions passes name (passmint-template:NAME@digest): without them they cannot render.
+        ("template_versions", ["digest", "designer", "file_count", "total_bytes", "created_at"], false),
+        ("template_files", ["digest", "path", "bytes"], false),
+        ("templates", ["name", "digest", "published_at"], false),
     ]
 
     /// Copies `source` into `target`.

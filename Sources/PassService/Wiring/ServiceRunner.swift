@@ -31,7 +31,8 @@ public final class ServiceRunner: Sendable {
 
     public let service: WalletService
     public let pusher: Pusher
-    public let store: any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore
+    public let store:
+        any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore & PassLinkStore & TemplateVersionStore
     /// Signs every pass download; its identity is replaced by `reloadIdentity()`.
     public let renderer: TemplateRenderer
     /// Things to log at start: a private key readable by others, a certificate close to expiry.
@@ -60,7 +61,7 @@ public final class ServiceRunner: Sendable {
         self.options = options
         warnings = options.identity.warnings(for: identity, trust: options.trustRoots)
         store = try StoreAccess.open(options.store, serving: true)
-        let renderer = TemplateRenderer(identity: identity)
+        let renderer = TemplateRenderer(identity: identity, templates: store)
         self.renderer = renderer
         let metrics = Metrics()
         self.metrics = metrics

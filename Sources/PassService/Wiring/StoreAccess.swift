@@ -26,7 +26,9 @@ public enum StoreAccess {
     ///   cannot be opened or reached; the CLI exits 3.
     public static func open(
         _ location: StoreLocation, serving: Bool = false, warn: (String) -> Void = StoreAccess.warnOnStandardError
-    ) throws(PassMintError) -> any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore & PassLinkStore {
+    ) throws(PassMintError)
+        -> any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore & PassLinkStore & TemplateVersionStore
+    {
         switch location {
         case .sqlite(let path):
             return try sqlite(path: path, serving: serving, warn: warn)
@@ -58,6 +60,8 @@ public enum StoreAccess {
 /// Adapts a `PassStore` to the pipeline's `IssuedPassSink`.
 struct StoreSink: IssuedPassSink {
     let store: any PassStore & PassLinkStore
+    /// The `TemplateReference` text every pass stores as its template; nil keeps the pipeline's folder path.
+    var templateReference: String? = nil
 
     func store(_ passes: [IssuedPassRecord]) throws {
         let links = passes.compactMap { issued in
@@ -70,7 +74,8 @@ struct StoreSink: IssuedPassSink {
                 let compatible = record.removeValue(forKey: IssueRequest.compatiblePassKey) == "true"
                 return StoredPass(
                     serialNumber: issued.serialNumber, passTypeIdentifier: issued.passTypeIdentifier,
-                    templatePath: issued.templateDirectory, record: record.filter { !$0.key.hasPrefix("@") },
+                    templatePath: templateReference ?? issued.templateDirectory,
+                    record: record.filter { !$0.key.hasPrefix("@") },
                     authenticationToken: issued.authenticationToken, webServiceURL: issued.webServiceURL,
                     compatiblePass: compatible, images: issued.images)
             }, links: links)

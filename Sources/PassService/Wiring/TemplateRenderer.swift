@@ -3,8 +3,12 @@ import PassSigning
 import PassTemplates
 import Synchronization
 
-/// Renders stored passes through the same pipeline as `generate`: one issuer per template folder, loaded once per
-/// signing identity. The identity can be replaced while requests render (`serve` on SIGHUP).
+/// Renders stored passes through the same pipeline as `generate`: one issuer per template, loaded once per signing
+/// identity. The identity can be replaced while requests render (`serve` on SIGHUP).
+///
+/// A pass stored with a `TemplateReference` is rendered from the version the store holds, never from a folder on
+/// disk, and its issuer is cached by digest: a version never changes, so that cache needs no invalidation. A pass
+/// stored by an older PassMint names a folder, loaded from disk on first use as before.
 public final class TemplateRenderer: PassRenderer {
     private struct State {
         var identity: SigningIdentity
@@ -16,9 +20,13 @@ public final class TemplateRenderer: PassRenderer {
     }
 
     private let state: Mutex<State>
+    private let templates: (any TemplateVersionStore)?
 
-    public init(identity: SigningIdentity) {
+    /// - Parameter templates: where versioned templates are read (the store the passes are in); without it a
+    ///   pass that names a template version cannot be rendered.
+    public init(identity: SigningIdentity, templates: (any TemplateVersionStore)? = nil) {
         state = Mutex(State(identity: identity, signer: PassSigner(identity: identity)))
+        self.templates = templates
     }
 
     /// The identity passes are signed with now.
@@ -43,21 +51,65 @@ public final class TemplateRenderer: PassRenderer {
         try state.withLock { $0.signer }.sign(content)
     }
 
-    /// The issuer for a template folder (loaded on first use).
+    /// The issuer for a stored `template` value: a template version reference or a folder (loaded on first use).
     public func issuer(for templatePath: String) throws(PassMintError) -> PassIssuer {
         try signingIssuer(for: templatePath).issuer
     }
 
-    /// The issuer for a template folder with the generation of the identity it signs with.
+    /// The issuer for a stored `template` value with the generation of the identity it signs with.
     private func signingIssuer(for templatePath: String) throws(PassMintError) -> (issuer: PassIssuer, generation: Int)
     {
-        let (cached, identity, generation) = state.withLock { ($0.issuers[templatePath], $0.identity, $0.generation) }
+        let reference = TemplateReference(templatePath)
+        let key = reference.map { TemplateReference.prefix + $0.digest } ?? templatePath
+        let (cached, identity, generation) = state.withLock { ($0.issuers[key], $0.identity, $0.generation) }
         if let cached { return (cached, generation) }
-        let issuer = PassIssuer(template: try PassFactory.loadTemplate(templatePath), identity: identity)
+        let template: Template
+        if let reference {
+            template = try storedTemplate(reference)
+        } else {
+            template = try PassFactory.loadTemplate(templatePath)
+        }
+        let issuer = PassIssuer(template: template, identity: identity)
         // Loaded outside the lock; kept only if the identity was not replaced meanwhile.
-        state.withLock { if $0.generation == generation { $0.issuers[templatePath] = issuer } }
+        state.withLock { if $0.generation == generation { $0.issuers[key] = issuer } }
         return (issuer, generation)
     }
+
+    /// An issuer for a template that is not stored yet (a publish renders stored passes with it as a check).
+    public func issuer(for template: Template) -> PassIssuer {
+        PassIssuer(template: template, identity: self.identity)
+    }
+
+    /// Assembles a stored version into a template; messages name it `NAME@<short digest>`.
+    /// - Throws: `PassMintError.template` when the stored files do not make a template.
+    public static func template(_ version: TemplateVersion, name: String) throws(PassMintError) -> Template {
+        // A Designer template is recognised by its folder name when it has no tooling.json.
+        let label = "\(name)@\(version.shortDigest)" + (version.designer ? ".pkpasstemplate" : "")
+        do {
+            return try Template.load(TemplateSource(name: label, files: version.files))
+        } catch {
+            throw .template(error)
+        }
+    }
+
+    private func storedTemplate(_ reference: TemplateReference) throws(PassMintError) -> Template {
+        guard let templates else {
+            throw .environment(
+                "template \(reference) is a stored template version, and no store was given to read it from",
+                about: .store)
+        }
+        let version: TemplateVersion?
+        do {
+            version = try templates.templateVersion(digest: reference.digest)
+        } catch {
+            throw .environment("reading template \(reference): \(error)", about: .store)
+        }
+        guard let version else {
+            throw .environment(ServiceError.templateVersionMissing(reference: reference.description).description)
+        }
+        return try Self.template(version, name: reference.name)
+    }
+
 
     /// Signs the pass from its stored record and images; serial, pass type and token never change across updates.
     public func render(_ pass: StoredPass) throws -> [UInt8] {
@@ -77,7 +129,14 @@ public final class TemplateRenderer: PassRenderer {
     public func issue(_ pass: StoredPass, photos: [String: String] = [:], imageFolder: String? = nil) throws
         -> IssuedPass
     {
-        try issuer(for: pass.templatePath).issue(Self.request(pass, photos: photos, imageFolder: imageFolder))
+        try issue(pass, with: issuer(for: pass.templatePath), photos: photos, imageFolder: imageFolder)
+    }
+
+    /// Issues the stored pass with `issuer`'s template (the stored images included).
+    public func issue(
+        _ pass: StoredPass, with issuer: PassIssuer, photos: [String: String] = [:], imageFolder: String? = nil
+    ) throws -> IssuedPass {
+        try issuer.issue(Self.request(pass, photos: photos, imageFolder: imageFolder))
     }
 
     private static func request(_ pass: StoredPass, photos: [String: String] = [:], imageFolder: String? = nil)

@@ -8,7 +8,7 @@ struct BatchCommand: Command {
         name: "batch",
         abstract: "issue one signed pass per CSV record, in parallel, with a per-record report",
         usage:
-            "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--shard i/N] [--compatible]",
+            "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--template-name NAME] [--shard i/N] [--compatible]",
         discussion: """
             The CSV header names template fields (plus an optional serialNumber column and the other reserved
             keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, expirationDate,
@@ -38,6 +38,7 @@ struct BatchCommand: Command {
             LinkArguments.option,
             .value("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV"),
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
+            TemplateNameArgument.option,
         ] + CSVArguments.options + [TrustArguments.option]
             + StoreArguments.options(dbHelp: "store issued passes in this SQLite database for `passmint serve`")
             + IdentityArguments.options,
@@ -50,6 +51,7 @@ struct BatchCommand: Command {
 
     var options: BatchOptions
     let store: StoreLocation?
+    let templateName: String?
 
     init(_ args: ParsedArguments) throws(CLIError) {
         var shard: (Int, Int)?
@@ -68,6 +70,7 @@ struct BatchCommand: Command {
         if args.value("web-service-url") != nil, store == nil {
             throw .usage("--web-service-url needs --db FILE or --postgres URL so `passmint serve` can find the passes")
         }
+        templateName = try TemplateNameArgument.value(args, store: store)
         options = BatchOptions(
             templateDirectory: try args.required("template", of: Self.spec),
             csvPath: try args.required("csv", of: Self.spec),
@@ -86,7 +89,13 @@ struct BatchCommand: Command {
     func run() throws(CLIError) -> Int32 {
         do {
             var sink: (any IssuedPassSink)?
-            if let store { sink = try StoreAccess.issuedPassSink(store) }
+            if let store {
+                // Once per run, before any pass: the template's version, which every stored pass then names.
+                let issuance = try TemplateIssuance.prepare(
+                    store: store, templatePath: options.templateDirectory, name: templateName)
+                for warning in issuance.warnings { Console.error("warning: \(warning)") }
+                sink = issuance.sink
+            }
             let runner = try BatchRunner(options: options, sink: sink)
             let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
             let interrupt = InterruptRequest(secondStopsAtOnce: true)

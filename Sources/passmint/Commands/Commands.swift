@@ -11,6 +11,8 @@ enum Commands {
         ResignCommand.self,
         LinksCommand.self,
         StatsCommand.self,
+        TemplatesPublishCommand.self,
+        TemplatesListCommand.self,
         MigrateCommand.self,
         PreviewCommand.self,
         LintCommand.self,

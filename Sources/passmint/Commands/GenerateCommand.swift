@@ -9,7 +9,7 @@ struct GenerateCommand: Command {
         name: "generate",
         abstract: "make one signed .pkpass from a template",
         usage:
-            "generate --template DIR [--set key=value]… [--data FILE.json] [--images DIR] [--serial S] [--compatible] --out FILE.pkpass",
+            "generate --template DIR [--set key=value]… [--data FILE.json] [--images DIR] [--serial S] [--compatible] [--db FILE | --postgres URL] [--template-name NAME] --out FILE.pkpass",
         discussion: """
             Values come from --data (a JSON object) and then --set (which wins). Template fields not given take
             their defaults from template.json. A Pass Designer .pkpasstemplate (folder or zipped) is personalized
@@ -32,6 +32,7 @@ struct GenerateCommand: Command {
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
             .value("web-service-url", "URL", "update service base URL written into the pass (needs --db)"),
             LinkArguments.option,
+            TemplateNameArgument.option,
             TrustArguments.option,
         ] + StoreArguments.options(dbHelp: "store the pass in this SQLite database so `passmint serve` can update it")
             + IdentityArguments.options,
@@ -54,6 +55,7 @@ struct GenerateCommand: Command {
     let trust: TrustRoots
     let compatible: Bool
     let imageFolder: String?
+    let templateName: String?
     /// Record keys whose values came from --data (their image paths start at the data file's folder).
     let imageFolders: [String: String]
 
@@ -77,6 +79,7 @@ struct GenerateCommand: Command {
             throw .usage("--link-base needs --db FILE or --postgres URL: a link opens a stored pass")
         }
         imageFolder = args.value("images")
+        templateName = try TemplateNameArgument.value(args, store: store)
         var record: [String: String] = [:]
         var fromData: [String] = []
         var dataFolder = "."
@@ -98,6 +101,11 @@ struct GenerateCommand: Command {
 
     func run() throws(CLIError) -> Int32 {
         do {
+            // The template's version is stored before the pass, which then names it instead of the folder.
+            let issuance = try store.map { store throws(PassMintError) in
+                try TemplateIssuance.prepare(store: store, templatePath: templateDir, name: templateName)
+            }
+            for warning in issuance?.warnings ?? [] { Console.error("warning: \(warning)") }
             let issuer = try PassFactory.issuer(templateDirectory: templateDir, identity: identity, trust: trust)
             let token = webServiceURL.map { _ in AuthenticationToken.generate() }
             let pass = try issuer.issue(
@@ -112,8 +120,8 @@ struct GenerateCommand: Command {
             try PassOutput.write(pass.archiveParts, to: out)
             // Stored only once the file exists, so the service never knows a pass its holder was not given.
             var link: PassLink?
-            if let store {
-                link = try StoreAccess.issuedPassSink(store).storeIssued(
+            if let issuance {
+                link = try issuance.sink.storeIssued(
                     pass, templateDirectory: templateDir, token: token, webServiceURL: webServiceURL,
                     linkBase: linkBase)
             }

@@ -89,7 +89,7 @@ struct UpdateCommand: Command {
     func run() throws(CLIError) -> Int32 {
         do {
             let store = try StoreAccess.open(store)
-            let renderer = TemplateRenderer(identity: try identity.load())
+            let renderer = TemplateRenderer(identity: try identity.load(), templates: store)
             switch mode {
             case .one(let serial, let changes, let voided, let imageFolder):
                 let outcome = try PassUpdater.update(

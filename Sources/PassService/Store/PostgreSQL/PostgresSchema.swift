@@ -102,6 +102,31 @@ enum PostgresSchema {
                 + "passes and registrations already stored",
             sql: PostgresStore.installStatsMigration),
         StoreMigration(
+            version: 6,
+            purpose: "template versions: each template's files stored once per content digest, the current version "
+                + "of each template name, and an index so a publish finds a template's passes without a scan",
+            sql: """
+                CREATE TABLE IF NOT EXISTS template_versions (
+                    digest TEXT PRIMARY KEY,
+                    designer BOOLEAN NOT NULL DEFAULT false,
+                    file_count INTEGER NOT NULL,
+                    total_bytes BIGINT NOT NULL,
+                    created_at BIGINT NOT NULL
+                );
+                CREATE TABLE IF NOT EXISTS template_files (
+                    digest TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    bytes BYTEA NOT NULL,
+                    PRIMARY KEY (digest, path)
+                );
+                CREATE TABLE IF NOT EXISTS templates (
+                    name TEXT PRIMARY KEY,
+                    digest TEXT NOT NULL,
+                    published_at BIGINT NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS passes_template_serial ON passes (template, serial);
+                """),
+        StoreMigration(
             version: 7,
             purpose: "the bulk engine's progress per job (recorded with each chunk) and the admin update jobs' "
                 + "status, so any serve instance answers it",

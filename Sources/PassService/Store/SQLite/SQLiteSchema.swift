@@ -119,6 +119,31 @@ enum SQLiteSchema {
                 + "passes and registrations already stored",
             sql: SQLiteStore.installStatsMigration),
         StoreMigration(
+            version: 6,
+            purpose: "template versions: each template's files stored once per content digest, the current version "
+                + "of each template name, and an index so a publish finds a template's passes without a scan",
+            sql: """
+                CREATE TABLE IF NOT EXISTS template_versions (
+                    digest TEXT PRIMARY KEY,
+                    designer INTEGER NOT NULL DEFAULT 0,
+                    file_count INTEGER NOT NULL,
+                    total_bytes INTEGER NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE IF NOT EXISTS template_files (
+                    digest TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    bytes BLOB NOT NULL,
+                    PRIMARY KEY (digest, path)
+                );
+                CREATE TABLE IF NOT EXISTS templates (
+                    name TEXT PRIMARY KEY,
+                    digest TEXT NOT NULL,
+                    published_at INTEGER NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS passes_template_serial ON passes (template, serial);
+                """),
+        StoreMigration(
             version: 7,
             purpose: "the bulk engine's progress per job (recorded with each chunk) and the admin update jobs' "
                 + "status, so any serve instance answers it",

@@ -1,0 +1,64 @@
+import PassMint
+import PassTemplates
+
+/// Issuing passes into a store from a template folder: the folder's version is stored once (before any pass),
+/// and every pass names it by `TemplateReference`, so later edits of the folder change nothing that is served.
+public struct TemplateIssuance: Sendable {
+    /// What every issued pass stores as its template.
+    public let reference: TemplateReference
+    /// Stores issued passes with `reference` as their template.
+    public let sink: any IssuedPassSink
+    /// Said once per run: e.g. the folder is not the version current for its name.
+    public let warnings: [String]
+
+    /// Opens the store, stores the version of the template at `templatePath` (nothing when that content is
+    /// stored already) and makes it current for its name when the name has no current version yet.
+    /// - Parameters:
+    ///   - name: the template's name; nil for the folder's last path component without `.pkpasstemplate` or
+    ///     `.zip`.
+    /// - Throws: `PassMintError.invalidInput` for an unreadable template or a name that cannot be used,
+    ///   `.environment` when the store cannot be opened or written.
+    public static func prepare(store location: StoreLocation, templatePath: String, name: String?)
+        throws(PassMintError) -> TemplateIssuance
+    {
+        let store = try StoreAccess.open(location)
+        return try prepare(store: store, templatePath: templatePath, name: name)
+    }
+
+    /// `prepare(store:templatePath:name:)` on an open store.
+    public static func prepare(
+        store: any PassStore & TemplateVersionStore & PassLinkStore, templatePath: String, name: String?
+    ) throws(PassMintError) -> TemplateIssuance {
+        let name = name ?? TemplateReference.name(forPath: templatePath)
+        let source = try PassFactory.templateSource(templatePath)
+        // A folder that is no template is refused here, before its files are stored or published as current.
+        do {
+            _ = try Template.load(source)
+        } catch {
+            throw .template(error)
+        }
+        let version = TemplateVersion(files: source.files, designer: source.isDesignerTemplate)
+        let reference: TemplateReference
+        do {
+            reference = try TemplateReference(name: name, digest: version.digest)
+        } catch {
+            throw .invalidInput("template \(templatePath): \(error)", about: .template)
+        }
+        var warnings: [String] = []
+        do {
+            _ = try store.storeTemplateVersion(version)
+            try store.publishTemplate(name: name, digest: version.digest, onlyIfUnpublished: true)
+            if let current = try store.currentTemplate(name: name), current.digest != version.digest {
+                warnings.append(
+                    "template \(name): \(templatePath) is version \(version.shortDigest), not the current "
+                        + "version \(current.digest.prefix(12)); these passes keep the version they were issued "
+                        + "with until this folder is published as \(name)")
+            }
+        } catch {
+            throw .environment("storing template \(reference): \(error)", about: .store)
+        }
+        return TemplateIssuance(
+            reference: reference, sink: StoreSink(store: store, templateReference: reference.description),
+            warnings: warnings)
+    }
+}

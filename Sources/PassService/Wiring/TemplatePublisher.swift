@@ -1,0 +1,222 @@
+import Foundation
+import PassMint
+import PassTemplates
+
+/// `passmint templates publish`: makes a template folder the current version of a template name and moves every
+/// pass of that name to it through the shared bulk engine (chunked, resumable, one push per registered device).
+///
+/// Which passes are "of NAME": those whose stored template is a `TemplateReference` named NAME, and passes stored
+/// by an older PassMint with a folder path whose last component (without `.pkpasstemplate`/`.zip`) is NAME; a
+/// publish adopts them, so from then on they render from the store too.
+public enum TemplatePublisher {
+    /// A store a publish works on.
+    public typealias Store = any PassStore & TemplateVersionStore & BulkChangeStore
+
+    /// Passes per transaction.
+    public static let defaultChunkSize = 500
+
+    /// The bulk position a publish records when it moved every pass: a later run of the same publish (passes
+    /// issued from an older version since) is then a new run, not the resumption of a stopped one.
+    public static let finishedPosition: Int64 = -1
+
+    /// What a publish would do, worked out without changing anything.
+    public struct Plan: Sendable {
+        /// What the passes will name.
+        public let reference: TemplateReference
+        /// The folder's files and digest.
+        public let version: TemplateVersion
+        /// The name's current version before this publish (nil: never published).
+        public let previous: PublishedTemplate?
+        /// From the previous version (every file added when there was none).
+        public let diff: TemplateDiff
+        /// The stored template values whose passes move to the new version, with their counts.
+        public let sources: [TemplateUsage]
+        /// Passes already moved by an earlier run of this same publish that stopped (nil: none recorded).
+        public let interruptedAfter: Int64?
+        /// The bulk job's identity (one per name and digest).
+        public var job: String { "templates-publish:\(reference)" }
+        /// Passes that will get a new tag.
+        public var passes: Int { sources.reduce(0) { $0 + $1.passes } }
+        /// Device registrations of those passes (each device holding one of them gets a push).
+        public var registrations: Int { sources.reduce(0) { $0 + $1.registrations } }
+        /// True when `version` is the current version already.
+        public var isCurrent: Bool { previous?.digest == version.digest }
+        /// The version is current and every pass of the name is on it: publishing would change nothing.
+        public var changesNothing: Bool { isCurrent && sources.isEmpty }
+        /// An earlier run of this publish stopped with passes left to move: continuing it must be asked for.
+        public var needsResume: Bool { interruptedAfter != nil && !sources.isEmpty }
+    }
+
+    /// The outcome of `publish`.
+    public struct Outcome: Sendable, Equatable {
+        /// Passes moved to the new version (each with a new tag and Last-Modified second).
+        public var passesChanged: Int
+        /// Outbox rows written (one per registered device).
+        public var pushesQueued: Int
+        /// The version stored by this publish was new to the store.
+        public var storedNewVersion: Bool
+        /// Stopped on request before every pass was moved (the committed chunks stay; a rerun moves the rest).
+        public var stopped: Bool = false
+    }
+
+    /// One committed chunk, for progress and reports.
+    public struct Chunk: Sendable {
+        /// The stored template value the passes had.
+        public let from: String
+        /// The passes of the chunk.
+        public let serials: [String]
+        /// What the bulk engine did with them.
+        public let outcome: ChunkOutcome
+    }
+
+    /// Loads and checks the folder and works out what publishing it as `name` changes. Nothing is written.
+    ///
+    /// The check: every stored pass of the name must resolve against the new template (a new required field,
+    /// a dropped enum value fail here), and one pass per tier value is rendered and signed with it; the first
+    /// failures are reported with their serial numbers.
+    /// - Throws: `PassMintError.invalidInput` for a bad name or folder or a failed check, `.environment` when
+    ///   the store cannot be read.
+    public static func plan(name: String, directory: String, store: Store, renderer: TemplateRenderer)
+        throws(PassMintError) -> Plan
+    {
+        let source = try PassFactory.templateSource(directory)
+        let version = TemplateVersion(files: source.files, designer: source.isDesignerTemplate)
+        let reference: TemplateReference
+        do {
+            reference = try TemplateReference(name: name, digest: version.digest)
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+        // Loaded from the folder's files, so messages name the folder the user gave.
+        let template: Template
+        do {
+            template = try Template.load(source)
+        } catch {
+            throw .template(error)
+        }
+        let previous: PublishedTemplate?
+        let previousFiles: [String: [UInt8]]?
+        let sources: [TemplateUsage]
+        let interrupted: Int64?
+        do {
+            previous = try store.currentTemplate(name: name)
+            previousFiles = try previous.flatMap { try store.templateVersion(digest: $0.digest) }?.files
+            sources = try store.templateUsage().filter { usage in
+                guard let stored = TemplateReference(usage.template) else {
+                    return !usage.template.hasPrefix(TemplateReference.prefix)
+                        && TemplateReference.name(forPath: usage.template) == name
+                }
+                return stored.name == name && stored.digest != version.digest
+            }
+            interrupted = try store.bulkPosition(job: "templates-publish:\(reference)").flatMap {
+                $0 == finishedPosition ? nil : $0
+            }
+        } catch {
+            throw .environment("reading the store: \(error)", about: .store)
+        }
+        if previous == nil, sources.isEmpty {
+            // Most likely a typo: issuing publishes a name's first version, so a name nobody issued from is new.
+            let known = (try? store.publishedTemplates().map(\.name)) ?? []
+            throw .invalidInput(
+                "no template is named '\(name)' in the store and no stored pass uses one; names: "
+                    + (known.isEmpty ? "none yet (issue passes into the store first)" : known.joined(separator: ", ")))
+        }
+        try check(template, against: sources, store: store, renderer: renderer, directory: directory)
+        return Plan(
+            reference: reference, version: version, previous: previous,
+            diff: TemplateDiff(old: previousFiles, new: version.files), sources: sources,
+            interruptedAfter: interrupted)
+    }
+
+    /// Stores the version, makes it current and moves every pass of the plan to it, one chunk per transaction
+    /// (each with its pushes and its progress). A run that stops resumes where it stopped: moved passes no
+    /// longer match their old template, so a rerun finds only the rest.
+    /// - Parameters:
+    ///   - shouldStop: asked before each chunk; true stops the publish there (`Outcome.stopped`).
+    ///   - onChunk: called after each committed chunk.
+    /// - Throws: `PassMintError.environment` when the store fails (the chunks committed so far stay).
+    public static func publish(
+        _ plan: Plan, store: Store, chunkSize: Int = defaultChunkSize, shouldStop: () -> Bool = { false },
+        onChunk: (Chunk) -> Void = { _ in }
+    ) throws(PassMintError) -> Outcome {
+        var outcome = Outcome(passesChanged: 0, pushesQueued: 0, storedNewVersion: false)
+        do {
+            outcome.storedNewVersion = try store.storeTemplateVersion(plan.version)
+            if !plan.isCurrent {
+                try store.publishTemplate(
+                    name: plan.reference.name, digest: plan.version.digest, onlyIfUnpublished: false)
+            }
+            var position = plan.interruptedAfter ?? 0
+            let target = plan.reference.description
+            for source in plan.sources {
+                var after: String?
+                while !outcome.stopped {
+                    let passes = try store.passes(after: after, limit: chunkSize, templatePath: source.template)
+                    guard let last = passes.last else { break }
+                    if shouldStop() {
+                        outcome.stopped = true
+                        break
+                    }
+                    position += Int64(passes.count)
+                    let chunk = try store.applyChanges(
+                        passes.map { PassChange(serialNumber: $0.serialNumber, templatePath: target) },
+                        progress: BulkProgress(job: plan.job, position: position))
+                    outcome.passesChanged += chunk.passesChanged
+                    outcome.pushesQueued += chunk.pushesQueued
+                    onChunk(Chunk(from: source.template, serials: passes.map(\.serialNumber), outcome: chunk))
+                    after = last.serialNumber
+                }
+            }
+            if !outcome.stopped {
+                _ = try store.applyChanges([], progress: BulkProgress(job: plan.job, position: finishedPosition))
+            }
+        } catch let error as PassMintError {
+            throw error
+        } catch {
+            throw .environment(
+                "publishing \(plan.reference): \(error) (\(outcome.passesChanged) passes moved so far)", about: .store)
+        }
+        return outcome
+    }
+
+    private static func check(
+        _ template: Template, against sources: [TemplateUsage], store: Store, renderer: TemplateRenderer,
+        directory: String
+    ) throws(PassMintError) {
+        let issuer = renderer.issuer(for: template)
+        var renderedTiers: Set<String> = []
+        var failures: [String] = []
+        var failed = 0
+        do {
+            for source in sources {
+                var after: String?
+                while true {
+                    let passes = try store.passes(after: after, limit: defaultChunkSize, templatePath: source.template)
+                    guard let last = passes.last else { break }
+                    for pass in passes {
+                        do {
+                            _ = try template.resolve(pass.record)
+                            let tier = template.tierField.flatMap { pass.record[$0] } ?? ""
+                            if !renderedTiers.contains(tier) {
+                                _ = try renderer.issue(pass, with: issuer)
+                                renderedTiers.insert(tier)
+                            }
+                        } catch {
+                            failed += 1
+                            if failures.count < 3 { failures.append("pass \(pass.serialNumber): \(error)") }
+                        }
+                    }
+                    after = last.serialNumber
+                }
+            }
+        } catch {
+            throw .environment("reading the passes to check: \(error)", about: .store)
+        }
+        guard failed == 0 else {
+            throw .invalidInput(
+                "template \(directory) cannot render \(failed) stored pass(es); nothing was changed: "
+                    + failures.joined(separator: "; ") + (failed > failures.count ? "; …" : "")
+                    + "; fix the template (or the passes) and publish again", about: .template)
+        }
+    }
+}
