@@ -32,10 +32,10 @@ final class RecordingStore: PassStore {
     )? {
         note("updatedSerials"); return try base.updatedSerials(device: device, passType: passType, since: since)
     }
-    func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws
+    func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?) throws
         -> (pass: StoredPass, pushesQueued: Int)
     {
-        note("updateRecord"); return try base.updateRecord(serial: serial, record: record, images: images)
+        note("updateRecord"); return try base.updateRecord(serial: serial, record: record, images: images, voided: voided)
     }
     func appendLogs(_ lines: [String]) throws { note("appendLogs"); try base.appendLogs(lines) }
     func recentLogs(limit: Int) throws -> [String] { note("recentLogs"); return try base.recentLogs(limit: limit) }

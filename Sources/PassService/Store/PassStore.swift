@@ -142,7 +142,8 @@ public protocol PassStore: Sendable {
     /// device, all in one transaction.
     /// - Throws: `ServiceError.passNotFound` when no pass has this serial.
     /// `images`: the pass's new per-record images (replacing all of them), nil to keep the stored ones.
-    func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws
+    /// `voided`: the pass's new voided state (a cancelled card), nil to keep it.
+    func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?) throws
         -> (pass: StoredPass, pushesQueued: Int)
     func appendLogs(_ lines: [String]) throws
     /// The newest stored Wallet log lines, oldest first.
@@ -168,9 +169,16 @@ extension PassStore {
         InstallReport(days: try installDays(query))
     }
 
-    /// `updateRecord(serial:record:images:)` keeping the stored images.
+    /// `updateRecord(serial:record:images:voided:)` keeping the stored images and the voided state.
     public func updateRecord(serial: String, record: [String: String]) throws -> (pass: StoredPass, pushesQueued: Int) {
-        try updateRecord(serial: serial, record: record, images: nil)
+        try updateRecord(serial: serial, record: record, images: nil, voided: nil)
+    }
+
+    /// `updateRecord(serial:record:images:voided:)` keeping the voided state.
+    public func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws -> (
+        pass: StoredPass, pushesQueued: Int
+    ) {
+        try updateRecord(serial: serial, record: record, images: images, voided: nil)
     }
 
     /// Default for stores without a cheaper query.

@@ -9,6 +9,7 @@ enum Commands {
         ServeCommand.self,
         UpdateCommand.self,
         StatsCommand.self,
+        LinksCommand.self,
         MigrateCommand.self,
         PreviewCommand.self,
         LintCommand.self,

@@ -6,7 +6,7 @@ import Foundation
 /// own: update tags come from the `pass_tag` sequence (monotonic across instances), `Last-Modified` seconds are
 /// raised under the row lock of the UPDATE, and pushers claim outbox rows with `FOR UPDATE SKIP LOCKED` and a
 /// lease (see `PostgresStore+Outbox.swift`).
-public final class PostgresStore: PassStore, PushOutbox {
+public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     let pool: PostgresPool
     let now: @Sendable () -> Date
 
@@ -33,7 +33,9 @@ public final class PostgresStore: PassStore, PushOutbox {
     static let passColumns =
         "serial, pass_type, template, record, auth_token, tag, modified_at, voided, web_service_url, compatible_pass"
 
-    public func insertPasses(_ passes: [StoredPass]) throws {
+    public func insertPasses(_ passes: [StoredPass]) throws { try insertPasses(passes, links: []) }
+
+    public func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws {
         guard !passes.isEmpty else { return }
         let nowSeconds = String(RecordCoding.seconds(now()))
         let day = UTCDay(now()).number
@@ -59,6 +61,7 @@ public final class PostgresStore: PassStore, PushOutbox {
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
                 try Self.countIssue(db, serial: pass.serialNumber, template: pass.templatePath, day: day)
             }
+            for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }
     }
 
@@ -162,9 +165,9 @@ public final class PostgresStore: PassStore, PushOutbox {
 
     /// One statement: the new record, tag and second, and one outbox row per registered device (except devices
     /// with a fresh unclaimed push of this pass type waiting: one push makes the phone fetch every change).
-    public func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws -> (
-        pass: StoredPass, pushesQueued: Int
-    ) {
+    public func updateRecord(
+        serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?
+    ) throws -> (pass: StoredPass, pushesQueued: Int) {
         let nowDate = now()
         let encoded = try RecordCoding.encode(record)
         return try pool.transaction { db in
@@ -172,7 +175,7 @@ public final class PostgresStore: PassStore, PushOutbox {
                 """
                 WITH pass AS (
                     UPDATE passes SET record = $2, tag = nextval('pass_tag'),
-                        modified_at = greatest($3, modified_at + 1)
+                        modified_at = greatest($3, modified_at + 1), voided = coalesce($5::boolean, voided)
                     WHERE serial = $1 RETURNING \(Self.passColumns)
                 ), queued AS (
                     INSERT INTO push_outbox (push_token, pass_type, serial, tag, attempts, due_at, claimed_until)
@@ -186,7 +189,10 @@ public final class PostgresStore: PassStore, PushOutbox {
                 )
                 SELECT pass.*, (SELECT count(*) FROM queued) FROM pass
                 """,
-                [serial, encoded, String(RecordCoding.seconds(nowDate)), String(RecordCoding.milliseconds(nowDate))])
+                [
+                    serial, encoded, String(RecordCoding.seconds(nowDate)), String(RecordCoding.milliseconds(nowDate)),
+                    voided.map { $0 ? "true" : "false" },
+                ])
             guard result.rowCount > 0 else { throw ServiceError.passNotFound(serial: serial) }
             var pass = try Self.storedPass(result, row: 0)
             if let images {
