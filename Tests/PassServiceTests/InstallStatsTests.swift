@@ -390,7 +390,7 @@ private struct SplitMix: RandomNumberGenerator {
 /// is counted), on a SQLite store as migrated, beside the same calls on a store whose counting trigger was dropped:
 /// exactly the register path before the figures (its Swift code is unchanged). Rounds alternate; the best of each
 /// is printed. Never fails on timing.
-@Suite("Install figures: register throughput (benchmark)")
+@Suite("Install figures: register throughput (benchmark)", .serialized)
 struct InstallStatsBenchmark {
     static let count = Int(ProcessInfo.processInfo.environment["PASSMINT_BENCH_REGISTER"] ?? "")
 
@@ -428,5 +428,41 @@ struct InstallStatsBenchmark {
                 + String(format: "%.2f", best.counted / best.before))
         #expect(try counted.store.installTotals().first?.activeDevices == 3 * count)
         #expect(try before.store.installTotals().first?.activeDevices == 0)
+    }
+
+    /// PostgreSQL: register's one statement carries the counting CTEs, so there is no store without them; the
+    /// reference is the same calls for serials the store never issued (the CTEs find no pass and write nothing).
+    @Test(.enabled(if: count != nil && PostgresTestServer.url != nil, "set PASSMINT_BENCH_REGISTER=N and a server"))
+    func registerThroughputPostgres() throws {
+        let count = try #require(Self.count)
+        let f = try StoreFixture(.postgres)
+        try f.store.insertPasses((0..<1000).map { pass("I\($0)", loyalty) })
+        func rate(prefix: String, round: Int) throws -> Double {
+            let start = ContinuousClock.now
+            let failures = Mutex(0)
+            DispatchQueue.concurrentPerform(iterations: 8) { thread in
+                for i in stride(from: thread, to: count, by: 8) {
+                    do {
+                        _ = try f.store.register(
+                            device: "r\(round)-\(i)", passType: statsPassType, serial: "\(prefix)\(i % 1000)",
+                            pushToken: "t\(round)-\(i)")
+                    } catch {
+                        failures.withLock { $0 += 1 }
+                    }
+                }
+            }
+            #expect(failures.withLock { $0 } == 0)
+            return Double(count) / ((ContinuousClock.now - start) / .seconds(1))
+        }
+        var best = (counted: 0.0, reference: 0.0)
+        for round in 0..<3 {
+            best.reference = max(best.reference, try rate(prefix: "N", round: round))
+            best.counted = max(best.counted, try rate(prefix: "I", round: round))
+        }
+        print(
+            "register on PostgreSQL, \(count) new devices x 3 rounds, 8 threads, best round: counted "
+                + "\(Int(best.counted))/s, reference (serials never issued: nothing to count) \(Int(best.reference))/s, "
+                + "ratio " + String(format: "%.2f", best.counted / best.reference))
+        #expect(try f.store.installTotals().first?.activeDevices == 3 * count)
     }
 }
