@@ -64,6 +64,20 @@ final class PGConnection: @unchecked Sendable {  // handed out exclusively by Po
         return try checked(result, operation: sql)
     }
 
+    /// Runs one statement with parameters, planned afresh on each call with the table sizes of that moment.
+    ///
+    /// For statements over tables whose size swings (the outbox: empty, then 10,000 rows a second later): a
+    /// generic plan made while the outbox was empty (a nested loop that re-runs a locking subquery once per
+    /// row) took seconds per claim and ignored its `LIMIT` once filled. Planning costs well under a
+    /// millisecond, nothing next to such a statement.
+    @discardableResult
+    func queryPlanned(_ sql: String, _ parameters: [PGParameter] = []) throws(ServiceError) -> PGResult {
+        let result = Self.withCStrings(parameters) { values in
+            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        return try checked(result, operation: sql)
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")
