@@ -10,7 +10,7 @@ typealias PGParameter = String?
 /// connection that broke (the server restarted) is dropped by the pool, and its replacement prepares its
 /// statements again, so a restart of the database needs no restart of PassMint.
 final class PGConnection: @unchecked Sendable {  // handed out exclusively by PostgresPool, one user at a time
-    private let handle: OpaquePointer
+    let handle: OpaquePointer  // internal: PGConnection+Notify.swift waits on its socket
     /// The server as it may be shown (no password).
     let server: String
     private var prepared: [String: String] = [:]

@@ -82,7 +82,50 @@ enum PostgresSchema {
                     info TEXT NOT NULL,
                     at BIGINT NOT NULL
                 );
-                """)
+                """),
+        StoreMigration(
+            version: 9,
+            purpose: "change notifications: in-memory read caches and pushers of every instance follow other instances",
+            sql: """
+                -- PostgresChangeFeed LISTENs on passmint_changes. The channel is database-wide, so each payload
+                -- starts with the schema: "<schema> p <serial>" (a pass row changed), "<schema> d <device>" (its
+                -- registrations changed), "<schema> o" (pushes queued), "<schema> *" (anything; drop every cache).
+                -- Triggers rather than NOTIFYs in the store's statements: every writer is covered (psql, an older
+                -- PassMint, a new code path), and a NOTIFY is sent only when its transaction commits.
+                CREATE FUNCTION passmint_notify_key(kind TEXT, key TEXT, schema_name TEXT) RETURNS void
+                LANGUAGE sql AS $$
+                    -- pg_notify refuses payloads of 8000 bytes and more: a key that long drops every cache instead.
+                    SELECT pg_notify('passmint_changes', CASE WHEN octet_length(key) < 7000
+                        THEN schema_name || ' ' || kind || ' ' || key ELSE schema_name || ' *' END)
+                $$;
+                CREATE FUNCTION passmint_notify_pass() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF TG_OP <> 'INSERT' THEN PERFORM passmint_notify_key('p', OLD.serial, TG_TABLE_SCHEMA); END IF;
+                    IF TG_OP <> 'DELETE' THEN PERFORM passmint_notify_key('p', NEW.serial, TG_TABLE_SCHEMA); END IF;
+                    RETURN NULL;
+                END $$;
+                CREATE FUNCTION passmint_notify_registration() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF TG_OP <> 'INSERT' THEN PERFORM passmint_notify_key('d', OLD.device, TG_TABLE_SCHEMA); END IF;
+                    IF TG_OP <> 'DELETE' THEN PERFORM passmint_notify_key('d', NEW.device, TG_TABLE_SCHEMA); END IF;
+                    RETURN NULL;
+                END $$;
+                CREATE FUNCTION passmint_notify_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM pg_notify('passmint_changes', TG_TABLE_SCHEMA || ' ' || TG_ARGV[0]);
+                    RETURN NULL;
+                END $$;
+                CREATE TRIGGER passes_notify AFTER INSERT OR UPDATE OR DELETE ON passes
+                    FOR EACH ROW EXECUTE FUNCTION passmint_notify_pass();
+                CREATE TRIGGER passes_truncate_notify AFTER TRUNCATE ON passes
+                    FOR EACH STATEMENT EXECUTE FUNCTION passmint_notify_statement('*');
+                CREATE TRIGGER registrations_notify AFTER INSERT OR UPDATE OR DELETE ON registrations
+                    FOR EACH ROW EXECUTE FUNCTION passmint_notify_registration();
+                CREATE TRIGGER registrations_truncate_notify AFTER TRUNCATE ON registrations
+                    FOR EACH STATEMENT EXECUTE FUNCTION passmint_notify_statement('*');
+                CREATE TRIGGER push_outbox_notify AFTER INSERT ON push_outbox
+                    FOR EACH STATEMENT EXECUTE FUNCTION passmint_notify_statement('o');
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

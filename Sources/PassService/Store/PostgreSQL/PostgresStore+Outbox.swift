@@ -57,6 +57,9 @@ extension PostgresStore {
 
     public func dropPush(id: Int64, deletingRegistrationsFor pushToken: String, reason: String) throws {
         let nowSeconds = String(RecordCoding.seconds(now()))
+        // The deleted registrations reach other instances' caches by notification; this one's at once (rare:
+        // the devices of the token are not known here, so every cached list goes).
+        defer { changes?.everythingChanged() }
         try pool.transaction { db in
             try Self.recordHistory(db, ids: "{\(id)}", result: .dropped, detail: reason, at: nowSeconds)
             try db.query("DELETE FROM push_outbox WHERE id = $1 OR push_token = $2", [String(id), pushToken])
