@@ -134,6 +134,40 @@ struct PostgresChangeFeedTests {
         #expect(unregistered)
     }
 
+    @Test("a device's first registration (which sends no notification) is listed at once: empty lists are not cached")
+    func firstRegistration() throws {
+        let p = try Pair()
+        try p.writer.insertPasses([samplePass("A")])
+        #expect(try p.reader.updatedSerials(device: "new", passType: type, since: nil) == nil)
+        _ = try p.writer.register(device: "new", passType: type, serial: "A", pushToken: "t1")
+        #expect(try p.reader.updatedSerials(device: "new", passType: type, since: nil)?.serials == ["A"])
+    }
+
+    @Test("what the triggers send: nothing for a new pass or a first registration, one per change otherwise")
+    func triggerPayloads() throws {
+        let p = try Pair()
+        let listener = try PGConnection(url: p.url.connectionString, server: p.url.description)
+        try listener.execute("LISTEN \(PostgresChangeFeed.channel)")
+        let schema = try listener.execute("SELECT current_schema()").string(0, 0)
+        try p.writer.insertPasses([samplePass("A"), samplePass("B")])
+        _ = try p.writer.register(device: "d1", passType: type, serial: "A", pushToken: "t1")
+        _ = try p.writer.register(device: "d1", passType: type, serial: "B", pushToken: "t1")
+        _ = try p.writer.updateRecord(serial: "A", record: ["tier": "Gold"])
+        _ = try p.writer.unregister(device: "d1", passType: type, serial: "B")
+        try p.sql.execute("SELECT pg_notify('\(PostgresChangeFeed.channel)', current_schema() || ' m end')")
+        // Everything committed before the marker arrives before it: read up to it, then compare.
+        var payloads: [String] = []
+        let deadline = Date().addingTimeInterval(10)
+        while !payloads.contains("\(schema) m end"), Date() < deadline {
+            payloads += try listener.awaitNotifications(timeoutMilliseconds: 100)
+                .filter { $0.payload.hasPrefix(schema + " ") }.map(\.payload)
+        }
+        #expect(
+            payloads == ["d d1", "p A", "o", "d d1", "m end"].map { "\(schema) \($0)" },
+            "new passes A, B and d1's first registration silent; its second, the update (pass and queued pushes), the unregistration"
+        )
+    }
+
     @Test("a read that raced a change is answered but not cached")
     func racingReadNotCached() throws {
         let p = try Pair()

@@ -6,6 +6,8 @@ import Synchronization
 /// device's registration list), kept honest by PostgreSQL's `LISTEN`/`NOTIFY` so several instances can share
 /// one database, and the wake-up of this instance's pusher when any instance queues pushes.
 ///
+/// Not cached, so a change to them needs no notification: absent passes and empty registration lists.
+///
 /// Guarantee: once a change to a pass or a registration has committed, on any instance or through any other
 /// client (the triggers of schema step 9 notify for every writer), a read on this instance returns the old
 /// state for at most the time the notification takes to reach this instance's listener (sub-millisecond on
@@ -165,9 +167,11 @@ final class PostgresChangeFeed: Sendable {
         }
     }
 
+    /// Keeps a non-empty list (an empty one is never cached: a device's first registration sends no
+    /// notification, see schema step 9).
     func storeRegistrations(_ list: Registrations, device: String, passType: String, generation: UInt64) {
         state.withLock { state in
-            guard state.live, state.generation == generation else { return }
+            guard state.live, state.generation == generation, !list.isEmpty else { return }
             if state.lists.count >= maxEntries {
                 state.lists.removeAll()
                 state.devicesBySerial.removeAll()
@@ -260,6 +264,7 @@ final class PostgresChangeFeed: Sendable {
                 for notification in notifications
                 where notification.channel == Self.channel && notification.payload.hasPrefix(prefix) {
                     let body = notification.payload.utf8.dropFirst(prefix.utf8.count)
+                    state.lastPayload = notification.payload
                     guard let kind = body.first else { continue }
                     let key = String(decoding: body.dropFirst(2), as: UTF8.self)
                     switch kind {
@@ -269,7 +274,7 @@ final class PostgresChangeFeed: Sendable {
                     default: state.dropAll()
                     }
                 }
-                if let last = notifications.last { state.lastPayload = last.payload }
+
             }
             if queued {
                 for handler in state.withLock({ $0.onPushesQueued }) { handler() }
