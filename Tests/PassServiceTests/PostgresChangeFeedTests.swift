@@ -1,5 +1,6 @@
 import Foundation
 import PassMintTestSupport
+import Synchronization
 import Testing
 
 @testable import PassService
@@ -141,6 +142,50 @@ struct PostgresChangeFeedTests {
         #expect(try p.reader.updatedSerials(device: "new", passType: type, since: nil) == nil)
         _ = try p.writer.register(device: "new", passType: type, serial: "A", pushToken: "t1")
         #expect(try p.reader.updatedSerials(device: "new", passType: type, since: nil)?.serials == ["A"])
+    }
+
+    @Test("two first registrations of one device at once: the one committing second notifies")
+    func concurrentFirstRegistrations() throws {
+        let p = try Pair()
+        try p.writer.insertPasses([samplePass("A"), samplePass("B")])
+        let listener = try PGConnection(url: p.url.connectionString, server: p.url.description)
+        try listener.execute("LISTEN \(PostgresChangeFeed.channel)")
+        let schema = try listener.execute("SELECT current_schema()").string(0, 0)
+        let first = try PGConnection(url: p.url.connectionString, server: p.url.description)
+        let insert = "INSERT INTO registrations (device, pass_type, serial, created_at) VALUES ('d1', $1, $2, 0)"
+        try first.execute("BEGIN")
+        try first.query(insert, [type, "A"])
+        // The second runs while the first is open; without serialisation neither would see the other.
+        let done = DispatchSemaphore(value: 0)
+        let failure = Mutex<String?>(nil)
+        let url = p.url, type = self.type
+        Thread {
+            do {
+                let second = try PGConnection(url: url.connectionString, server: url.description)
+                try second.query(insert, [type, "B"])
+            } catch {
+                failure.withLock { $0 = "\(error)" }
+            }
+            done.signal()
+        }.start()
+        // Held back by the first's per-device lock until it commits (a condition, not a sleep).
+        let waiting = try waitUntil(timeout: 10) {
+            try p.sql.execute(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 20557 AND NOT granted"
+            ).int(0, 0) > 0
+        }
+        #expect(waiting, "the second registration was not held back by the first")
+        try first.execute("COMMIT")
+        done.wait()
+        #expect(failure.withLock { $0 } == nil)
+        try p.sql.execute("SELECT pg_notify('\(PostgresChangeFeed.channel)', current_schema() || ' m end')")
+        var payloads: [String] = []
+        let deadline = Date().addingTimeInterval(10)
+        while !payloads.contains("\(schema) m end"), Date() < deadline {
+            payloads += try listener.awaitNotifications(timeoutMilliseconds: 100)
+                .filter { $0.payload.hasPrefix(schema + " ") }.map(\.payload)
+        }
+        #expect(payloads == ["\(schema) d d1", "\(schema) m end"])
     }
 
     @Test("what the triggers send: nothing for a new pass or a first registration, one per change otherwise")

@@ -116,6 +116,10 @@ enum PostgresSchema {
                 BEGIN
                     IF TG_OP <> 'INSERT' THEN PERFORM passmint_notify_key('d', OLD.device, TG_TABLE_SCHEMA); END IF;
                     IF TG_OP = 'INSERT' THEN
+                        -- Two first registrations of one device at once would each see no other row and both
+                        -- stay silent, while a list read between their commits is cached. Serialised per device
+                        -- (until commit), the second sees the first, committed, and notifies.
+                        PERFORM pg_advisory_xact_lock(20557, hashtext(NEW.device));  -- 20557: 'PM'
                         IF EXISTS (SELECT 1 FROM registrations r WHERE r.device = NEW.device
                             AND (r.pass_type, r.serial) <> (NEW.pass_type, NEW.serial)) THEN
                             PERFORM passmint_notify_key('d', NEW.device, TG_TABLE_SCHEMA);
