@@ -10,7 +10,7 @@ import PassTemplates
 public enum PassMintError: Error, CustomStringConvertible {
     /// The input a message is about, so a front end can name the option or field that sets it.
     public enum Input: String, Sendable, CaseIterable {
-        case template, csv, data, out, report, store, webServiceURL, serial, images, trustRoot
+        case template, csv, data, out, report, store, webServiceURL, serial, images, trustRoot, linkBase, linkExpiry
         case certificate, key, wwdr, pkcs12, password
     }
 

@@ -11,6 +11,12 @@ enum Routes {
             Route(.post, "/v1/log", h.logs.append),
             Route(.get, "/admin/v1/passes/:serial", h.admin.show),
             Route(.patch, "/admin/v1/passes/:serial", h.admin.update),
+            Route(.post, "/admin/v1/updates", h.admin.submitUpdates),
+            Route(.get, "/admin/v1/updates/:id", h.admin.showUpdates),
+            Route(.post, "/admin/v1/passes/:serial/link", h.links.reissue),
+            Route(.delete, "/admin/v1/passes/:serial/link", h.links.revoke),
+            Route(.get, "/p/:linkToken", h.links.open),
+            Route(.get, "/admin/v1/stats", h.admin.stats),
             Route(.get, "/healthz", h.operations.health),
             Route(.get, "/metrics", h.operations.metrics),
         ]
@@ -24,14 +30,16 @@ enum Routes {
         let logs: LogHandlers
         let admin: AdminHandlers
         let operations: OperationsHandlers
+        let links: LinkHandlers
 
-        init(_ context: HandlerContext) {
+        init(_ context: HandlerContext, links: (any PassLinkStore)?, linkBase: String?) {
             registrations = RegistrationHandlers(context: context)
             passes = PassHandlers(context: context)
             personalization = PersonalizationHandlers(context: context)
             logs = LogHandlers(context: context)
             admin = AdminHandlers(context: context)
             operations = OperationsHandlers(context: context)
+            self.links = LinkHandlers(context: context, links: links, linkBase: linkBase)
         }
     }
 }

@@ -20,11 +20,11 @@ public struct Template: Sendable {
     /// Record keys `image.SLOT` (e.g. `image.thumbnail`) give a per-record image for the slot SLOT.
     public static let imageKeyPrefix = "image."
     /// Record keys that are not template fields: `serialNumber`, the barcode's message and alternative text (set on
-    /// every barcode of the pass), and the relevant period (`relevantDates`). See `ReservedKeys`. `image.SLOT`
+    /// every barcode of the pass), the relevant period (`relevantDates`) and the `expirationDate`. See `ReservedKeys`. `image.SLOT`
     /// keys (`imageKeyPrefix`) are reserved too.
     public static let reservedKeys: [String] = [
         serialNumberPlaceholder, ReservedKeys.barcodeMessage, ReservedKeys.barcodeAltText,
-        ReservedKeys.relevantDateStart, ReservedKeys.relevantDateEnd,
+        ReservedKeys.relevantDateStart, ReservedKeys.relevantDateEnd, ReservedKeys.expirationDate,
     ]
 
     /// The template's name as given to `load` (without a trailing `/`): the folder, or the zip file (and the

@@ -61,6 +61,32 @@ struct AdminRoutesTests {
         #expect(try live.store.pass(serial: "S1")?.record["tier"] == "Silver")
     }
 
+    @Test("PATCH voided: true cancels the pass and pushes it; voided must be a boolean; expirationDate null clears")
+    func patchVoided() throws {
+        let live = try LiveService()
+        let pass = try live.addPass("S1")
+        _ = try live.store.register(device: "d1", passType: passType, serial: "S1", pushToken: "ab1")
+        let notBool = try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody(["voided": "yes"]))
+        #expect(notBool.status == 400)
+        #expect(notBool.text.contains("voided must be a JSON boolean"))
+        let nullField = try live.call(
+            "PATCH", "/admin/v1/passes/S1", headers: bearer, body: Array(#"{"tier": null}"#.utf8))
+        #expect(nullField.status == 400)
+        #expect(try live.store.pass(serial: "S1")?.voided == false)
+
+        let response = try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody(["voided": true]))
+        #expect(response.status == 200)
+        #expect(response.json?["voided"] as? Bool == true)
+        #expect(response.json?["pushesQueued"] as? Int == 1)
+        #expect(response.json?["tag"] as? String == String(pass.tag + 1))
+        #expect(try live.store.pass(serial: "S1")?.voided == true)
+
+        let cleared = try live.call(
+            "PATCH", "/admin/v1/passes/S1", headers: bearer, body: Array(#"{"expirationDate": null}"#.utf8))
+        #expect(cleared.status == 200)
+        #expect(try live.store.pass(serial: "S1")?.voided == true)
+    }
+
     @Test("bearer token required; admin disabled without the environment variable")
     func auth() throws {
         let live = try LiveService()

@@ -32,10 +32,11 @@ final class RecordingStore: PassStore {
     )? {
         note("updatedSerials"); return try base.updatedSerials(device: device, passType: passType, since: since)
     }
-    func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws
+    func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?) throws
         -> (pass: StoredPass, pushesQueued: Int)
     {
-        note("updateRecord"); return try base.updateRecord(serial: serial, record: record, images: images)
+        note("updateRecord");
+        return try base.updateRecord(serial: serial, record: record, images: images, voided: voided)
     }
     func appendLogs(_ lines: [String]) throws { note("appendLogs"); try base.appendLogs(lines) }
     func recentLogs(limit: Int) throws -> [String] { note("recentLogs"); return try base.recentLogs(limit: limit) }
@@ -49,6 +50,10 @@ final class RecordingStore: PassStore {
     func registrationsCount() throws -> Int { note("registrationsCount"); return try base.registrationsCount() }
     func outboxDepth() throws -> Int { note("outboxDepth"); return try base.outboxDepth() }
     func details(serial: String) throws -> PassDetails? { note("details"); return try base.details(serial: serial) }
+    func installDays(_ query: InstallStatsQuery) throws -> [InstallDay] {
+        note("installDays"); return try base.installDays(query)
+    }
+    func installTotals() throws -> [InstallTotals] { note("installTotals"); return try base.installTotals() }
 }
 
 /// The hardening cases in process: the router and handlers called directly, the store watched.

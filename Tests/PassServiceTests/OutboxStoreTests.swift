@@ -29,6 +29,20 @@ struct OutboxStoreTests {
         }
     }
 
+    @Test("updateRecord voids a pass with a new tag and its pushes; nil keeps the state", arguments: StoreBackend.all)
+    func voids(backend: StoreBackend) throws {
+        let f = try fixture(backend, devices: 2)
+        let before = try #require(try f.store.pass(serial: "A"))
+        #expect(before.voided == false)
+        let (voided, queued) = try f.store.updateRecord(serial: "A", record: before.record, images: nil, voided: true)
+        #expect(voided.voided && queued == 2 && voided.tag > before.tag)
+        #expect(try f.store.pass(serial: "A")?.voided == true)
+        _ = try f.store.updateRecord(serial: "A", record: ["tier": "Gold"])
+        #expect(try f.store.pass(serial: "A")?.voided == true)
+        _ = try f.store.updateRecord(serial: "A", record: ["tier": "Gold"], images: nil, voided: false)
+        #expect(try f.store.pass(serial: "A")?.voided == false)
+    }
+
     @Test("a second change while pushes are still unclaimed does not queue duplicates", arguments: StoreBackend.all)
     func coalesces(backend: StoreBackend) throws {
         let f = try fixture(backend, devices: 3)

@@ -10,7 +10,7 @@ struct RouterTests {
     func serviceTableIsValid() throws {
         let f = try StoreFixture()
         let service = try WalletService(configuration: .init(), store: f.store, renderer: TestRenderer())
-        #expect(service.router.routes.count == 10)
+        #expect(service.router.routes.count == 11)
     }
 
     @Test(

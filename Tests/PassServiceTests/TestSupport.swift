@@ -24,9 +24,9 @@ func samplePass(_ serial: String, passType: String = "pass.com.example.loyalty",
 struct StoreFixture {
     let directory: TempDir
     let clock: TestClock
-    let store: any PassStore & PushOutbox
+    let store: any PassStore & PushOutbox & BulkChangeStore
     /// Opens another store on the same file or database (another process, another `serve` instance).
-    let secondStore: @Sendable () throws -> any PassStore & PushOutbox
+    let secondStore: @Sendable () throws -> any PassStore & PushOutbox & BulkChangeStore
 
     init(_ backend: StoreBackend = .sqlite, clock: TestClock = TestClock()) throws {
         directory = try TempDir()

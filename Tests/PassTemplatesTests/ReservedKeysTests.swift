@@ -2,7 +2,7 @@ import PassModel
 import Testing
 @testable import PassTemplates
 
-@Suite("Reserved record keys: barcode.message, barcode.altText, relevantDate.start/end")
+@Suite("Reserved record keys: barcode.message, barcode.altText, relevantDate.start/end, expirationDate")
 struct ReservedKeysTests {
     static let passJSON = """
         {"formatVersion": 1, "serialNumber": "1", "description": "d", "relevantDate": "2020-01-01T00:00:00Z",
@@ -59,6 +59,36 @@ struct ReservedKeysTests {
         #expect(pass["relevantDates"] == .array([.object(["date": "2027-06-12T00:00:00Z"])]))
     }
 
+    @Test("expirationDate replaces the template's, typed like a date; empty keeps the template's; a bad one fails")
+    func expirationDate() throws {
+        let withOwn = Self.passJSON.replacingOccurrences(
+            of: "\"description\": \"d\",", with: "\"description\": \"d\", \"expirationDate\": \"2030-01-01T00:00:00Z\","
+        )
+        #expect(
+            try Self.render(["name": "x", "expirationDate": "2027-03-31"], pass: withOwn)
+                .passJSON["expirationDate"] == "2027-03-31T00:00:00Z")
+        #expect(
+            try Self.render(["name": "x", "expirationDate": ""], pass: withOwn)
+                .passJSON["expirationDate"] == "2030-01-01T00:00:00Z")
+        #expect(try Self.render(["name": "x"]).passJSON["expirationDate"] == nil)
+        #expect(throws: TemplateError.self) { try Self.render(["name": "x", "expirationDate": "soon"]) }
+    }
+
+    @Test("a voided context sets voided: true whatever the template says")
+    func voided() throws {
+        let (template, _) = try TemplateFolder.load([
+            "pass.json": Self.passJSON.replacingOccurrences(
+                of: "\"description\": \"d\",", with: "\"description\": \"d\", \"voided\": false,")
+        ])
+        let record = try template.resolve(["name": "x"])
+        #expect(
+            try template.render(record, context: RenderContext(serialNumber: "1", voided: true))
+                .passJSON["voided"] == .bool(true))
+        #expect(
+            try template.render(record, context: RenderContext(serialNumber: "1"))
+                .passJSON["voided"] == .bool(false))
+    }
+
     @Test("reserved values are typed, kept in the resolved record, and an end needs a start")
     func resolved() throws {
         let (template, dir) = try TemplateFolder.load(["pass.json": Self.passJSON])
@@ -89,7 +119,7 @@ struct ReservedKeysTests {
 
     @Test("template.json cannot declare a field named like a reserved key")
     func reservedFieldName() throws {
-        for name in ["barcode.message", "relevantDate.end", "image.thumbnail"] {
+        for name in ["barcode.message", "relevantDate.end", "expirationDate", "image.thumbnail"] {
             let json = "{\"fields\": [{\"name\": \"\(name)\"}]}"
             do {
                 _ = try TemplateFolder.load(["pass.json": Self.passJSON, "template.json": json])

@@ -26,6 +26,8 @@ public struct BatchOptions: Sendable {
     public var compatiblePass: Bool
     /// The folder records' relative image paths start at and must stay inside; nil for the CSV's folder.
     public var imagesDirectory: String?
+    /// Where stored passes' distribution links start (`<linkBase>/p/<token>`); nil: at `webServiceURL`.
+    public var linkBase: String?
 
     public init(
         templateDirectory: String, csvPath: String, outputDirectory: String, jobs: Int, reportPath: String? = nil,
@@ -59,6 +61,8 @@ public struct BatchRecordResult: Sendable {
     /// True when `--resume` found a valid pass already in place.
     public let resumed: Bool
     public let error: String?
+    /// The pass's absolute distribution link, when it was stored with one (`--db`).
+    public var link: String? = nil
 }
 
 /// Progress as the batch runs.
@@ -68,6 +72,13 @@ public struct BatchProgress: Sendable {
     /// Records to process, when known (counted up front for progress bars).
     public let total: Int?
     public let elapsed: Double
+
+    public init(done: Int, failed: Int, total: Int?, elapsed: Double) {
+        self.done = done
+        self.failed = failed
+        self.total = total
+        self.elapsed = elapsed
+    }
 }
 
 /// Totals at the end.
@@ -103,12 +114,15 @@ public struct IssuedPassRecord: Sendable {
     public let webServiceURL: String?
     /// The pass's per-record images (file name → PNG bytes), kept so it can be re-rendered without the photos.
     public let images: [String: [UInt8]]
+    /// The distribution link issued with the pass (its token is stored only as a hash); nil for none.
+    public var link: PassLink?
 
     public init(
         serialNumber: String, passTypeIdentifier: String, templateDirectory: String, record: [String: String],
-        authenticationToken: String, webServiceURL: String?, images: [String: [UInt8]] = [:]
+        authenticationToken: String, webServiceURL: String?, images: [String: [UInt8]] = [:], link: PassLink? = nil
     ) {
         self.images = images
+        self.link = link
         self.serialNumber = serialNumber
         self.passTypeIdentifier = passTypeIdentifier
         self.templateDirectory = templateDirectory
@@ -127,16 +141,22 @@ public protocol IssuedPassSink: Sendable {
 extension IssuedPassSink {
     /// Stores one pass issued by `generate` (a token-less pass gets a fresh token, so the service can still
     /// re-render it, but the pass itself carries no web service).
-    public func storeIssued(_ pass: IssuedPass, templateDirectory: String, token: String?, webServiceURL: String?)
-        throws(PassMintError)
-    {
+    /// - Parameter linkBase: where its distribution link starts; nil: at `webServiceURL`.
+    /// - Returns: the pass's distribution link, nil when it has neither a link base nor a web service URL.
+    @discardableResult
+    public func storeIssued(
+        _ pass: IssuedPass, templateDirectory: String, token: String?, webServiceURL: String?,
+        linkBase: String? = nil
+    ) throws(PassMintError) -> PassLink? {
+        let link = (linkBase ?? webServiceURL).map { PassLink(base: $0, token: .generate()) }
         let record = IssuedPassRecord(
             serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier,
             templateDirectory: URL(fileURLWithPath: templateDirectory).standardizedFileURL.path, record: pass.record,
             authenticationToken: token ?? AuthenticationToken.generate(), webServiceURL: webServiceURL,
-            images: pass.images)
+            images: pass.images, link: link)
         do { try store([record]) } catch {
             throw .environment("storing pass \(pass.serialNumber) failed: \(error)", about: .store)
         }
+        return link
     }
 }

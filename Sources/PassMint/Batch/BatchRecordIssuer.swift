@@ -69,10 +69,10 @@ struct BatchRecordIssuer: Sendable {
                 resumedRecord(kept, path: path, serial: serial, record: record, url: $0)
             }
             if options.webServiceURL == nil || stored != nil {
-                return WorkResult(
-                    outcome: BatchRecordResult(
-                        line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: true, error: nil),
-                    archive: options.bundle ? ArchiveParts(kept) : nil, stored: stored)
+                var outcome = BatchRecordResult(
+                    line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: true, error: nil)
+                outcome.link = stored?.link?.url
+                return WorkResult(outcome: outcome, archive: options.bundle ? ArchiveParts(kept) : nil, stored: stored)
             }
         }
         let token = options.webServiceURL == nil ? nil : AuthenticationToken.generate()
@@ -87,12 +87,12 @@ struct BatchRecordIssuer: Sendable {
                 IssuedPassRecord(
                     serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier,
                     templateDirectory: templateAbsolutePath, record: pass.record, authenticationToken: $0,
-                    webServiceURL: options.webServiceURL, images: pass.images)
+                    webServiceURL: options.webServiceURL, images: pass.images, link: newLink())
             }
-            return WorkResult(
-                outcome: BatchRecordResult(
-                    line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: false, error: nil),
-                archive: options.bundle ? pass.archiveParts : nil, stored: stored)
+            var outcome = BatchRecordResult(
+                line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: false, error: nil)
+            outcome.link = stored?.link?.url
+            return WorkResult(outcome: outcome, archive: options.bundle ? pass.archiveParts : nil, stored: stored)
         } catch {
             var result = failed(serial, error.description)
             result.environmentFailure = !error.isInvalidInput
@@ -125,7 +125,13 @@ struct BatchRecordIssuer: Sendable {
         return IssuedPassRecord(
             serialNumber: serial, passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "",
             templateDirectory: templateAbsolutePath, record: values, authenticationToken: token,
-            webServiceURL: url, images: images)
+            webServiceURL: url, images: images, link: newLink())
+    }
+
+    /// A fresh distribution link for a pass this batch stores: stored again (a resumed pass too), its link is
+    /// issued anew, and the report carries the one that works.
+    private func newLink() -> PassLink? {
+        (options.linkBase ?? options.webServiceURL).map { PassLink(base: $0, token: .generate()) }
     }
 
     /// The same record in the same file always gets the same serial, so `--resume` finds its pass again.

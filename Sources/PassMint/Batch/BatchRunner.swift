@@ -210,7 +210,8 @@ public final class BatchRunner: Sendable {
         Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
-    static func countRecords(_ path: String, format: CSVFormat) throws(PassMintError) -> Int {
+    /// The records of the CSV file after its header (for a progress bar's total).
+    public static func countRecords(_ path: String, format: CSVFormat) throws(PassMintError) -> Int {
         let reader = try CSVReader(path: path, format: format)
         var n = -1
         while try reader.nextRecord() != nil { n += 1 }

@@ -2,14 +2,17 @@ import Foundation
 import PassArchive
 import PassModel
 
-/// Writes the JSON Lines report to a temporary file, renamed into place when the batch ends.
-final class ReportWriter {
+/// Writes a JSON Lines report (one object per input record) to a temporary file, renamed into place when the job
+/// ends: `batch`'s and `update --csv`'s.
+public final class ReportWriter {
     private let path: String
     private let temporary: String
     private let handle: FileHandle
     private var finished = false
 
-    init(path: String) throws(PassMintError) {
+    /// Creates the temporary file next to `path`.
+    /// - Throws: `.environment` naming the report file when it cannot be created.
+    public init(path: String) throws(PassMintError) {
         self.path = path
         temporary = path + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
@@ -31,16 +34,25 @@ final class ReportWriter {
     }
 
     func append(_ results: [BatchRecordResult]) throws(PassMintError) {
+        try append(
+            objects: results.map { r in
+                var object: [String: JSONValue] = [
+                    "line": .integer(Int64(r.line)),
+                    "serialNumber": r.serialNumber.map { .string($0) } ?? .null,
+                    "file": r.file.map { .string($0) } ?? .null,
+                    "status": .string(r.issued ? "issued" : "failed"),
+                    "error": r.error.map { .string($0) } ?? .null,
+                ]
+                if r.resumed { object["resumed"] = .bool(true) }
+                if let link = r.link { object["link"] = .string(link) }
+                return object
+            })
+    }
+
+    /// Appends one line per object.
+    public func append(objects: [[String: JSONValue]]) throws(PassMintError) {
         var out: [UInt8] = []
-        for r in results {
-            var object: [String: JSONValue] = [
-                "line": .integer(Int64(r.line)),
-                "serialNumber": r.serialNumber.map { .string($0) } ?? .null,
-                "file": r.file.map { .string($0) } ?? .null,
-                "status": .string(r.issued ? "issued" : "failed"),
-                "error": r.error.map { .string($0) } ?? .null,
-            ]
-            if r.resumed { object["resumed"] = .bool(true) }
+        for object in objects {
             out += JSONWriter.serialize(.object(object), pretty: false)
             out.append(0x0A)
         }
@@ -49,7 +61,8 @@ final class ReportWriter {
         }
     }
 
-    func finish() throws(PassMintError) {
+    /// Moves the finished report into place.
+    public func finish() throws(PassMintError) {
         try? handle.close()
         finished = true
         defer { TemporaryFiles.unregister(temporary) }

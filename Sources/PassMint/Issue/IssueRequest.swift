@@ -17,6 +17,8 @@ public struct IssueRequest: Sendable {
     /// instead of being ignored with a warning: for values a person typed, where a typo would otherwise leave
     /// the template's value in place unnoticed.
     public var rejectsUnknownKeys: Bool
+    /// A cancelled pass: pass.json gets `"voided": true`.
+    public var voided: Bool
 
     /// The key under which `IssuedPass.record` remembers `compatiblePass`, so a pass re-rendered from its stored
     /// record (serve, update) keeps its fallback. `@` keys are never template fields.
@@ -35,8 +37,10 @@ public struct IssueRequest: Sendable {
     public init(
         record: [String: String] = [:], serialNumber: String? = nil, webServiceURL: String? = nil,
         authenticationToken: String? = nil, compatiblePass: Bool = false, rejectsUnknownKeys: Bool = false,
-        imageFolder: String? = nil, imageFolders: [String: String] = [:], storedImages: [String: [UInt8]] = [:]
+        imageFolder: String? = nil, imageFolders: [String: String] = [:], storedImages: [String: [UInt8]] = [:],
+        voided: Bool = false
     ) {
+        self.voided = voided
         self.compatiblePass = compatiblePass
         self.rejectsUnknownKeys = rejectsUnknownKeys
         self.record = record

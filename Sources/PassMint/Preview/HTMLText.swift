@@ -1,9 +1,9 @@
 import Foundation
 
-/// Escaping for text and attribute values in the preview's HTML.
-enum HTMLText {
+/// Escaping for text and attribute values in the preview's HTML (and the service's link landing page).
+public enum HTMLText {
     /// `s` with `& < > " '` escaped, safe in text and in double-quoted attributes.
-    static func escape(_ s: String) -> String {
+    public static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in s {

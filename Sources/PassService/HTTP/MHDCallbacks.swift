@@ -54,7 +54,7 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
     case .receiving(let method, let path, let query, let headers):
         if uploadSize.pointee > 0 {
             let count = uploadSize.pointee
-            if request.tooLarge || request.body.count + count > context.limits.maxBodyBytes {
+            if request.tooLarge || request.body.count + count > request.bodyLimit {
                 request.tooLarge = true
                 request.body = []
             } else if let uploadData {
@@ -67,7 +67,7 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
         }
         if request.tooLarge {
             request.phase = .rejected
-            let response = RequestScreen.bodyTooLarge(context.limits).response
+            let response = RequestScreen.bodyTooLarge(request.bodyLimit).response
             context.refused(method, response, ContinuousClock.now - request.started)
             return mhdQueue(connection, response)
         }
@@ -98,10 +98,10 @@ private func mhdScreen(
         throw .badRequest("the request target contains a NUL byte")
     }
     let (path, query) = try RequestScreen.target(request.target, limits: limits)
-    let headers = try RequestScreen.headers(mhdHeaderFields(connection), limits: limits)
-    return .receiving(
-        method: HTTPMethod(method.map { String(cString: $0) } ?? "GET"), path: path, query: query,
-        headers: headers)
+    let methodName = HTTPMethod(method.map { String(cString: $0) } ?? "GET")
+    request.bodyLimit = limits.bodyLimit(method: methodName, path: path)
+    let headers = try RequestScreen.headers(mhdHeaderFields(connection), limits: limits, bodyLimit: request.bodyLimit)
+    return .receiving(method: methodName, path: path, query: query, headers: headers)
 }
 
 /// The request's header fields with their exact lengths (a NUL inside a name or value stays visible).

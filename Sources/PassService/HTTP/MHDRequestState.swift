@@ -49,6 +49,8 @@ final class MHDRequestState {
     let started = ContinuousClock.now
     var phase = Phase.started
     var body: [UInt8] = []
+    /// The most body bytes this request may send (set when its head is screened; see `RequestLimits.bodyLimit`).
+    var bodyLimit = 0
     var tooLarge = false
 
     init(target: UnsafePointer<CChar>) {

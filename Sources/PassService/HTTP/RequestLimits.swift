@@ -11,16 +11,28 @@ public struct RequestLimits: Sendable, Equatable {
     /// Largest request body: 64 KiB; larger gets 413. `--max-body-bytes`. A registration is under 200 bytes; a
     /// Wallet log upload or an admin change is the largest body the service expects.
     public var maxBodyBytes: Int
+    /// Largest body of `POST /admin/v1/updates` (a bulk change, CSV or JSON Lines): 64 MiB, about a million
+    /// rows of a few fields; larger gets 413. `--max-update-body-bytes`. Held in memory until the job has read it.
+    public var maxUpdateBodyBytes: Int
+
+    /// The one route whose body may exceed `maxBodyBytes`.
+    static let bulkUpdatePath = "/admin/v1/updates"
 
     /// - Parameters: see the properties; each must be at least 1.
     public init(
         maxURLBytes: Int = 4096, maxHeaderCount: Int = 64, maxHeaderBytes: Int = 16 * 1024,
-        maxBodyBytes: Int = 64 * 1024
+        maxBodyBytes: Int = 64 * 1024, maxUpdateBodyBytes: Int = 64 * 1024 * 1024
     ) {
         self.maxURLBytes = maxURLBytes
         self.maxHeaderCount = maxHeaderCount
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
+        self.maxUpdateBodyBytes = maxUpdateBodyBytes
+    }
+
+    /// The body limit of a request: `maxUpdateBodyBytes` for `POST /admin/v1/updates`, `maxBodyBytes` otherwise.
+    func bodyLimit(method: HTTPMethod, path: String) -> Int {
+        method == .post && path == Self.bulkUpdatePath ? max(maxBodyBytes, maxUpdateBodyBytes) : maxBodyBytes
     }
 
     /// libmicrohttpd's per-connection memory that the limits need: room for the longest target and all header

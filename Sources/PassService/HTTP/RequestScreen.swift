@@ -49,8 +49,10 @@ enum RequestScreen {
     ///   value with a control character or bytes that are not UTF-8, more than one `Content-Length`, one that is
     ///   not a plain decimal number, more than one `Transfer-Encoding`, or `Content-Length` together with
     ///   `Transfer-Encoding` (the request-smuggling shapes); 501 for a transfer coding other than `chunked`;
-    ///   413 for a declared length past `maxBodyBytes`.
-    static func headers(_ fields: [RawField], limits: RequestLimits) throws(HTTPError) -> HTTPHeaders {
+    ///   413 for a declared length past `bodyLimit` (default `maxBodyBytes`).
+    static func headers(_ fields: [RawField], limits: RequestLimits, bodyLimit: Int? = nil) throws(HTTPError)
+        -> HTTPHeaders
+    {
         guard fields.count <= limits.maxHeaderCount else {
             throw HTTPError(
                 431,
@@ -81,12 +83,12 @@ enum RequestScreen {
             if asciiCaseInsensitiveEquals(name, "Transfer-Encoding") { codings.append(value) }
             headers.add(name, value)
         }
-        try checkFraming(lengths: lengths, codings: codings, limits: limits)
+        try checkFraming(lengths: lengths, codings: codings, bodyLimit: bodyLimit ?? limits.maxBodyBytes)
         return headers
     }
 
     /// One way to find the body's end, never two: a front proxy and this server must agree where it ends.
-    private static func checkFraming(lengths: [String], codings: [String], limits: RequestLimits) throws(HTTPError) {
+    private static func checkFraming(lengths: [String], codings: [String], bodyLimit: Int) throws(HTTPError) {
         guard lengths.count <= 1 else { throw .badRequest("the request has more than one Content-Length header") }
         guard codings.count <= 1 else { throw .badRequest("the request has more than one Transfer-Encoding header") }
         if let coding = codings.first {
@@ -103,12 +105,12 @@ enum RequestScreen {
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(digits) else {
             throw .badRequest("Content-Length must be a decimal number of bytes")
         }
-        guard length <= limits.maxBodyBytes else { throw bodyTooLarge(limits) }
+        guard length <= bodyLimit else { throw bodyTooLarge(bodyLimit) }
     }
 
-    /// The 413 for a body past `maxBodyBytes`, declared or counted.
-    static func bodyTooLarge(_ limits: RequestLimits) -> HTTPError {
-        HTTPError(413, "the request body is larger than \(limits.maxBodyBytes) bytes (the service's body limit)")
+    /// The 413 for a body past the request's body limit, declared or counted.
+    static func bodyTooLarge(_ bodyLimit: Int) -> HTTPError {
+        HTTPError(413, "the request body is larger than \(bodyLimit) bytes (the service's body limit)")
     }
 
     /// RFC 9110 `tchar`.

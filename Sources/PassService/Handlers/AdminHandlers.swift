@@ -49,13 +49,25 @@ struct AdminHandlers: Sendable {
     }
 
     /// Body: a flat JSON object of field names to new values (strings, numbers or booleans). Validated by the
-    /// caller's `RecordValidator`; stored with a new tag and one queued push per registered device.
+    /// caller's `RecordValidator`; stored with a new tag and one queued push per registered device. Two keys are
+    /// the pass's state, not fields: `voided` (a JSON boolean; true cancels the card) and `expirationDate` (an
+    /// ISO 8601 date, or null to restore the template's).
     func update(_ request: Request) throws(HTTPError) -> Response {
         try authorize(request)
         let serial = request.parameters["serial"]
-        let changes = try decodeBody([String: JSONScalar].self, request, expected: #"{"field": "value", …}"#)
-            .mapValues(\.text)
-        guard !changes.isEmpty else { throw .badRequest("the body names no field to change") }
+        var body = try decodeBody([String: JSONScalar].self, request, expected: #"{"field": "value", …}"#)
+        var voided: Bool?
+        if let value = body.removeValue(forKey: "voided") {
+            guard let flag = value.bool else {
+                throw .badRequest("voided must be a JSON boolean (true cancels the pass), not \"\(value.text)\"")
+            }
+            voided = flag
+        }
+        if let null = body.first(where: { $0.value.isNull && $0.key != "expirationDate" }) {
+            throw .badRequest("\(null.key) is null; give a value (only expirationDate can be null, to clear it)")
+        }
+        let changes = body.mapValues(\.text)
+        guard !changes.isEmpty || voided != nil else { throw .badRequest("the body names no field to change") }
         guard let pass = try context.storeCall({ try context.store.pass(serial: serial) }) else {
             throw .notFound("no stored pass has serial number \(serial)")
         }
@@ -65,21 +77,108 @@ struct AdminHandlers: Sendable {
         } catch {
             throw .badRequest("\(error)")
         }
-        let (updated, queued) = try context.storeCall { try context.store.updateRecord(serial: serial, record: record) }
+        let (updated, queued) = try context.storeCall {
+            try context.store.updateRecord(serial: serial, record: record, images: nil, voided: voided)
+        }
         context.onRecordUpdated(updated, queued)
         var view = Self.view(updated)
         view.pushesQueued = queued
         return .json(200, encoding: view)
     }
 
+    private struct UpdateJobView: Encodable {
+        struct Failure: Encodable {
+            var line: Int
+            var column: String?
+            var message: String
+        }
+        var id: String
+        var status: String
+        var rows: Int
+        var changed: Int
+        var unchanged: Int
+        var failed: Int
+        var pushesQueued: Int
+        var failures: [Failure]
+        var message: String?
+        var createdAt: Date
+        var updatedAt: Date
+    }
+
+    /// Body: CSV (`text/csv`, a header with serialNumber and the fields to change) or JSON Lines
+    /// (`application/x-ndjson`, one object per line). 202 with the job's status and its `Location`; the job runs
+    /// on the service's job thread.
+    func submitUpdates(_ request: Request) throws(HTTPError) -> Response {
+        try authorize(request)
+        guard let jobs = context.updateJobs else { throw HTTPError(501, "this service runs no bulk updates") }
+        let type = (request.headers["Content-Type"] ?? "").split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        let format: UpdateJobRunner.Format
+        switch type {
+        case "text/csv": format = .csv
+        case "application/x-ndjson", "application/jsonl", "application/x-jsonlines": format = .jsonLines
+        default:
+            throw HTTPError(
+                415,
+                "send the changes as Content-Type text/csv (a header with serialNumber and the fields) or "
+                    + "application/x-ndjson (one JSON object per line)")
+        }
+        guard !request.body.isEmpty else { throw .badRequest("the body holds no rows") }
+        let job: UpdateJobStatus
+        switch try context.storeCall({ try jobs.submit(body: request.body, format: format) }) {
+        case .accepted(let accepted): job = accepted
+        case .busy(let waiting):
+            throw HTTPError(
+                503, "\(waiting) bulk updates are already waiting on this instance; try again when one has finished",
+                headers: [(name: "Retry-After", value: "30")])
+        }
+        var response = Response.json(202, encoding: Self.view(job))
+        response.headers.add("Location", "\(RequestLimits.bulkUpdatePath)/\(job.id)")
+        return response
+    }
+
+    /// The status of a bulk update: counts, the first failed rows, pushes queued.
+    func showUpdates(_ request: Request) throws(HTTPError) -> Response {
+        try authorize(request)
+        guard let jobs = context.updateJobs else { throw HTTPError(501, "this service runs no bulk updates") }
+        let id = request.parameters["id"]
+        guard let job = try context.storeCall({ try jobs.status(id: id) }) else {
+            throw .notFound("no bulk update has id \(id)")
+        }
+        return .json(200, encoding: Self.view(job))
+    }
+
+    private static func view(_ job: UpdateJobStatus) -> UpdateJobView {
+        UpdateJobView(
+            id: job.id, status: job.state.rawValue, rows: job.rows, changed: job.changed, unchanged: job.unchanged,
+            failed: job.failed, pushesQueued: job.pushesQueued,
+            failures: job.failures.map { .init(line: $0.line, column: $0.column, message: $0.message) },
+            message: job.message, createdAt: job.createdAt, updatedAt: job.updatedAt)
+    }
+
+    /// Install figures (`InstallReport.json`): query `from` and `to` (UTC days, `YYYY-MM-DD`, both included) and
+    /// `template` (a template name), each optional.
+    func stats(_ request: Request) throws(HTTPError) -> Response {
+        try authorize(request)
+        func day(_ name: String) throws(HTTPError) -> UTCDay? {
+            guard let text = request.queryValue(name) else { return nil }
+            guard let day = UTCDay(text) else {
+                throw .badRequest("query \(name)=\(text) is not a day; give YYYY-MM-DD (UTC), e.g. 2026-12-01")
+            }
+            return day
+        }
+        let query = InstallStatsQuery(
+            from: try day("from"), to: try day("to"), template: request.queryValue("template"))
+        if let from = query.from, let to = query.to, from > to {
+            throw .badRequest("query from=\(from) is after to=\(to)")
+        }
+        let report = try context.storeCall { try context.store.installReport(query) }
+        return .json(200, String(decoding: report.json(), as: UTF8.self))
+    }
+
     private func authorize(_ request: Request) throws(HTTPError) {
-        guard let expected = context.adminToken else {
-            throw HTTPError(403, "the admin API is disabled; set \(context.adminTokenVariable) to enable it")
-        }
-        guard let token = authorizationCredentials(request, scheme: "Bearer"), constantTimeEquals(token, expected)
-        else {
-            throw HTTPError(401, "missing or wrong bearer token", headers: [("WWW-Authenticate", "Bearer")])
-        }
+        try context.authorizeAdmin(request)
     }
 
     private static func view(_ pass: StoredPass) -> PassView {

@@ -20,6 +20,8 @@ struct HandlerContext: Sendable {
     let adminToken: String?
     let adminTokenVariable: String
     let onRecordUpdated: @Sendable (StoredPass, Int) -> Void
+    /// Runs `POST /admin/v1/updates`; nil when the service has no bulk updates (answered 501).
+    var updateJobs: UpdateJobRunner? = nil
 
     /// The stored version of the pass the request names, when its `Authorization: ApplePass <token>` matches the
     /// pass's token (compared in constant time); 401 otherwise, the same for an unknown pass as for a wrong token.
@@ -108,12 +110,20 @@ func decodeBody<T: Decodable>(_ type: T.Type, _ request: Request, expected: Stri
 /// A JSON scalar an admin may send as a field value; stored as its text.
 struct JSONScalar: Decodable {
     let text: String
+    /// The value when it was a JSON boolean (not a string that reads like one).
+    let bool: Bool?
+    /// The value was JSON `null` (`text` is empty).
+    let isNull: Bool
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let string = try? container.decode(String.self) {
+        bool = try? container.decode(Bool.self)
+        isNull = container.decodeNil()
+        if isNull {
+            text = ""
+        } else if let string = try? container.decode(String.self) {
             text = string
-        } else if let bool = try? container.decode(Bool.self) {
+        } else if let bool {
             text = bool ? "true" : "false"
         } else if let integer = try? container.decode(Int64.self) {
             text = String(integer)

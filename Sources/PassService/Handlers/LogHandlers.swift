@@ -63,8 +63,9 @@ struct OperationsHandlers: Sendable {
     func metrics(_ request: Request) throws(HTTPError) -> Response {
         let registrations = try? context.store.registrationsCount()
         let depth = try? context.store.outboxDepth()
+        let installs = context.metrics.installTotals { try context.store.installTotals() }
         return .text(
-            200, context.metrics.render(registrations: registrations, outboxDepth: depth),
+            200, context.metrics.render(registrations: registrations, outboxDepth: depth, installs: installs),
             contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

@@ -21,14 +21,7 @@ struct PassHandlers: Sendable {
         guard let pass = try context.storeCall({ try context.store.pass(passType: passType, serial: serial) }) else {
             throw .unauthorized()
         }
-        let body: SharedBytes
-        do {
-            body = SharedBytes(try context.renderer.render(pass))
-        } catch {
-            ServiceLog.error("rendering pass \(serial) (tag \(pass.tag)) failed: \(error)")
-            throw .internalError("the pass could not be rendered; see the server log")
-        }
-        context.cache.insert(serial: serial, tag: pass.tag, body: body)
+        let body = try context.currentBody(pass)
         return Self.pkpass(body, modifiedAtSeconds: Int64(pass.modifiedAt.timeIntervalSince1970))
     }
 

@@ -11,8 +11,25 @@ public final class Metrics: Sendable {
     private let pushes = Mutex<[String: Int]>([:])
     /// Set once by the service that records into it; read only when the text is rendered.
     private let durations = Mutex<RequestDurations?>(nil)
+    /// The install totals last read from the store and when (see `installTotals(refreshingWith:)`).
+    private let installs = Mutex<(at: ContinuousClock.Instant, totals: [InstallTotals])?>(nil)
+    /// How old the install totals on `/metrics` may be: a scrape reads the store at most this often.
+    let installRefresh: Duration
 
-    public init() {}
+    public init() { installRefresh = .seconds(5) }
+
+    /// - Parameter installRefresh: how long install totals are served from memory before the store is read again.
+    init(installRefresh: Duration) { self.installRefresh = installRefresh }
+
+    /// The install totals, read with `load` only when the last read is older than `installRefresh`, so scrapes
+    /// cost no store query most of the time; nil when the store cannot be read and nothing was read before.
+    func installTotals(refreshingWith load: () throws -> [InstallTotals]) -> [InstallTotals]? {
+        let now = ContinuousClock.now
+        if let cached = installs.withLock({ $0 }), now - cached.at < installRefresh { return cached.totals }
+        guard let fresh = try? load() else { return installs.withLock { $0?.totals } }
+        installs.withLock { $0 = (now, fresh) }
+        return fresh
+    }
 
     /// Makes the duration histograms for a route table (labels in table order) and renders them from now on.
     /// The caller keeps the returned value and records into it directly, so the hot path takes no lock here.
@@ -44,7 +61,7 @@ public final class Metrics: Sendable {
     }
 
     /// The Prometheus exposition text; gauges that could not be read are left out.
-    public func render(registrations: Int?, outboxDepth: Int?) -> String {
+    public func render(registrations: Int?, outboxDepth: Int?, installs: [InstallTotals]? = nil) -> String {
         var out = "# HELP passmint_http_requests_total HTTP requests answered, by route and status.\n"
         out += "# TYPE passmint_http_requests_total counter\n"
         let requestRows = requests.withLock { $0 }.sorted {
@@ -68,6 +85,35 @@ public final class Metrics: Sendable {
             out += "# HELP passmint_push_outbox_depth Pushes waiting in the outbox.\n"
             out += "# TYPE passmint_push_outbox_depth gauge\n"
             out += "passmint_push_outbox_depth \(outboxDepth)\n"
+        }
+        if let installs { out += Self.render(installs) }
+        return out
+    }
+
+    /// The install figures' running totals per template (`InstallTotals`), from the store, so they count every
+    /// instance's work and survive restarts.
+    private static func render(_ installs: [InstallTotals]) -> String {
+        let series: [(name: String, type: String, help: String, value: (InstallTotals) -> Int)] = [
+            ("passmint_passes_issued_total", "counter", "Passes issued (new serials stored), by template.", \.issued),
+            (
+                "passmint_passes_added_total", "counter",
+                "Passes that got their first registered device, by template.", \.added
+            ),
+            (
+                "passmint_passes_removed_total", "counter",
+                "Passes whose last registered device left (unregistered or dead token), by template.", \.removed
+            ),
+            (
+                "passmint_active_devices", "gauge",
+                "Distinct devices registered for at least one pass of the template.", \.activeDevices
+            ),
+        ]
+        var out = ""
+        for metric in series {
+            out += "# HELP \(metric.name) \(metric.help)\n# TYPE \(metric.name) \(metric.type)\n"
+            for totals in installs {
+                out += "\(metric.name){template=\(label(totals.template))} \(metric.value(totals))\n"
+            }
         }
         return out
     }

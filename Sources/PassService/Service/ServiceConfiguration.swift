@@ -39,6 +39,9 @@ public struct ServiceConfiguration: Sendable {
     /// Rendered pass bodies kept in memory.
     public var renderCacheEntries: Int
     public var renderCacheBytes: Int
+    /// Where distribution links start (`<linkBase>/p/<token>`, the landing page's QR code and admin reissues);
+    /// nil: at each pass's web service URL.
+    public var linkBase: String? = nil
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, threadPoolSize: Int = Self.defaultThreadPoolSize,

@@ -20,13 +20,15 @@ public final class WalletService: Sendable {
     ///   - tokenSigner: signs personalization tokens; nil disables `…/personalize` (404).
     ///   - environment: where the admin token variable is looked up.
     ///   - onRecordUpdated: called after an admin PATCH stored a change (pass, pushes queued): wake the pusher.
+    ///   - updateJobs: runs the bulk updates of `POST /admin/v1/updates`; nil answers that route 501.
     /// - Throws: `ServiceError.weakAdminToken` when the admin token is shorter than 32 characters;
     ///   `ServiceError` when the route table is inconsistent.
     public init(
         configuration: ServiceConfiguration, store: any PassStore, renderer: any PassRenderer,
         recordValidator: @escaping RecordValidator = WalletService.mergeRecord, tokenSigner: TokenSigner? = nil,
         metrics: Metrics = Metrics(), environment: [String: String] = ProcessInfo.processInfo.environment,
-        onRecordUpdated: @escaping @Sendable (StoredPass, Int) -> Void = { _, _ in }
+        onRecordUpdated: @escaping @Sendable (StoredPass, Int) -> Void = { _, _ in },
+        updateJobs: UpdateJobRunner? = nil
     ) throws {
         self.configuration = configuration
         self.metrics = metrics
@@ -36,8 +38,11 @@ public final class WalletService: Sendable {
             cache: RenderCache(
                 maxEntries: configuration.renderCacheEntries, maxBytes: configuration.renderCacheBytes),
             metrics: metrics, recordValidator: recordValidator, tokenSigner: tokenSigner, adminToken: adminToken,
-            adminTokenVariable: configuration.adminTokenVariable, onRecordUpdated: onRecordUpdated)
-        self.router = try Router(routes: Routes.table(Routes.Handlers(context)))
+            adminTokenVariable: configuration.adminTokenVariable, onRecordUpdated: onRecordUpdated,
+            updateJobs: updateJobs)
+        let handlers = Routes.Handlers(
+            context, links: store as? any PassLinkStore, linkBase: configuration.linkBase)
+        self.router = try Router(routes: Routes.table(handlers))
         durations = metrics.makeRequestDurations(routes: router.routes.map(\.label))
     }
 

@@ -142,7 +142,8 @@ public protocol PassStore: Sendable {
     /// device, all in one transaction.
     /// - Throws: `ServiceError.passNotFound` when no pass has this serial.
     /// `images`: the pass's new per-record images (replacing all of them), nil to keep the stored ones.
-    func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws
+    /// `voided`: the pass's new voided state (a cancelled card), nil to keep it.
+    func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?) throws
         -> (pass: StoredPass, pushesQueued: Int)
     func appendLogs(_ lines: [String]) throws
     /// The newest stored Wallet log lines, oldest first.
@@ -154,12 +155,30 @@ public protocol PassStore: Sendable {
     func registrationsCount() throws -> Int
     func outboxDepth() throws -> Int
     func details(serial: String) throws -> PassDetails?
+    /// The install figures of the days and template `query` asks for (see `InstallDay`), ordered by template
+    /// and day.
+    func installDays(_ query: InstallStatsQuery) throws -> [InstallDay]
+    /// Per template, the figures summed over all days (`activeDevices`: now); cheap enough to poll every few
+    /// seconds (one row per template and day is read, not the registrations).
+    func installTotals() throws -> [InstallTotals]
 }
 
 extension PassStore {
-    /// `updateRecord(serial:record:images:)` keeping the stored images.
+    /// The days `query` asks for and their sums per template.
+    public func installReport(_ query: InstallStatsQuery) throws -> InstallReport {
+        InstallReport(days: try installDays(query))
+    }
+
+    /// `updateRecord(serial:record:images:voided:)` keeping the stored images and the voided state.
     public func updateRecord(serial: String, record: [String: String]) throws -> (pass: StoredPass, pushesQueued: Int) {
-        try updateRecord(serial: serial, record: record, images: nil)
+        try updateRecord(serial: serial, record: record, images: nil, voided: nil)
+    }
+
+    /// `updateRecord(serial:record:images:voided:)` keeping the voided state.
+    public func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws -> (
+        pass: StoredPass, pushesQueued: Int
+    ) {
+        try updateRecord(serial: serial, record: record, images: images, voided: nil)
     }
 
     /// Default for stores without a cheaper query.

@@ -2,7 +2,8 @@ import Foundation
 
 /// Copies an embedded SQLite store into an empty PostgreSQL store, every row as it is: passes with their
 /// tokens, tags and modification seconds (phones keep their `passesUpdatedSince` and `If-Modified-Since`),
-/// devices, registrations, pending pushes, push history, logs and personalizations. One PostgreSQL
+/// devices, registrations, pending pushes, push history, logs, personalizations and distribution links (their
+/// hashes: every link keeps working). One PostgreSQL
 /// transaction: a failed copy leaves the database empty; the SQLite file is only read.
 public enum StoreTransfer {
     /// What was copied, per table.
@@ -22,6 +23,9 @@ public enum StoreTransfer {
         ("pass_images", ["serial", "path", "bytes"], false),
         ("devices", ["device_library_id", "push_token", "updated_at"], false),
         ("registrations", ["device", "pass_type", "serial", "created_at"], false),
+        ("install_passes", ["serial", "template", "devices"], false),
+        ("install_devices", ["template", "device", "passes"], false),
+        ("install_days", ["template", "day", "issued", "added", "removed", "devices_change"], false),
         (
             "push_outbox",
             ["id", "push_token", "pass_type", "serial", "tag", "attempts", "due_at", "claimed_until", "last_error"],
@@ -30,6 +34,7 @@ public enum StoreTransfer {
         ("push_history", ["id", "serial", "pass_type", "tag", "result", "detail", "at"], true),
         ("logs", ["id", "at", "message"], true),
         ("personalizations", ["id", "serial", "pass_type", "token", "info", "at"], true),
+        ("pass_links", ["serial", "token_hash", "created_at", "expires_at", "revoked_at"], false),
     ]
 
     /// Copies `source` into `target`.

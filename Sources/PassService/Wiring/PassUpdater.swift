@@ -13,11 +13,13 @@ public enum PassUpdater {
 
     /// Applies `changes` to the stored pass `serial`. Changes that name image files (`image.SLOT`, image fields)
     /// are scaled and replace the stored images of their slots.
-    /// - Parameter imageFolder: where relative image paths start and must stay inside (nil: current directory).
+    /// - Parameters:
+    ///   - voided: the pass's new voided state (true cancels the card: Wallet greys it out), nil to keep it.
+    ///   - imageFolder: where relative image paths start and must stay inside (nil: current directory).
     /// - Throws: `.invalidInput` for an unknown serial, a value the template rejects or an unusable image.
     public static func update(
-        serial: String, changes: [String: String], store: any PassStore, renderer: TemplateRenderer,
-        imageFolder: String? = nil
+        serial: String, changes: [String: String], voided: Bool? = nil, store: any PassStore,
+        renderer: TemplateRenderer, imageFolder: String? = nil
     ) throws(PassMintError) -> Outcome {
         let stored: StoredPass
         do {
@@ -41,6 +43,7 @@ public enum PassUpdater {
             // photo is scaled here and its files stored, so later renders need no original.
             var candidate = stored
             candidate.record = record
+            if let voided { candidate.voided = voided }
             let issued = try renderer.issue(candidate, photos: photos, imageFolder: imageFolder)
             if !photos.isEmpty { images = issued.images }
         } catch let error as PassMintError {
@@ -49,13 +52,14 @@ public enum PassUpdater {
             throw .invalidInput("update \(serial): \(error)")
         }
         do {
-            let (pass, queued) = try store.updateRecord(serial: serial, record: record, images: images)
-            let changed = changes.keys.sorted().compactMap { key -> (String, String?, String)? in
+            let (pass, queued) = try store.updateRecord(serial: serial, record: record, images: images, voided: voided)
+            var changed = changes.keys.sorted().compactMap { key -> (String, String?, String)? in
                 // A new photo is always a change; the stored pass keeps its scaled files, not the old path.
                 if let path = photos[key] { return (key, stored.images.isEmpty ? nil : "the stored image", path) }
                 let new = record[key] ?? ""
                 return stored.record[key] == new ? nil : (key, stored.record[key], new)
             }
+            if let voided, voided != stored.voided { changed.append(("voided", String(stored.voided), String(voided))) }
             return Outcome(serialNumber: serial, tag: pass.tag, pushesQueued: queued, changed: changed)
         } catch {
             throw .environment("storing the update of \(serial): \(error)")

@@ -30,7 +30,7 @@ public final class ServiceRunner: Sendable {
 
     public let service: WalletService
     public let pusher: Pusher
-    public let store: any PassStore & PushOutbox
+    public let store: any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore
     /// Things to log at start: a private key readable by others, a certificate close to expiry.
     public let warnings: [String]
 
@@ -73,7 +73,8 @@ public final class ServiceRunner: Sendable {
                 configuration: options.configuration, store: store, renderer: renderer,
                 recordValidator: { pass, changes in try renderer.validate(pass, changes: changes) },
                 tokenSigner: { token in try signer.sign(token) }, metrics: metrics, environment: environment,
-                onRecordUpdated: { _, _ in pusher.wake() })
+                onRecordUpdated: { _, _ in pusher.wake() },
+                updateJobs: UpdateJobRunner(store: store, checker: renderer, onChunk: { pusher.wake() }))
         } catch {
             throw .environment("starting the service: \(error)")
         }

@@ -26,7 +26,7 @@ public enum StoreAccess {
     ///   cannot be opened or reached; the CLI exits 3.
     public static func open(
         _ location: StoreLocation, serving: Bool = false, warn: (String) -> Void = StoreAccess.warnOnStandardError
-    ) throws(PassMintError) -> any PassStore & PushOutbox {
+    ) throws(PassMintError) -> any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore & PassLinkStore {
         switch location {
         case .sqlite(let path):
             return try sqlite(path: path, serving: serving, warn: warn)
@@ -58,9 +58,12 @@ public enum StoreAccess {
 
 /// Adapts a `PassStore` to the pipeline's `IssuedPassSink`.
 struct StoreSink: IssuedPassSink {
-    let store: any PassStore
+    let store: any PassStore & PassLinkStore
 
     func store(_ passes: [IssuedPassRecord]) throws {
+        let links = passes.compactMap { issued in
+            issued.link.map { PassLinkGrant(serialNumber: issued.serialNumber, tokenHash: $0.token.hash) }
+        }
         try store.insertPasses(
             passes.map { issued in
                 // The pipeline marks the fallback with a reserved `@` key; the store keeps it as a field of its own.
@@ -71,6 +74,6 @@ struct StoreSink: IssuedPassSink {
                     templatePath: issued.templateDirectory, record: record.filter { !$0.key.hasPrefix("@") },
                     authenticationToken: issued.authenticationToken, webServiceURL: issued.webServiceURL,
                     compatiblePass: compatible, images: issued.images)
-            })
+            }, links: links)
     }
 }

@@ -38,7 +38,8 @@ public final class TemplateRenderer: PassRenderer {
                 record: pass.record.merging(photos) { _, new in new }, serialNumber: pass.serialNumber,
                 webServiceURL: pass.webServiceURL,
                 authenticationToken: pass.webServiceURL == nil ? nil : pass.authenticationToken,
-                compatiblePass: pass.compatiblePass, imageFolder: imageFolder, storedImages: pass.images))
+                compatiblePass: pass.compatiblePass, imageFolder: imageFolder, storedImages: pass.images,
+                voided: pass.voided))
     }
 
     /// The changes that name images (`image.SLOT` keys and the template's image fields).

@@ -9,12 +9,15 @@ import PassModel
 /// - `relevantDate.start`, `relevantDate.end`: ISO 8601 dates (typed like date fields) that replace
 ///   `relevantDates` with one entry, `{"startDate", "endDate"}`, or `{"date"}` for a lone start; a deprecated
 ///   top-level `relevantDate` in the template is replaced by the start too. An end without a start is an error.
+/// - `expirationDate`: an ISO 8601 date that replaces pass.json's `expirationDate` (Wallet shows the pass as
+///   expired after it); an empty value keeps the template's.
 /// - `serialNumber` and `image.SLOT` are reserved as well, handled by the issuer and `ResolvedRecord.images`.
 public enum ReservedKeys {
     public static let barcodeMessage = "barcode.message"
     public static let barcodeAltText = "barcode.altText"
     public static let relevantDateStart = "relevantDate.start"
     public static let relevantDateEnd = "relevantDate.end"
+    public static let expirationDate = "expirationDate"
 
     /// The reserved keys of `record`, checked and normalised (dates as `FieldValue.date`); empty values dropped.
     static func resolve(_ record: [String: String], file: String) throws(TemplateError) -> [String: String] {
@@ -22,7 +25,7 @@ public enum ReservedKeys {
         for key in [barcodeMessage, barcodeAltText] {
             if let value = record[key], !value.isEmpty { out[key] = value }
         }
-        for key in [relevantDateStart, relevantDateEnd] {
+        for key in [relevantDateStart, relevantDateEnd, expirationDate] {
             guard let raw = record[key], !raw.isEmpty else { continue }
             guard let date = FieldValue.date(FieldValue.trimmed(raw)) else {
                 throw .invalidValue(
@@ -82,6 +85,7 @@ public enum ReservedKeys {
             root["relevantDates"] = .array([.object(entry)])
             if root["relevantDate"] != nil { root["relevantDate"] = .string(start) }
         }
+        if let expiration = values[expirationDate] { root["expirationDate"] = .string(expiration) }
     }
 }
 

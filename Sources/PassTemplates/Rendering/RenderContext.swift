@@ -19,13 +19,17 @@ public struct RenderContext: Sendable, Equatable {
     /// Derive the legacy `generic` fallback from `posterGeneric` (see `CompatibleFallback`) even when the
     /// template's tooling.json does not ask for it.
     public var compatiblePass: Bool
+    /// A cancelled pass: pass.json gets `"voided": true` (Wallet greys it out and hides its barcode) whatever
+    /// the template says.
+    public var voided: Bool
 
     public init(
         serialNumber: String? = nil, passTypeIdentifier: String? = nil, teamIdentifier: String? = nil,
         webServiceURL: String? = nil, authenticationToken: String? = nil, images: [PassFile] = [],
-        compatiblePass: Bool = false
+        compatiblePass: Bool = false, voided: Bool = false
     ) {
         self.compatiblePass = compatiblePass
+        self.voided = voided
         self.serialNumber = serialNumber
         self.passTypeIdentifier = passTypeIdentifier
         self.teamIdentifier = teamIdentifier

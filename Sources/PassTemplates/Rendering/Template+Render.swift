@@ -64,6 +64,7 @@ extension Template {
         }
         if let url = context.webServiceURL { root["webServiceURL"] = .string(url) }
         if let token = context.authenticationToken { root["authenticationToken"] = .string(token) }
+        if context.voided { root["voided"] = .bool(true) }
 
         var files: [String: PassFile] = [:]
         for asset in assets {

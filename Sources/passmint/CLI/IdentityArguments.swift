@@ -33,6 +33,8 @@ extension PassMintError.Input {
         case .serial: "--serial"
         case .images: "--images"
         case .trustRoot: "--trust-root"
+        case .linkBase: "--link-base"
+        case .linkExpiry: "--expires"
         case .certificate: "--cert"
         case .key: "--key"
         case .wwdr: "--wwdr"

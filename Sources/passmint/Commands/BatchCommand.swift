@@ -11,8 +11,8 @@ struct BatchCommand: Command {
             "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--shard i/N] [--compatible]",
         discussion: """
             The CSV header names template fields (plus an optional serialNumber column and the other reserved
-            keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, image.SLOT; for a Pass
-            Designer .pkpasstemplate, pass field keys). An unknown column is warned about once and ignored.
+            keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, expirationDate,
+            image.SLOT; for a Pass Designer .pkpasstemplate, pass field keys). An unknown column is warned about once and ignored.
             Values are typed by template.json; a bad record is reported with its line number and skipped, the others are issued.
             Serial numbers not given in the CSV are derived from the file name, line and values, so a rerun with
             --resume finds the passes a killed run already made and issues only the rest (with --db it stores
@@ -35,15 +35,11 @@ struct BatchCommand: Command {
             .flag("bundle", "also write .pkpasses bundles of at most 10 passes"),
             .flag("resume", "skip records whose pass already exists and is valid"),
             .value("web-service-url", "URL", "update service base URL written into each pass (needs --db)"),
+            LinkArguments.option,
             .value("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV"),
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
-            .value("delimiter", "SEP", "field separator: , ; tab or | (default: detected from the header)"),
-            .value(
-                "encoding", "ENC",
-                "CSV encoding: utf-8, utf-16le, utf-16be, windows-1252 or latin1 (default: UTF-8, or UTF-16 by its BOM)"
-            ),
-            TrustArguments.option,
-        ] + StoreArguments.options(dbHelp: "store issued passes in this SQLite database for `passmint serve`")
+        ] + CSVArguments.options + [TrustArguments.option]
+            + StoreArguments.options(dbHelp: "store issued passes in this SQLite database for `passmint serve`")
             + IdentityArguments.options,
         examples: [
             "passmint batch --template Templates/loyalty --csv members.csv --out passes/ --report report.jsonl",
@@ -64,29 +60,7 @@ struct BatchCommand: Command {
             }
             shard = (parts[0], parts[1])
         }
-        var format = CSVFormat()
-        if let text = args.value("delimiter") {
-            guard let delimiter = CSVDelimiter(name: text) else {
-                throw .usage("--delimiter takes , ; tab or |; got '\(text)'")
-            }
-            format.delimiter = delimiter
-        }
-        if let text = args.value("encoding") {
-            guard let encoding = CSVEncoding(name: text) else {
-                throw .usage("--encoding takes one of \(CSVEncoding.names); got '\(text)'")
-            }
-            format.encoding = encoding
-        }
-        for (variable, keyPath) in [
-            ("PASSMINT_CSV_MAX_FIELD_BYTES", \CSVLimits.maxFieldBytes),
-            ("PASSMINT_CSV_MAX_RECORD_BYTES", \.maxRecordBytes),
-        ] {
-            guard let text = ProcessInfo.processInfo.environment[variable] else { continue }
-            guard let value = Int(text), value > 0 else {
-                throw .usage("\(variable) must be a positive number of bytes; got '\(text)'")
-            }
-            format.limits[keyPath: keyPath] = value
-        }
+        let format = try CSVArguments.format(args)
         // PASSMINT_DATABASE_URL names the service's store: only passes bound to the service go there.
         store = try StoreArguments.location(
             args, of: Self.spec,
@@ -103,6 +77,10 @@ struct BatchCommand: Command {
             webServiceURL: args.value("web-service-url"), shard: shard, identity: IdentityArguments.make(args),
             csvFormat: format, compatiblePass: args.flag("compatible"), imagesDirectory: args.value("images"))
         options.trustRoots = try TrustArguments.load(args)
+        options.linkBase = try LinkArguments.base(args)
+        if options.linkBase != nil, options.webServiceURL == nil {
+            throw .usage("--link-base needs --web-service-url and --db: batch stores only passes bound to the service")
+        }
     }
 
     func run() throws(CLIError) -> Int32 {

@@ -8,6 +8,8 @@ enum Commands {
         BatchCommand.self,
         ServeCommand.self,
         UpdateCommand.self,
+        LinksCommand.self,
+        StatsCommand.self,
         MigrateCommand.self,
         PreviewCommand.self,
         LintCommand.self,

@@ -14,7 +14,8 @@ struct GenerateCommand: Command {
             Values come from --data (a JSON object) and then --set (which wins). Template fields not given take
             their defaults from template.json. A Pass Designer .pkpasstemplate (folder or zipped) is personalized
             by field key: --set MEMBER_NAME=Ada sets every pass field with that key. Reserved keys:
-            serialNumber, barcode.message, barcode.altText, relevantDate.start, relevantDate.end, image.SLOT.
+            serialNumber, barcode.message, barcode.altText, relevantDate.start, relevantDate.end, expirationDate,
+            image.SLOT.
             A key that is neither a field nor reserved is an error. The pass is written to a temporary name and
             renamed into place.
             A record can carry a photo for an image slot: --set image.thumbnail=photos/ada.jpg (or an image field
@@ -30,6 +31,7 @@ struct GenerateCommand: Command {
             .value("out", "FILE", "where to write the .pkpass"),
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
             .value("web-service-url", "URL", "update service base URL written into the pass (needs --db)"),
+            LinkArguments.option,
             TrustArguments.option,
         ] + StoreArguments.options(dbHelp: "store the pass in this SQLite database so `passmint serve` can update it")
             + IdentityArguments.options,
@@ -48,6 +50,7 @@ struct GenerateCommand: Command {
     let identity: IdentityOptions
     let store: StoreLocation?
     let webServiceURL: String?
+    let linkBase: String?
     let trust: TrustRoots
     let compatible: Bool
     let imageFolder: String?
@@ -68,6 +71,10 @@ struct GenerateCommand: Command {
         compatible = args.flag("compatible")
         if webServiceURL != nil, store == nil {
             throw .usage("--web-service-url needs --db FILE or --postgres URL so `passmint serve` can find the pass")
+        }
+        linkBase = try LinkArguments.base(args)
+        if linkBase != nil, store == nil {
+            throw .usage("--link-base needs --db FILE or --postgres URL: a link opens a stored pass")
         }
         imageFolder = args.value("images")
         var record: [String: String] = [:]
@@ -104,13 +111,22 @@ struct GenerateCommand: Command {
             try PassSelfCheck.require(pass, name: out, trust: trust)
             try PassOutput.write(pass.archiveParts, to: out)
             // Stored only once the file exists, so the service never knows a pass its holder was not given.
+            var link: PassLink?
             if let store {
-                try StoreAccess.issuedPassSink(store).storeIssued(
-                    pass, templateDirectory: templateDir, token: token, webServiceURL: webServiceURL)
+                link = try StoreAccess.issuedPassSink(store).storeIssued(
+                    pass, templateDirectory: templateDir, token: token, webServiceURL: webServiceURL,
+                    linkBase: linkBase)
             }
             print(
                 "wrote \(out): \(pass.passTypeIdentifier) serial \(pass.serialNumber), \(pass.archiveParts.count) bytes"
             )
+            if let link {
+                print("link: \(link.url)")
+            } else if store != nil {
+                Console.error(
+                    "note: no distribution link: the pass has no web service URL; give --web-service-url or --link-base"
+                )
+            }
             return 0
         } catch {
             throw error.cli

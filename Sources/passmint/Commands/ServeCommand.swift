@@ -40,6 +40,7 @@ struct ServeCommand: Command {
             .value("apns", "URL", "APNs base URL (default https://api.push.apple.com)"),
             .value("apns-ca", "FILE", "trust this CA for APNs instead of the system store (tests)"),
             .value("admin-token-env", "VAR", "environment variable holding the admin bearer token"),
+            LinkArguments.option,
             .value("access-log", "FILE", "append a JSON Lines access log to FILE (mode 0600), or - for stdout"),
             .flag("log-requests", "the access log on stderr instead"),
             .value("tls-cert", "FILE", "serve HTTPS: PEM server certificate, then its intermediates"),
@@ -48,6 +49,9 @@ struct ServeCommand: Command {
             .value("max-headers", "N", "most header fields in a request (default 64; more: 431)"),
             .value("max-header-bytes", "N", "most bytes of header names and values (default 16384; more: 431)"),
             .value("max-body-bytes", "N", "largest request body (default 65536; larger: 413)"),
+            .value(
+                "max-update-body-bytes", "N",
+                "largest body of POST /admin/v1/updates, a bulk change (default 67108864; larger: 413)"),
             TrustArguments.option,
         ] + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)") + IdentityArguments.options,
         examples: [
@@ -75,13 +79,16 @@ struct ServeCommand: Command {
             maxURLBytes: try args.integer("max-url-bytes", of: Self.spec) ?? defaults.maxURLBytes,
             maxHeaderCount: try args.integer("max-headers", of: Self.spec) ?? defaults.maxHeaderCount,
             maxHeaderBytes: try args.integer("max-header-bytes", of: Self.spec) ?? defaults.maxHeaderBytes,
-            maxBodyBytes: try args.integer("max-body-bytes", of: Self.spec) ?? defaults.maxBodyBytes)
-        let configuration = ServiceConfiguration(
+            maxBodyBytes: try args.integer("max-body-bytes", of: Self.spec) ?? defaults.maxBodyBytes,
+            maxUpdateBodyBytes: try args.integer("max-update-body-bytes", of: Self.spec)
+                ?? defaults.maxUpdateBodyBytes)
+        var configuration = ServiceConfiguration(
             host: args.value("host") ?? "127.0.0.1", port: port,
             threadPoolSize: try args.integer("threads", of: Self.spec) ?? ServiceConfiguration.defaultThreadPoolSize,
             writeWorkers: try args.integer("write-workers", of: Self.spec) ?? ServiceConfiguration.defaultWriteWorkers,
             limits: limits,
             adminTokenVariable: args.value("admin-token-env") ?? "PASSMINT_ADMIN_TOKEN")
+        configuration.linkBase = try LinkArguments.base(args)
         options = ServiceRunner.Options(
             store: try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db"),
             configuration: configuration,

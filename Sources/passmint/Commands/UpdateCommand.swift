@@ -1,56 +1,161 @@
+import Foundation
 import PassMint
 import PassService
 
-/// `passmint update`: change a stored pass, bump its tag and queue a push to every registered device.
+/// `passmint update`: change a stored pass (or, with --csv, many), bump its tag and queue a push to every
+/// registered device.
 struct UpdateCommand: Command {
     static let spec = CommandSpec(
         name: "update",
-        abstract: "change a stored pass (e.g. --set tier=Gold) and queue pushes to its devices",
-        usage: "update SERIAL --set key=value… [--images DIR] [--db FILE | --postgres URL]",
+        abstract: "change a stored pass (e.g. --set tier=Gold), or many from a CSV, and queue pushes to their devices",
+        usage:
+            "update SERIAL (--set key=value… | --void) [--images DIR] [--db FILE | --postgres URL]\n"
+            + "       passmint update --csv FILE [--report FILE] [--resume] [--chunk-size N] [--db FILE | --postgres URL]",
         discussion: """
             Validates the change against the pass's template, stores the new record with a new update tag and
             writes one push per registered device, all in one transaction. A running `passmint serve` on the same
             database sends the pushes; phones then download the re-signed pass, and fields with a changeMessage
             show it (for example "You are now Gold"). --set image.thumbnail=FILE (or an image field) replaces the
             pass's photo: the new file is scaled and stored, relative to the current directory or --images DIR.
+            --void cancels the card: the pass is re-signed with "voided": true (Wallet greys it out and hides its
+            barcode), its devices are pushed, and its distribution link stops working. --set expirationDate=DATE
+            (ISO 8601) makes Wallet show the pass as expired after DATE; --set expirationDate= restores the
+            template's.
+            With --csv FILE: one row per pass, a serialNumber column and one column per field to change (an
+            empty cell keeps the stored value). Each row is validated against its pass's template, and the first
+            changed pass of each template and tier is rendered and signed as a check. A row that changes nothing
+            bumps nothing and pushes nothing. Changes are stored in chunks (--chunk-size, default 500), each
+            with its pushes and the job's position in one transaction. Ctrl-C (or SIGTERM) stops after the
+            current chunk (exit 130); --resume then continues after the last stored chunk of the same file. A
+            bad row is reported with its line and column and skipped. Exit 0 when no row failed, 1 when any did.
             """,
         options: [
             .value("set", "KEY=VALUE", "new value of a template field", repeatable: true),
             .value("images", "DIR", "folder that image paths start at and must stay inside"),
-        ] + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)") + IdentityArguments.options,
-        positionals: 1...1,
-        examples: ["passmint update 3F2A9C… --set tier=Gold --set milesToNextTier=0 --db passmint.db"]
+            .flag("void", "cancel the pass (voided: true), push it and stop its link"),
+            .value("csv", "FILE", "one row per pass: serialNumber and the fields to change"),
+            .value("report", "FILE", "with --csv: a JSON Lines report, one object per row"),
+            .flag("resume", "with --csv: continue after the rows an interrupted run of the same file stored"),
+            .value("chunk-size", "N", "with --csv: rows per transaction (default 500)"),
+        ] + CSVArguments.options + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)")
+            + IdentityArguments.options,
+        positionals: 0...1,
+        examples: [
+            "passmint update 3F2A9C… --set tier=Gold --set milesToNextTier=0 --db passmint.db",
+            "passmint update 3F2A9C… --void --db passmint.db",
+            "passmint update --csv changes.csv --report changes.jsonl --db passmint.db",
+        ]
     )
 
-    let serial: String
-    let changes: [String: String]
+    enum Mode {
+        case one(serial: String, changes: [String: String], voided: Bool?, imageFolder: String?)
+        case csv(path: String, format: CSVFormat, report: String?, resume: Bool, chunkSize: Int)
+    }
+
+    let mode: Mode
     let store: StoreLocation
     let identity: IdentityOptions
-    let imageFolder: String?
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        serial = args.positionals[0]
         store = try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db")
         identity = IdentityArguments.make(args)
-        imageFolder = args.value("images")
         let changes = try args.keyValues("set", of: Self.spec)
-        guard !changes.isEmpty else { throw .usage("nothing to change; give at least one --set key=value") }
-        self.changes = changes
+        if let path = args.value("csv") {
+            guard args.positionals.isEmpty, changes.isEmpty, args.value("images") == nil, !args.flag("void") else {
+                throw .usage(
+                    "--csv FILE takes the serials and values from the file; give no SERIAL, --set, --void or --images")
+            }
+            let chunkSize = try args.integer("chunk-size", of: Self.spec) ?? defaultBulkChunkSize
+            guard chunkSize >= 1 else { throw .usage("--chunk-size needs at least 1 row") }
+            mode = .csv(
+                path: path, format: try CSVArguments.format(args), report: args.value("report"),
+                resume: args.flag("resume"), chunkSize: chunkSize)
+            return
+        }
+        for option in ["report", "chunk-size"] where args.value(option) != nil {
+            throw .usage("--\(option) works with --csv FILE")
+        }
+        if args.flag("resume") { throw .usage("--resume works with --csv FILE") }
+        guard let serial = args.positionals.first else {
+            throw .usage("give the SERIAL of the pass to change (with --set key=value), or --csv FILE")
+        }
+        let void = args.flag("void")
+        guard !changes.isEmpty || void else {
+            throw .usage("nothing to change; give at least one --set key=value, or --void")
+        }
+        mode = .one(serial: serial, changes: changes, voided: void ? true : nil, imageFolder: args.value("images"))
     }
 
     func run() throws(CLIError) -> Int32 {
         do {
             let store = try StoreAccess.open(store)
             let renderer = TemplateRenderer(identity: try identity.load())
-            let outcome = try PassUpdater.update(
-                serial: serial, changes: changes, store: store, renderer: renderer, imageFolder: imageFolder)
-            for change in outcome.changed {
-                print("\(change.field): \(change.from ?? "(unset)") → \(change.to)")
+            switch mode {
+            case .one(let serial, let changes, let voided, let imageFolder):
+                let outcome = try PassUpdater.update(
+                    serial: serial, changes: changes, voided: voided, store: store, renderer: renderer,
+                    imageFolder: imageFolder)
+                for change in outcome.changed {
+                    print("\(change.field): \(change.from ?? "(unset)") → \(change.to)")
+                }
+                print("updated \(outcome.serialNumber): tag \(outcome.tag), \(outcome.pushesQueued) push(es) queued")
+                return 0
+            case .csv(let path, let format, let report, let resume, let chunkSize):
+                return try runCSV(
+                    path: path, format: format, report: report, resume: resume, chunkSize: chunkSize, store: store,
+                    renderer: renderer)
             }
-            print("updated \(outcome.serialNumber): tag \(outcome.tag), \(outcome.pushesQueued) push(es) queued")
-            return 0
         } catch {
             throw error.cli
         }
+    }
+
+    private func runCSV(
+        path: String, format: CSVFormat, report: String?, resume: Bool, chunkSize: Int,
+        store: any PassStore & BulkChangeStore, renderer: TemplateRenderer
+    ) throws(PassMintError) -> Int32 {
+        let job = try BulkUpdater.jobIdentity(csvPath: path)
+        let rows = try CSVBulkRows(path: path, format: format)
+        let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
+        let total = bar.enabled ? try BatchRunner.countRecords(path, format: format) : nil
+        let interrupt = InterruptRequest(secondStopsAtOnce: true)
+        let summary = try BulkUpdater(store: store, checker: renderer).run(
+            rows, options: BulkUpdater.Options(job: job, resume: resume, chunkSize: chunkSize), reportPath: report,
+            shouldStop: { interrupt.requested }
+        ) { so in
+            bar.update(BatchProgress(done: so.rows, failed: so.failed, total: total, elapsed: so.elapsed))
+        }
+        bar.finish()
+        if resume {
+            Console.error(
+                summary.resumedFrom.map {
+                    "update: resuming after line \($0) (\(summary.skipped) rows done by an earlier run)"
+                }
+                    ?? "update: no earlier run of this file stored a chunk; starting at the first row")
+        }
+        let seconds = max(summary.elapsed, 1e-9)
+        var line = "update: \(summary.rows) rows, \(summary.changed) changed, \(summary.unchanged) unchanged, "
+        line += "\(summary.failed) failed, \(summary.pushesQueued) pushes queued"
+        line += String(
+            format: " in %.2f s (%.0f rows/s, %.0f pushes queued/s)", summary.elapsed,
+            Double(summary.rows - summary.skipped) / seconds, Double(summary.pushesQueued) / seconds)
+        if summary.failed > 0 {
+            line += report.map { "; see \($0) for the failures" } ?? "; rerun with --report FILE to see every failure"
+        }
+        Console.error(line)
+        for failure in summary.failures.prefix(BatchSummary.failuresShown) {
+            let column = failure.column.map { ", column \($0)" } ?? ""
+            Console.error("  line \(failure.line)\(column): \(failure.error ?? "failed")")
+        }
+        if summary.failed > BatchSummary.failuresShown {
+            Console.error("  … and \(summary.failed - BatchSummary.failuresShown) more")
+        }
+        if summary.interrupted {
+            Console.error(
+                "update: interrupted after line \(summary.position); every row up to it is stored — rerun the same "
+                    + "command with --resume to continue")
+            return 130
+        }
+        return summary.failed > 0 ? 1 : 0
     }
 }

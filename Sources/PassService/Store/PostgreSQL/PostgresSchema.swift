@@ -84,6 +84,48 @@ enum PostgresSchema {
                 );
                 """),
         StoreMigration(
+            version: 4,
+            purpose: "distribution links: one current link per pass, its token kept only as a SHA-256 hash",
+            sql: """
+                CREATE TABLE pass_links (
+                    serial TEXT PRIMARY KEY,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT,
+                    revoked_at BIGINT
+                );
+                """),
+        StoreMigration(
+            version: 5,
+            purpose: "install figures: per pass its template name and device count, per template and device its "
+                + "pass count, per template and UTC day the counters (InstallStats.swift); back-filled from the "
+                + "passes and registrations already stored",
+            sql: PostgresStore.installStatsMigration),
+        StoreMigration(
+            version: 7,
+            purpose: "the bulk engine's progress per job (recorded with each chunk) and the admin update jobs' "
+                + "status, so any serve instance answers it",
+            sql: """
+                CREATE TABLE bulk_progress (
+                    job TEXT PRIMARY KEY,
+                    position BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                );
+                CREATE TABLE update_jobs (
+                    id TEXT PRIMARY KEY,
+                    status TEXT NOT NULL,
+                    rows BIGINT NOT NULL DEFAULT 0,
+                    changed BIGINT NOT NULL DEFAULT 0,
+                    unchanged BIGINT NOT NULL DEFAULT 0,
+                    failed BIGINT NOT NULL DEFAULT 0,
+                    pushes_queued BIGINT NOT NULL DEFAULT 0,
+                    failures TEXT NOT NULL DEFAULT '[]',
+                    message TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                );
+                """),
+        StoreMigration(
             version: 9,
             purpose: "change notifications: in-memory read caches and pushers of every instance follow other instances",
             sql: """

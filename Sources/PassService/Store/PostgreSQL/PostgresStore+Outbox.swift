@@ -63,11 +63,7 @@ extension PostgresStore {
         try pool.transaction { db in
             try Self.recordHistory(db, ids: "{\(id)}", result: .dropped, detail: reason, at: nowSeconds)
             try db.query("DELETE FROM push_outbox WHERE id = $1 OR push_token = $2", [String(id), pushToken])
-            try db.query(
-                """
-                DELETE FROM registrations WHERE device IN
-                    (SELECT device_library_id FROM devices WHERE push_token = $1)
-                """, [pushToken])
+            try Self.deleteDeadTokenRegistrations(db, pushToken: pushToken, day: UTCDay(now()).number)
             try db.query("DELETE FROM devices WHERE push_token = $1", [pushToken])
         }
     }

@@ -6,7 +6,7 @@ import Foundation
 /// own: update tags come from the `pass_tag` sequence (monotonic across instances), `Last-Modified` seconds are
 /// raised under the row lock of the UPDATE, and pushers claim outbox rows with `FOR UPDATE SKIP LOCKED` and a
 /// lease (see `PostgresStore+Outbox.swift`).
-public final class PostgresStore: PassStore, PushOutbox {
+public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     let pool: PostgresPool
     let now: @Sendable () -> Date
     /// The caches of `passVersion` and `updatedSerials` and the pusher wake-up; nil unless listening.
@@ -45,9 +45,12 @@ public final class PostgresStore: PassStore, PushOutbox {
     static let passColumns =
         "serial, pass_type, template, record, auth_token, tag, modified_at, voided, web_service_url, compatible_pass"
 
-    public func insertPasses(_ passes: [StoredPass]) throws {
+    public func insertPasses(_ passes: [StoredPass]) throws { try insertPasses(passes, links: []) }
+
+    public func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws {
         guard !passes.isEmpty else { return }
         let nowSeconds = String(RecordCoding.seconds(now()))
+        let day = UTCDay(now()).number
         let rows = try passes.map { pass in
             [
                 pass.serialNumber, pass.passTypeIdentifier, pass.templatePath, try RecordCoding.encode(pass.record),
@@ -68,7 +71,9 @@ public final class PostgresStore: PassStore, PushOutbox {
                         compatible_pass = excluded.compatible_pass
                     """, row)
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
+                try Self.countIssue(db, serial: pass.serialNumber, template: pass.templatePath, day: day)
             }
+            for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }
         changes?.passesChanged(passes.map(\.serialNumber))
     }
@@ -128,10 +133,10 @@ public final class PostgresStore: PassStore, PushOutbox {
                     WHERE push_token IN (SELECT push_token FROM old WHERE push_token <> $4)
                 ), registration AS (
                     INSERT INTO registrations (device, pass_type, serial, created_at) VALUES ($1, $2, $3, $5)
-                    ON CONFLICT DO NOTHING RETURNING 1
-                )
+                    ON CONFLICT DO NOTHING RETURNING serial
+                )\(Self.registrationCounting)
                 SELECT count(*) FROM registration
-                """, [device, passType, serial, pushToken, nowSeconds]
+                """, [device, passType, serial, pushToken, nowSeconds, Self.shard()]
             ).int(0, 0)
         }
         return created == 1 ? .created : .alreadyRegistered
@@ -139,20 +144,21 @@ public final class PostgresStore: PassStore, PushOutbox {
 
     public func unregister(device: String, passType: String, serial: String) throws -> Bool {
         defer { changes?.registrationsChanged(device: device) }
+        let day = String(UTCDay(now()).number)
         return try pool.withConnection { db in
             // The CTEs see one snapshot: the device is deleted when no registration but this one is left.
             try db.query(
                 """
                 WITH removed AS (
-                    DELETE FROM registrations WHERE device = $1 AND pass_type = $2 AND serial = $3 RETURNING 1
+                    DELETE FROM registrations WHERE device = $1 AND pass_type = $2 AND serial = $3 RETURNING serial
                 ), device AS (
                     DELETE FROM devices WHERE device_library_id = $1 AND EXISTS (SELECT 1 FROM removed)
                     AND NOT EXISTS (
                         SELECT 1 FROM registrations
                         WHERE device = $1 AND NOT (pass_type = $2 AND serial = $3))
-                )
+                )\(Self.unregistrationCounting)
                 SELECT count(*) FROM removed
-                """, [device, passType, serial]
+                """, [device, passType, serial, day, Self.shard()]
             ).int(0, 0) > 0
         }
     }
@@ -196,9 +202,9 @@ public final class PostgresStore: PassStore, PushOutbox {
 
     /// One statement: the new record, tag and second, and one outbox row per registered device (except devices
     /// with a fresh unclaimed push of this pass type waiting: one push makes the phone fetch every change).
-    public func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws -> (
-        pass: StoredPass, pushesQueued: Int
-    ) {
+    public func updateRecord(
+        serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?
+    ) throws -> (pass: StoredPass, pushesQueued: Int) {
         let nowDate = now()
         let encoded = try RecordCoding.encode(record)
         defer { changes?.passesChanged([serial]) }
@@ -208,7 +214,7 @@ public final class PostgresStore: PassStore, PushOutbox {
                 """
                 WITH pass AS (
                     UPDATE passes SET record = $2, tag = nextval('pass_tag'),
-                        modified_at = greatest($3, modified_at + 1)
+                        modified_at = greatest($3, modified_at + 1), voided = coalesce($5::boolean, voided)
                     WHERE serial = $1 RETURNING \(Self.passColumns)
                 ), queued AS (
                     INSERT INTO push_outbox (push_token, pass_type, serial, tag, attempts, due_at, claimed_until)
@@ -222,7 +228,10 @@ public final class PostgresStore: PassStore, PushOutbox {
                 )
                 SELECT pass.*, (SELECT count(*) FROM queued) FROM pass
                 """,
-                [serial, encoded, String(RecordCoding.seconds(nowDate)), String(RecordCoding.milliseconds(nowDate))])
+                [
+                    serial, encoded, String(RecordCoding.seconds(nowDate)), String(RecordCoding.milliseconds(nowDate)),
+                    voided.map { $0 ? "true" : "false" },
+                ])
             guard result.rowCount > 0 else { throw ServiceError.passNotFound(serial: serial) }
             var pass = try Self.storedPass(result, row: 0)
             if let images {

@@ -100,6 +100,48 @@ enum SQLiteSchema {
                 WHERE json_type(record, '$."@webServiceURL"') IS NOT NULL
                     OR json_type(record, '$."@compatiblePass"') IS NOT NULL;
                 """),
+        StoreMigration(
+            version: 4,
+            purpose: "distribution links: one current link per pass, its token kept only as a SHA-256 hash",
+            sql: """
+                CREATE TABLE IF NOT EXISTS pass_links (
+                    serial TEXT PRIMARY KEY,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER,
+                    revoked_at INTEGER
+                );
+                """),
+        StoreMigration(
+            version: 5,
+            purpose: "install figures: per pass its template name and device count, per template and device its "
+                + "pass count, per template and UTC day the counters (InstallStats.swift); back-filled from the "
+                + "passes and registrations already stored",
+            sql: SQLiteStore.installStatsMigration),
+        StoreMigration(
+            version: 7,
+            purpose: "the bulk engine's progress per job (recorded with each chunk) and the admin update jobs' "
+                + "status, so any serve instance answers it",
+            sql: """
+                CREATE TABLE IF NOT EXISTS bulk_progress (
+                    job TEXT PRIMARY KEY,
+                    position INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS update_jobs (
+                    id TEXT PRIMARY KEY,
+                    status TEXT NOT NULL,
+                    rows INTEGER NOT NULL DEFAULT 0,
+                    changed INTEGER NOT NULL DEFAULT 0,
+                    unchanged INTEGER NOT NULL DEFAULT 0,
+                    failed INTEGER NOT NULL DEFAULT 0,
+                    pushes_queued INTEGER NOT NULL DEFAULT 0,
+                    failures TEXT NOT NULL DEFAULT '[]',
+                    message TEXT,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

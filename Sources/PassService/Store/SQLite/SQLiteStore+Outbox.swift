@@ -73,6 +73,7 @@ extension SQLiteStore {
                 try s.bind(2, pushToken)
                 try s.run()
             }
+            try Self.countDeadTokenRegistrations(db, pushToken: pushToken, day: UTCDay(seconds: nowSeconds).number)
             for sql in [
                 """
                 DELETE FROM registrations WHERE device IN

@@ -2,7 +2,7 @@ import Foundation
 
 /// The default `PassStore`: one SQLite file in WAL mode, shareable with a second process
 /// (`passmint update --db` while `passmint serve` runs).
-public final class SQLiteStore: PassStore, PushOutbox {
+public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
     let pool: SQLiteConnectionPool
     let now: @Sendable () -> Date
 
@@ -34,9 +34,12 @@ public final class SQLiteStore: PassStore, PushOutbox {
     static let passColumns =
         "serial, pass_type, template, record, auth_token, tag, modified_at, voided, web_service_url, compatible_pass"
 
-    public func insertPasses(_ passes: [StoredPass]) throws {
+    public func insertPasses(_ passes: [StoredPass]) throws { try insertPasses(passes, links: []) }
+
+    public func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws {
         guard !passes.isEmpty else { return }
         let nowSeconds = Self.seconds(now())
+        let day = UTCDay(seconds: nowSeconds).number
         try pool.write { db in
             for pass in passes {
                 let tag = try Self.nextTag(db)
@@ -64,7 +67,9 @@ public final class SQLiteStore: PassStore, PushOutbox {
                     try s.run()
                 }
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
+                try Self.countIssue(db, serial: pass.serialNumber, template: pass.templatePath, day: day)
             }
+            for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }
     }
 
@@ -144,7 +149,8 @@ public final class SQLiteStore: PassStore, PushOutbox {
     }
 
     public func unregister(device: String, passType: String, serial: String) throws -> Bool {
-        try pool.write { db in
+        let day = UTCDay(now()).number
+        return try pool.write { db in
             let removed = try db.withStatement(
                 "DELETE FROM registrations WHERE device = ?1 AND pass_type = ?2 AND serial = ?3"
             ) { s in
@@ -154,6 +160,7 @@ public final class SQLiteStore: PassStore, PushOutbox {
                 try s.run()
                 return db.changes > 0
             }
+            if removed { try Self.countUnregistration(db, device: device, serial: serial, day: day) }
             try db.withStatement(
                 """
                 DELETE FROM devices WHERE device_library_id = ?1
@@ -192,9 +199,9 @@ public final class SQLiteStore: PassStore, PushOutbox {
         }
     }
 
-    public func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws -> (
-        pass: StoredPass, pushesQueued: Int
-    ) {
+    public func updateRecord(
+        serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?
+    ) throws -> (pass: StoredPass, pushesQueued: Int) {
         let nowDate = now()
         let encoded = try Self.encode(record)
         return try pool.write { db in
@@ -205,26 +212,34 @@ public final class SQLiteStore: PassStore, PushOutbox {
             let modified = max(Self.seconds(nowDate), Self.seconds(pass.modifiedAt) + 1)
             pass.modifiedAt = Date(timeIntervalSince1970: TimeInterval(modified))
             pass.record = record
-            try db.withStatement("UPDATE passes SET record = ?2, tag = ?3, modified_at = ?4 WHERE serial = ?1") {
-                s in
+            if let voided { pass.voided = voided }
+            try db.withStatement(
+                "UPDATE passes SET record = ?2, tag = ?3, modified_at = ?4, voided = ?5 WHERE serial = ?1"
+            ) { s in
                 try s.bind(1, serial)
                 try s.bind(2, encoded)
                 try s.bind(3, pass.tag)
                 try s.bind(4, modified)
+                try s.bind(5, pass.voided ? 1 : 0)
                 try s.run()
             }
             if let images {
                 try Self.replaceImages(db, serial: serial, images: images)
                 pass.images = images
             }
-            let queued = try Self.queuePushes(db, pass: pass, nowMilliseconds: Self.milliseconds(nowDate))
+            let queued = try Self.queuePushes(
+                db, serial: serial, passType: pass.passTypeIdentifier, tag: pass.tag,
+                nowMilliseconds: Self.milliseconds(nowDate))
             return (pass, queued)
         }
     }
 
     /// One outbox row per device registered for the pass, except devices that already have a fresh unclaimed
     /// push for this pass type waiting: one push makes the phone fetch every change, so more would be noise.
-    private static func queuePushes(_ db: SQLiteConnection, pass: StoredPass, nowMilliseconds: Int64) throws -> Int {
+    /// (Also used by the bulk engine, once per changed pass of a chunk.)
+    static func queuePushes(
+        _ db: SQLiteConnection, serial: String, passType: String, tag: Int64, nowMilliseconds: Int64
+    ) throws -> Int {
         try db.withStatement(
             """
             INSERT INTO push_outbox (push_token, pass_type, serial, tag, attempts, due_at, claimed_until)
@@ -235,9 +250,9 @@ public final class SQLiteStore: PassStore, PushOutbox {
                 AND o.attempts = 0 AND o.claimed_until <= ?4)
             """
         ) { s in
-            try s.bind(1, pass.serialNumber)
-            try s.bind(2, pass.passTypeIdentifier)
-            try s.bind(3, pass.tag)
+            try s.bind(1, serial)
+            try s.bind(2, passType)
+            try s.bind(3, tag)
             try s.bind(4, nowMilliseconds)
             try s.run()
             return db.changes

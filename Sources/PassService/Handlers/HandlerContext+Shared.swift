@@ -1,0 +1,28 @@
+/// What more than one handler group needs: the current signed body of a pass, the admin check.
+extension HandlerContext {
+    /// The signed `.pkpass` of `pass` as stored now: from the render cache by (serial, tag), else rendered and
+    /// cached, so a Wallet download and a distribution link give the same bytes.
+    func currentBody(_ pass: StoredPass) throws(HTTPError) -> SharedBytes {
+        if let body = cache.body(serial: pass.serialNumber, tag: pass.tag) { return body }
+        let body: SharedBytes
+        do {
+            body = SharedBytes(try renderer.render(pass))
+        } catch {
+            ServiceLog.error("rendering pass \(pass.serialNumber) (tag \(pass.tag)) failed: \(error)")
+            throw .internalError("the pass could not be rendered; see the server log")
+        }
+        cache.insert(serial: pass.serialNumber, tag: pass.tag, body: body)
+        return body
+    }
+
+    /// Admin calls need `Authorization: Bearer <token>` (compared in constant time); 403 while the API is off.
+    func authorizeAdmin(_ request: Request) throws(HTTPError) {
+        guard let expected = adminToken else {
+            throw HTTPError(403, "the admin API is disabled; set \(adminTokenVariable) to enable it")
+        }
+        guard let token = authorizationCredentials(request, scheme: "Bearer"), constantTimeEquals(token, expected)
+        else {
+            throw HTTPError(401, "missing or wrong bearer token", headers: [("WWW-Authenticate", "Bearer")])
+        }
+    }
+}

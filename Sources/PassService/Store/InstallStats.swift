@@ -1,0 +1,215 @@
+import Foundation
+
+/// A calendar day in UTC, counted in days since 1970-01-01: the key of the install figures.
+public struct UTCDay: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Days since 1970-01-01 (negative before).
+    public let number: Int64
+
+    public init(number: Int64) { self.number = number }
+
+    /// The UTC day `date` falls on.
+    public init(_ date: Date) { self.init(seconds: RecordCoding.seconds(date)) }
+
+    /// The UTC day of a second since 1970.
+    public init(seconds: Int64) {
+        let (quotient, remainder) = seconds.quotientAndRemainder(dividingBy: 86_400)
+        number = remainder < 0 ? quotient - 1 : quotient
+    }
+
+    /// Parses `YYYY-MM-DD` (a real calendar date); nil for anything else.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let year = Int64(parts[0]), let month = Int64(parts[1]), let day = Int64(parts[2]),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        let made = UTCDay.days(year: year, month: month, day: day)
+        // 2026-02-30 would land on 2026-03-02: only dates that round-trip are real.
+        guard UTCDay(number: made).civil == (year, month, day) else { return nil }
+        number = made
+    }
+
+    /// `YYYY-MM-DD`.
+    public var description: String {
+        let (year, month, day) = civil
+        func padded(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
+    }
+
+    public static func < (a: UTCDay, b: UTCDay) -> Bool { a.number < b.number }
+
+    // Howard Hinnant's days-from-civil and civil-from-days: exact for the proleptic Gregorian calendar, with no
+    // time zone database involved.
+    private static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private var civil: (Int64, Int64, Int64) {
+        let z = number + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+/// The install figures of one template on one UTC day (days without any event are not listed).
+///
+/// - `issued`: passes stored under a serial the store had not seen before (re-storing a serial is no new issue).
+/// - `added`: passes that went from no registered device to one (their first registration, or the first again
+///   after all devices had left).
+/// - `removed`: passes that went from one registered device or more to none: the last device unregistered, or
+///   its registrations were deleted because APNs reported its push token dead.
+/// - `activeDevices`: distinct devices with at least one registration for a pass of the template at the end of
+///   the day.
+public struct InstallDay: Sendable, Equatable {
+    public var template: String
+    public var day: UTCDay
+    public var issued: Int
+    public var added: Int
+    public var removed: Int
+    public var activeDevices: Int
+
+    public init(template: String, day: UTCDay, issued: Int, added: Int, removed: Int, activeDevices: Int) {
+        self.template = template
+        self.day = day
+        self.issued = issued
+        self.added = added
+        self.removed = removed
+        self.activeDevices = activeDevices
+    }
+}
+
+/// The figures of one template summed over days: `activeDevices` is the count at the end of the last day.
+public struct InstallTotals: Sendable, Equatable {
+    public var template: String
+    public var issued: Int
+    public var added: Int
+    public var removed: Int
+    public var activeDevices: Int
+
+    public init(template: String, issued: Int, added: Int, removed: Int, activeDevices: Int) {
+        self.template = template
+        self.issued = issued
+        self.added = added
+        self.removed = removed
+        self.activeDevices = activeDevices
+    }
+}
+
+/// Which install figures to read: days `from` through `to` (both included; nil: unbounded), one template or all.
+public struct InstallStatsQuery: Sendable, Equatable {
+    public var from: UTCDay?
+    public var to: UTCDay?
+    /// A template's display name (`InstallStats.templateName`), nil for every template.
+    public var template: String?
+
+    public init(from: UTCDay? = nil, to: UTCDay? = nil, template: String? = nil) {
+        self.from = from
+        self.to = to
+        self.template = template
+    }
+}
+
+/// The answer of `passmint stats` and `GET /admin/v1/stats`: the days, and per template the sums over them.
+public struct InstallReport: Sendable, Equatable {
+    /// Ordered by template, then day.
+    public var days: [InstallDay]
+    /// One per template in `days`, ordered by template.
+    public var totals: [InstallTotals]
+
+    /// Sums `days` (ordered by template, then day) per template.
+    public init(days: [InstallDay]) {
+        self.days = days
+        var totals: [InstallTotals] = []
+        for day in days {
+            if totals.last?.template != day.template {
+                totals.append(InstallTotals(template: day.template, issued: 0, added: 0, removed: 0, activeDevices: 0))
+            }
+            totals[totals.count - 1].issued += day.issued
+            totals[totals.count - 1].added += day.added
+            totals[totals.count - 1].removed += day.removed
+            totals[totals.count - 1].activeDevices = day.activeDevices
+        }
+        self.totals = totals
+    }
+
+    private struct JSONView: Encodable {
+        struct Day: Encodable {
+            var template: String
+            var day: String
+            var issued, added, removed, activeDevices: Int
+        }
+        struct Total: Encodable {
+            var template: String
+            var issued, added, removed, activeDevices: Int
+        }
+        var days: [Day]
+        var totals: [Total]
+    }
+
+    /// The stable JSON form, keys sorted:
+    /// `{"days": [{"activeDevices", "added", "day": "YYYY-MM-DD", "issued", "removed", "template"}],
+    /// "totals": [{"activeDevices", "added", "issued", "removed", "template"}]}`.
+    public func json() -> [UInt8] {
+        let view = JSONView(
+            days: days.map {
+                .init(
+                    template: $0.template, day: $0.day.description, issued: $0.issued, added: $0.added,
+                    removed: $0.removed, activeDevices: $0.activeDevices)
+            },
+            totals: totals.map {
+                .init(
+                    template: $0.template, issued: $0.issued, added: $0.added, removed: $0.removed,
+                    activeDevices: $0.activeDevices)
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // Strings and integers only: encoding cannot fail.
+        return Array((try? encoder.encode(view)) ?? Data("{}".utf8))
+    }
+}
+
+/// Rules shared by both stores' install figures.
+public enum InstallStats {
+    /// The prefix of a versioned template reference, `passmint-template:NAME@<sha256 hex>`.
+    static let versionedPrefix = "passmint-template:"
+
+    /// The name figures are grouped by, from a stored pass's template: NAME for `passmint-template:NAME@<hex>`,
+    /// otherwise the folder's last path component without `.pkpasstemplate` or `.zip` (`Templates/loyalty/` →
+    /// `loyalty`, `/srv/Coffee.pkpasstemplate` → `Coffee`). The migration that back-fills older passes applies
+    /// the same rule in SQL (`SQLiteSchema`, `PostgresSchema` version 5).
+    public static func templateName(_ template: String) -> String {
+        var name: Substring
+        if template.hasPrefix(versionedPrefix) {
+            name = template.dropFirst(versionedPrefix.count)
+            if let at = name.lastIndex(of: "@"),
+                name[name.index(after: at)...].allSatisfy({ $0.isHexDigit && !$0.isUppercase })
+            {
+                name = name[..<at]
+            }
+        } else {
+            name = Substring(template)
+            while name.hasSuffix("/") { name = name.dropLast() }
+            if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+            for suffix in [".pkpasstemplate", ".zip"] where name.lowercased().hasSuffix(suffix) {
+                name = name.dropLast(suffix.count)
+                break
+            }
+        }
+        return name.isEmpty ? template : String(name)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// A distribution link to store: the pass it opens and the SHA-256 of its token (`LinkToken.hash`). The token
+/// itself never reaches the store, so a copy of the database does not give working links.
+public struct PassLinkGrant: Sendable, Equatable {
+    public var serialNumber: String
+    /// Lowercase hex SHA-256 of the token's text.
+    public var tokenHash: String
+    /// After this moment the link answers 404; nil: it does not expire.
+    public var expiresAt: Date?
+
+    public init(serialNumber: String, tokenHash: String, expiresAt: Date? = nil) {
+        self.serialNumber = serialNumber
+        self.tokenHash = tokenHash
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Whether a link opens its pass right now.
+public enum PassLinkState: String, Sendable, Equatable {
+    case active, revoked, expired
+}
+
+/// A stored distribution link as the CLI and the admin API show it (never the token: only its hash is kept).
+public struct PassLinkInfo: Sendable, Equatable {
+    public var serialNumber: String
+    /// When the current token was issued (whole seconds).
+    public var createdAt: Date
+    public var expiresAt: Date?
+    public var revokedAt: Date?
+    /// The state at the moment the store read it, by the store's clock.
+    public var state: PassLinkState
+
+    public init(serialNumber: String, createdAt: Date, expiresAt: Date?, revokedAt: Date?, state: PassLinkState) {
+        self.serialNumber = serialNumber
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.revokedAt = revokedAt
+        self.state = state
+    }
+
+    /// The state of a link with these times at `nowSeconds`: revoked wins over expired.
+    static func state(expiresAt: Int64?, revokedAt: Int64?, nowSeconds: Int64) -> PassLinkState {
+        if revokedAt != nil { return .revoked }
+        if let expiresAt, expiresAt <= nowSeconds { return .expired }
+        return .active
+    }
+
+    /// A link read from a store row (seconds since 1970).
+    static func row(serial: String, created: Int64, expires: Int64?, revoked: Int64?, nowSeconds: Int64)
+        -> PassLinkInfo
+    {
+        PassLinkInfo(
+            serialNumber: serial, createdAt: Date(timeIntervalSince1970: TimeInterval(created)),
+            expiresAt: expires.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+            revokedAt: revoked.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+            state: state(expiresAt: expires, revokedAt: revoked, nowSeconds: nowSeconds))
+    }
+}
+
+/// What `GET /p/:linkToken` needs to answer: the link's state and the current version of its pass, found in one
+/// query, so a cached pass is served without reading the record.
+public struct PassLinkTarget: Sendable, Equatable {
+    public var serialNumber: String
+    public var state: PassLinkState
+    /// The pass's current update tag (the render cache's key).
+    public var tag: Int64
+    public var voided: Bool
+
+    public init(serialNumber: String, state: PassLinkState, tag: Int64, voided: Bool) {
+        self.serialNumber = serialNumber
+        self.state = state
+        self.tag = tag
+        self.voided = voided
+    }
+}
+
+/// The distribution links of stored passes (`pass_links`, one current link per pass), implemented by both stores.
+///
+/// A link is looked up by the hash of its token through the table's unique index: the secret itself is never
+/// compared, so no comparison can leak how much of a guessed token was right.
+public protocol PassLinkStore: Sendable {
+    /// Stores `passes` as `insertPasses(_:)` does and, in the same transaction, their new links: a pass stored
+    /// again with a link gets that link, and its earlier one stops working.
+    func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws
+    /// The link whose token has this hash; nil when there is none (an unknown token or a replaced one).
+    func resolveLink(tokenHash: String) throws -> PassLinkInfo?
+    /// The link whose token has this hash with its pass's current tag and voided flag; nil when there is none.
+    func openLink(tokenHash: String) throws -> PassLinkTarget?
+    /// The current link of a pass; nil when it has none.
+    func link(serial: String) throws -> PassLinkInfo?
+    /// Gives the pass a new link (the old token stops working), not revoked, with the grant's expiry.
+    /// - Throws: `ServiceError.passNotFound` when no pass has this serial.
+    func reissueLink(_ grant: PassLinkGrant) throws -> PassLinkInfo
+    /// Revokes the pass's link (kept, so `show` can say when); nil when the pass has none.
+    func revokeLink(serial: String) throws -> PassLinkInfo?
+    /// Sets or clears (nil) when the pass's link expires; nil when the pass has none.
+    func setLinkExpiry(serial: String, expiresAt: Date?) throws -> PassLinkInfo?
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Distribution links (`pass_links`).
+extension PostgresStore {
+    static let linkColumns = "serial, created_at, expires_at, revoked_at"
+
+    public func resolveLink(tokenHash: String) throws -> PassLinkInfo? {
+        let nowSeconds = RecordCoding.seconds(now())
+        return try pool.withConnection { db in
+            Self.linkInfo(
+                try db.query("SELECT \(Self.linkColumns) FROM pass_links WHERE token_hash = $1", [tokenHash]),
+                nowSeconds: nowSeconds)
+        }
+    }
+
+    public func openLink(tokenHash: String) throws -> PassLinkTarget? {
+        let nowSeconds = RecordCoding.seconds(now())
+        return try pool.withConnection { db in
+            let result = try db.query(
+                """
+                SELECT l.serial, l.expires_at, l.revoked_at, p.tag, p.voided
+                FROM pass_links l JOIN passes p ON p.serial = l.serial WHERE l.token_hash = $1
+                """, [tokenHash])
+            guard result.rowCount > 0 else { return nil }
+            return PassLinkTarget(
+                serialNumber: result.string(0, 0),
+                state: PassLinkInfo.state(
+                    expiresAt: result.optionalString(0, 1).flatMap { Int64($0) },
+                    revokedAt: result.optionalString(0, 2).flatMap { Int64($0) }, nowSeconds: nowSeconds),
+                tag: result.int64(0, 3), voided: result.bool(0, 4))
+        }
+    }
+
+    public func link(serial: String) throws -> PassLinkInfo? {
+        let nowSeconds = RecordCoding.seconds(now())
+        return try pool.withConnection { db in
+            Self.linkInfo(
+                try db.query("SELECT \(Self.linkColumns) FROM pass_links WHERE serial = $1", [serial]),
+                nowSeconds: nowSeconds)
+        }
+    }
+
+    public func reissueLink(_ grant: PassLinkGrant) throws -> PassLinkInfo {
+        let nowSeconds = RecordCoding.seconds(now())
+        return try pool.transaction { db in
+            // The pass row is locked, so a concurrent delete of the pass cannot leave an orphan link.
+            let known = try db.query("SELECT 1 FROM passes WHERE serial = $1 FOR UPDATE", [grant.serialNumber])
+            guard known.rowCount > 0 else { throw ServiceError.passNotFound(serial: grant.serialNumber) }
+            try Self.upsertLink(db, grant, nowSeconds: String(nowSeconds))
+            return PassLinkInfo.row(
+                serial: grant.serialNumber, created: nowSeconds, expires: grant.expiresAt.map(RecordCoding.seconds),
+                revoked: nil, nowSeconds: nowSeconds)
+        }
+    }
+
+    public func revokeLink(serial: String) throws -> PassLinkInfo? {
+        let nowSeconds = RecordCoding.seconds(now())
+        return try pool.withConnection { db in
+            Self.linkInfo(
+                try db.query(
+                    """
+                    UPDATE pass_links SET revoked_at = coalesce(revoked_at, $2) WHERE serial = $1
+                    RETURNING \(Self.linkColumns)
+                    """, [serial, String(nowSeconds)]),
+                nowSeconds: nowSeconds)
+        }
+    }
+
+    public func setLinkExpiry(serial: String, expiresAt: Date?) throws -> PassLinkInfo? {
+        let nowSeconds = RecordCoding.seconds(now())
+        return try pool.withConnection { db in
+            Self.linkInfo(
+                try db.query(
+                    "UPDATE pass_links SET expires_at = $2 WHERE serial = $1 RETURNING \(Self.linkColumns)",
+                    [serial, expiresAt.map { String(RecordCoding.seconds($0)) }]),
+                nowSeconds: nowSeconds)
+        }
+    }
+
+    /// Creates or replaces the link of `grant.serialNumber` (call inside a transaction).
+    static func upsertLink(_ db: PGConnection, _ grant: PassLinkGrant, nowSeconds: String) throws {
+        try db.query(
+            """
+            INSERT INTO pass_links (serial, token_hash, created_at, expires_at, revoked_at)
+            VALUES ($1, $2, $3, $4, NULL)
+            ON CONFLICT (serial) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at,
+                expires_at = excluded.expires_at, revoked_at = NULL
+            """,
+            [
+                grant.serialNumber, grant.tokenHash, nowSeconds,
+                grant.expiresAt.map { String(RecordCoding.seconds($0)) },
+            ])
+    }
+
+    private static func linkInfo(_ result: PGResult, nowSeconds: Int64) -> PassLinkInfo? {
+        guard result.rowCount > 0 else { return nil }
+        return PassLinkInfo.row(
+            serial: result.string(0, 0), created: result.int64(0, 1),
+            expires: result.optionalString(0, 2).flatMap { Int64($0) },
+            revoked: result.optionalString(0, 3).flatMap { Int64($0) }, nowSeconds: nowSeconds)
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import PassMint
+import PassModel
+
+/// One input row of a bulk update: the serial and the fields it sets, or why it cannot be used.
+public struct BulkRow: Sendable, Equatable {
+    /// Where the row starts in its input (1-based; a CSV's header is line 1).
+    public var line: Int
+    /// The pass the row changes ("" when the row names none).
+    public var serialNumber: String
+    /// Field name → new value. Empty CSV cells are left out: they keep the stored value.
+    public var values: [String: String]
+    /// Why the row is unusable (unreadable CSV record, not a JSON object, …); the row then fails alone.
+    public var error: String?
+    /// The column or JSON key the error is about, when one is.
+    public var column: String?
+
+    public init(
+        line: Int, serialNumber: String, values: [String: String], error: String? = nil, column: String? = nil
+    ) {
+        self.line = line
+        self.serialNumber = serialNumber
+        self.values = values
+        self.error = error
+        self.column = column
+    }
+}
+
+/// Rows of a bulk update, read one at a time so memory stays flat whatever the input's size.
+public protocol BulkRowSource: AnyObject {
+    /// The next row, nil at the end. A bad row comes back with its `error`; only an unreadable input throws.
+    func nextRow() throws(PassMintError) -> BulkRow?
+}
+
+/// The column that names the pass in a bulk update's CSV or JSON Lines.
+public let bulkSerialColumn = "serialNumber"
+
+/// CSV rows through `batch`'s reader (RFC 4180, separator and encoding detected, `CSVLimits`): a header with a
+/// `serialNumber` column and the fields to change.
+public final class CSVBulkRows: BulkRowSource {
+    private let reader: CSVReader
+    private let header: [String]
+    private let serialIndex: Int
+    private let name: String
+
+    /// Opens `path` and checks the header.
+    /// - Throws: `.invalidInput` naming the file when it cannot be opened, is empty, or its header has no
+    ///   `serialNumber` column, an empty name or a name twice.
+    public init(path: String, format: CSVFormat = CSVFormat(), name: String? = nil) throws(PassMintError) {
+        self.name = name ?? path
+        reader = try CSVReader(path: path, format: format)
+        guard let first = try reader.nextRecord() else {
+            throw .invalidInput(
+                "\(self.name): the CSV is empty; line 1 must name serialNumber and the fields to change", about: .csv)
+        }
+        guard let fields = first.fields else {
+            throw .invalidInput(
+                "\(self.name):1: the header cannot be read: \(first.error ?? "unreadable")", about: .csv)
+        }
+        header = fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        var seen = Set<String>()
+        for (index, column) in header.enumerated() {
+            guard !column.isEmpty else {
+                throw .invalidInput(
+                    "\(self.name):1: column \(index + 1) of the header has no name; name every column", about: .csv)
+            }
+            guard seen.insert(column).inserted else {
+                throw .invalidInput("\(self.name):1: column '\(column)' appears twice in the header; remove one")
+            }
+        }
+        guard let serialIndex = header.firstIndex(of: bulkSerialColumn) else {
+            throw .invalidInput(
+                "\(self.name):1: the header has no \(bulkSerialColumn) column (read with the separator "
+                    + "\(reader.delimiter.shown): \(header.prefix(5).joined(separator: ", "))); every row must name "
+                    + "the pass it changes", about: .csv)
+        }
+        guard header.count > 1 else {
+            throw .invalidInput(
+                "\(self.name):1: the header names only \(bulkSerialColumn); add the columns of the fields to change",
+                about: .csv)
+        }
+        self.serialIndex = serialIndex
+    }
+
+    public func nextRow() throws(PassMintError) -> BulkRow? {
+        guard let record = try reader.nextRecord() else { return nil }
+        guard let fields = record.fields else {
+            return BulkRow(line: record.line, serialNumber: "", values: [:], error: record.error ?? "unreadable")
+        }
+        guard fields.count == header.count else {
+            return BulkRow(
+                line: record.line, serialNumber: fields.count > serialIndex ? fields[serialIndex] : "", values: [:],
+                error: "the record has \(fields.count) field(s) but the header has \(header.count); "
+                    + "quote values that contain the separator")
+        }
+        var values: [String: String] = [:]
+        for (column, value) in zip(header, fields) where column != bulkSerialColumn && !value.isEmpty {
+            values[column] = value
+        }
+        return BulkRow(line: record.line, serialNumber: fields[serialIndex], values: values)
+    }
+}
+
+/// JSON Lines rows: one JSON object per line, `serialNumber` and the fields to change (strings, numbers or
+/// booleans, stored as their text; null keeps the stored value). Blank lines are skipped.
+public final class JSONLinesBulkRows: BulkRowSource {
+    private let bytes: [UInt8]
+    private let maxLineBytes: Int
+    private let name: String
+    private var position = 0
+    private var line = 0
+
+    /// - Parameter maxLineBytes: a longer line fails alone (the limit of one CSV record).
+    public init(bytes: [UInt8], name: String, maxLineBytes: Int = CSVLimits().maxRecordBytes) {
+        self.bytes = bytes
+        self.name = name
+        self.maxLineBytes = maxLineBytes
+    }
+
+    public func nextRow() throws(PassMintError) -> BulkRow? {
+        while position < bytes.count {
+            line += 1
+            let start = position
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            position = end + 1
+            var slice = bytes[start..<end]
+            if slice.last == 0x0D { slice = slice.dropLast() }
+            if slice.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            guard slice.count <= maxLineBytes else {
+                return failed("the line is longer than \(maxLineBytes) bytes")
+            }
+            let document: JSONDocument
+            do { document = try JSONReader.parse(Array(slice), file: name) } catch {
+                return failed("not valid JSON: \(error.message); each line must be one JSON object")
+            }
+            guard document.isStrict, case .object(let members) = document.value else {
+                return failed(#"each line must be one JSON object such as {"serialNumber": "…", "tier": "Gold"}"#)
+            }
+            var values: [String: String] = [:]
+            for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+                switch value {
+                case .null: continue
+                case .string(let text): values[key] = text
+                case .integer(let number): values[key] = String(number)
+                case .double(let number): values[key] = number.description
+                case .bool(let flag): values[key] = flag ? "true" : "false"
+                case .array, .object:
+                    return failed("the value of \"\(key)\" must be a string, number or boolean", column: key)
+                }
+            }
+            guard let serial = values.removeValue(forKey: bulkSerialColumn), !serial.isEmpty else {
+                return failed("the object has no \"\(bulkSerialColumn)\" string", column: bulkSerialColumn)
+            }
+            return BulkRow(line: line, serialNumber: serial, values: values)
+        }
+        return nil
+    }
+
+    private func failed(_ message: String, column: String? = nil) -> BulkRow {
+        BulkRow(line: line, serialNumber: "", values: [:], error: message, column: column)
+    }
+}

@@ -1,0 +1,301 @@
+import Dispatch
+import Foundation
+import PassMint
+import PassModel
+import PassTemplates
+
+/// What a bulk update checks a changed row with: the template's validation, and a render of the new pass.
+public protocol BulkRecordChecker: Sendable {
+    /// The complete new record of `pass` with `changes` applied, or the error that refuses them.
+    func validate(_ pass: StoredPass, changes: [String: String]) throws -> [String: String]
+    /// Passes with the same key render alike as far as a refusal goes (same template, same tier): one successful
+    /// render stands for all of them.
+    func renderKey(_ pass: StoredPass) -> String
+    /// Renders and signs `pass` once; throws what would stop it reaching a phone.
+    func renderCheck(_ pass: StoredPass) throws
+}
+
+extension TemplateRenderer: BulkRecordChecker {
+    public func validate(_ pass: StoredPass, changes: [String: String]) throws -> [String: String] {
+        try validate(pass, changes: changes, allowImages: false)
+    }
+
+    public func renderKey(_ pass: StoredPass) -> String {
+        let tierField = (try? issuer(for: pass.templatePath).template.tierField) ?? nil
+        return pass.templatePath + "\u{0}" + (tierField.flatMap { pass.record[$0] } ?? "")
+    }
+
+    public func renderCheck(_ pass: StoredPass) throws {
+        _ = try issue(pass)
+    }
+}
+
+/// `update --csv` and `POST /admin/v1/updates`: one change per input row, validated against each pass's template,
+/// applied through the bulk engine in chunks whose outbox rows and progress commit together.
+///
+/// - A row whose resolved record equals the stored one is *unchanged*: it goes to no chunk, bumps no tag and
+///   queues no push. So a rerun of a finished (or killed) job pushes nothing for the rows already applied.
+/// - Every changed row is validated (`TemplateRenderer.validate`: unknown fields, types, enum values); the first
+///   changed pass of each template and tier combination is also rendered and signed, so a value that makes an
+///   unsignable pass fails its row before any phone sees it, without signing 100,000 passes.
+/// - A bad row fails alone (reported with its line, and its column when one is at fault); the job goes on.
+/// - With `resume`, rows up to the position the job last committed are skipped: the job's identity is the
+///   input's content hash, recorded in the store that holds the passes.
+public final class BulkUpdater {
+    /// How a run goes.
+    public struct Options: Sendable {
+        /// The job's identity in the store's progress table (see `BulkUpdater.jobIdentity(csvPath:)`).
+        public var job: String
+        /// Skip the rows the job already committed.
+        public var resume: Bool
+        /// Rows per chunk (a chunk holds at most this many changes).
+        public var chunkSize: Int
+
+        public init(job: String, resume: Bool = false, chunkSize: Int = defaultBulkChunkSize) {
+            self.job = job
+            self.resume = resume
+            self.chunkSize = max(1, chunkSize)
+        }
+    }
+
+    /// What became of one row.
+    public enum RowStatus: String, Sendable {
+        case changed, unchanged, failed
+    }
+
+    /// One row's result, as the report line shows it.
+    public struct RowOutcome: Sendable, Equatable {
+        public var line: Int
+        public var serialNumber: String
+        public var status: RowStatus
+        /// Outbox rows the change queued (0 when a pending push already covers the device).
+        public var pushes: Int
+        public var error: String?
+        /// The column (CSV) or key (JSON Lines) at fault, when one is.
+        public var column: String?
+
+        /// The report's JSON Lines object: line, serialNumber, status, pushes, error (and column).
+        public var reportObject: [String: JSONValue] {
+            var object: [String: JSONValue] = [
+                "line": .integer(Int64(line)), "serialNumber": serialNumber.isEmpty ? .null : .string(serialNumber),
+                "status": .string(status.rawValue), "pushes": .integer(Int64(pushes)),
+                "error": error.map { .string($0) } ?? .null,
+            ]
+            if let column { object["column"] = .string(column) }
+            return object
+        }
+    }
+
+    /// Totals of a run (so far, when handed to `progress`).
+    public struct Summary: Sendable {
+        /// Rows read in this run (skipped ones included).
+        public var rows = 0
+        public var changed = 0
+        public var unchanged = 0
+        public var failed = 0
+        /// Rows skipped because an earlier run of the job committed them (`resume`).
+        public var skipped = 0
+        public var pushesQueued = 0
+        public var elapsed = 0.0
+        /// Stopped at a chunk boundary because `shouldStop` said so.
+        public var interrupted = false
+        /// The job's committed position: the last input line done.
+        public var position: Int64 = 0
+        /// Where an earlier run had got to (`resume`), nil when it started at the beginning.
+        public var resumedFrom: Int64?
+        /// The first failed rows, at most `failuresKept`.
+        public var failures: [RowOutcome] = []
+
+        /// How many failed rows a summary keeps.
+        public static let failuresKept = 100
+    }
+
+    private let store: any PassStore & BulkChangeStore
+    private let checker: any BulkRecordChecker
+
+    public init(store: any PassStore & BulkChangeStore, checker: any BulkRecordChecker) {
+        self.store = store
+        self.checker = checker
+    }
+
+    /// The job identity of a CSV file: `update-csv:` and the SHA-256 of its bytes, so the same content resumes
+    /// the same job whatever the file is called, and an edited file starts a new one.
+    /// - Throws: `.invalidInput` naming the file when it cannot be read.
+    public static func jobIdentity(csvPath: String) throws(PassMintError) -> String {
+        guard let handle = FileHandle(forReadingAtPath: csvPath) else {
+            throw .invalidInput("\(csvPath): cannot open the CSV file; check the path", about: .csv)
+        }
+        defer { try? handle.close() }
+        var digest = SHA256Digest()
+        while true {
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch {
+                throw .invalidInput("\(csvPath): reading the CSV failed: \(error.localizedDescription)", about: .csv)
+            }
+            guard let chunk, !chunk.isEmpty else { break }
+            digest.update(chunk)
+        }
+        return "update-csv:" + digest.finish()
+    }
+
+    /// Runs the job over `rows`.
+    /// - Parameters:
+    ///   - reportPath: a JSON Lines report (`RowOutcome.reportObject` per row of this run), written to a temporary
+    ///     name and renamed into place at the end.
+    ///   - shouldStop: asked after each committed chunk; true ends the run there (`Summary.interrupted`).
+    ///   - progress: called after each committed chunk with the totals so far.
+    /// - Throws: `.environment` when the store cannot be read or written (the chunks committed so far stay, and a
+    ///   rerun with `resume` continues after them), or the report cannot be written; whatever reading the rows
+    ///   throws. Bad rows are reported, not thrown.
+    public func run(
+        _ rows: any BulkRowSource, options: Options, reportPath: String? = nil, shouldStop: () -> Bool = { false },
+        progress: (Summary) -> Void = { _ in }
+    ) throws(PassMintError) -> Summary {
+        let start = DispatchTime.now()
+        var summary = Summary()
+        let report = try reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
+        if options.resume {
+            summary.resumedFrom = try storeCall("reading the progress of the job") {
+                try store.bulkPosition(job: options.job)
+            }
+            summary.position = summary.resumedFrom ?? 0
+        }
+        var renderedKeys = Set<String>()
+        var exhausted = false
+        while !exhausted {
+            var window: [BulkRow] = []
+            while window.count < options.chunkSize {
+                guard let row = try rows.nextRow() else {
+                    exhausted = true
+                    break
+                }
+                summary.rows += 1
+                if let done = summary.resumedFrom, Int64(row.line) <= done {
+                    summary.skipped += 1
+                    continue
+                }
+                window.append(row)
+            }
+            guard let lastLine = window.last?.line else { break }
+            var outcomes = try process(window, renderedKeys: &renderedKeys)
+            let changes = outcomes.changes
+            let position = BulkProgress(job: options.job, position: Int64(lastLine))
+            let (chunk, pushesBySerial) = try storeCall("storing the changes up to line \(lastLine)") {
+                try store.applyChangesCountingPushes(changes, progress: position)
+            }
+            var counted = Set<String>()
+            for index in outcomes.rows.indices where outcomes.rows[index].status == .changed {
+                let serial = outcomes.rows[index].serialNumber
+                // A serial changed by two rows of the chunk was applied once; its pushes go to its first row.
+                if counted.insert(serial).inserted { outcomes.rows[index].pushes = pushesBySerial[serial] ?? 0 }
+            }
+            summary.pushesQueued += chunk.pushesQueued
+            summary.position = position.position
+            for outcome in outcomes.rows {
+                switch outcome.status {
+                case .changed: summary.changed += 1
+                case .unchanged: summary.unchanged += 1
+                case .failed:
+                    summary.failed += 1
+                    if summary.failures.count < Summary.failuresKept { summary.failures.append(outcome) }
+                }
+            }
+            try report?.append(objects: outcomes.rows.map(\.reportObject))
+            summary.elapsed = Self.seconds(since: start)
+            progress(summary)
+            if !exhausted, shouldStop() {
+                summary.interrupted = true
+                break
+            }
+        }
+        try report?.finish()
+        summary.elapsed = Self.seconds(since: start)
+        return summary
+    }
+
+    /// One window's rows checked against the stored passes, in input order, and the changes they make.
+    private func process(_ window: [BulkRow], renderedKeys: inout Set<String>) throws(PassMintError) -> (
+        rows: [RowOutcome], changes: [PassChange]
+    ) {
+        let serials = Array(Set(window.filter { $0.error == nil && !$0.serialNumber.isEmpty }.map(\.serialNumber)))
+        let found = try storeCall("reading the passes of lines \(window[0].line)–\(window[window.count - 1].line)") {
+            try store.passes(serials: serials)
+        }
+        var current = Dictionary(found.map { ($0.serialNumber, $0) }, uniquingKeysWith: { first, _ in first })
+        var outcomes: [RowOutcome] = []
+        var changed: [String: [String: String]] = [:]
+        var order: [String] = []
+        outcomes.reserveCapacity(window.count)
+        for row in window {
+            var outcome = RowOutcome(
+                line: row.line, serialNumber: row.serialNumber, status: .failed, pushes: 0, error: row.error,
+                column: row.column)
+            defer { outcomes.append(outcome) }
+            guard row.error == nil else { continue }
+            guard !row.serialNumber.isEmpty else {
+                outcome.error = "the row has no \(bulkSerialColumn); every row must name the pass it changes"
+                outcome.column = bulkSerialColumn
+                continue
+            }
+            guard var pass = current[row.serialNumber] else {
+                outcome.error = "no stored pass has serial number \(row.serialNumber); check the serial and the store"
+                outcome.column = bulkSerialColumn
+                continue
+            }
+            let record: [String: String]
+            do {
+                record = try checker.validate(pass, changes: row.values)
+            } catch {
+                outcome.error = "\(error)"
+                outcome.column = Self.column(of: error, in: row.values)
+                continue
+            }
+            guard record != pass.record else {
+                outcome.status = .unchanged
+                continue
+            }
+            pass.record = record
+            let key = checker.renderKey(pass)
+            if !renderedKeys.contains(key) {
+                do { try checker.renderCheck(pass) } catch {
+                    outcome.error = "the changed pass cannot be rendered: \(error)"
+                    outcome.column = Self.column(of: error, in: row.values)
+                    continue
+                }
+                renderedKeys.insert(key)
+            }
+            current[row.serialNumber] = pass
+            if changed.updateValue(record, forKey: row.serialNumber) == nil { order.append(row.serialNumber) }
+            outcome.status = .changed
+            outcome.error = nil
+        }
+        return (outcomes, order.map { PassChange(serialNumber: $0, record: changed[$0]) })
+    }
+
+    /// The column a validation error is about: the field a template error names, else the one column of the row
+    /// the message quotes.
+    static func column(of error: any Error, in values: [String: String]) -> String? {
+        var underlying = error
+        if let mint = error as? PassMintError, case .template(let template) = mint { underlying = template }
+        if let template = underlying as? TemplateError {
+            switch template {
+            case .missingValue(let field, _), .invalidValue(let field, _, _, _): return field
+            case .controlCharacter(let key, _, _), .unknownImageSlot(let key, _), .unknownRecordKey(let key, _, _, _):
+                return key
+            default: break
+            }
+        }
+        let text = "\(error)"
+        return values.keys.sorted().first { text.contains("'\($0)'") }
+    }
+
+    private func storeCall<T>(_ what: String, _ body: () throws -> T) throws(PassMintError) -> T {
+        do { return try body() } catch {
+            throw .environment("\(what): \(error)", about: .store)
+        }
+    }
+
+    static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+}

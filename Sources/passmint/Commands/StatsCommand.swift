@@ -1,0 +1,106 @@
+import Foundation
+import PassMint
+import PassService
+
+/// `passmint stats`: the install figures per template and UTC day.
+struct StatsCommand: Command {
+    static let spec = CommandSpec(
+        name: "stats",
+        abstract: "install figures per template and day: passes issued, added, removed, active devices",
+        usage: "stats [--db FILE | --postgres URL] [--from DAY] [--to DAY] [--template NAME] [--json]",
+        discussion: """
+            Days are UTC; only days with an event are listed. issued: new serials stored (storing a serial again
+            is no new issue). added: passes that went from no registered device to one (first registration).
+            removed: passes that went from one or more devices to none (the last device unregistered, or its
+            registrations were deleted because APNs called the push token dead). active devices: distinct devices
+            registered for at least one pass of the template at the end of the day, counting every earlier day
+            even when --from starts later. The totals sum the listed days; their active devices are those at the
+            end of the last listed day. A template is named by its folder's last component (Templates/loyalty is
+            loyalty, Coffee.pkpasstemplate is Coffee) or by NAME of passmint-template:NAME@…. --json prints
+            {"days": [{"template", "day", "issued", "added", "removed", "activeDevices"}], "totals":
+            [{"template", "issued", "added", "removed", "activeDevices"}]}, the same as GET /admin/v1/stats.
+            """,
+        options: [
+            .value("from", "DAY", "first UTC day included, YYYY-MM-DD"),
+            .value("to", "DAY", "last UTC day included, YYYY-MM-DD"),
+            .value("template", "NAME", "only this template (e.g. loyalty)"),
+            .flag("json", "print the figures as one JSON object"),
+        ] + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)"),
+        examples: [
+            "passmint stats --db passmint.db",
+            "passmint stats --db passmint.db --from 2026-12-01 --to 2026-12-31 --template loyalty --json",
+        ]
+    )
+
+    let store: StoreLocation
+    let query: InstallStatsQuery
+    let json: Bool
+
+    init(_ args: ParsedArguments) throws(CLIError) {
+        store = try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db")
+        func day(_ name: String) throws(CLIError) -> UTCDay? {
+            guard let text = args.value(name) else { return nil }
+            guard let day = UTCDay(text) else {
+                throw .usage("--\(name) \(text) is not a day; give YYYY-MM-DD (UTC), e.g. 2026-12-01")
+            }
+            return day
+        }
+        query = InstallStatsQuery(from: try day("from"), to: try day("to"), template: args.value("template"))
+        if let from = query.from, let to = query.to, from > to {
+            throw .usage("--from \(from) is after --to \(to)")
+        }
+        json = args.flag("json")
+    }
+
+    func run() throws(CLIError) -> Int32 {
+        // Reading figures must not create an empty store where a path was mistyped.
+        if case .sqlite(let path) = store, !FileManager.default.fileExists(atPath: path) {
+            throw .environment("--db \(path): no such store file")
+        }
+        let report: InstallReport
+        do {
+            report = try StoreAccess.open(store).installReport(query)
+        } catch let error as PassMintError {
+            throw error.cli
+        } catch {
+            throw .environment("reading the install figures of \(store): \(error)")
+        }
+        if json {
+            print(String(decoding: report.json(), as: UTF8.self))
+        } else if report.days.isEmpty {
+            print("no install figures for these days and templates")
+        } else {
+            print(Self.table(report), terminator: "")
+        }
+        return 0
+    }
+
+    /// One line per template and day, then one total line per template; numbers right-aligned.
+    static func table(_ report: InstallReport) -> String {
+        var rows = [["template", "day", "issued", "added", "removed", "active devices"]]
+        for day in report.days {
+            rows.append(
+                [day.template, day.day.description]
+                    + [day.issued, day.added, day.removed, day.activeDevices].map {
+                        String($0)
+                    })
+        }
+        for total in report.totals {
+            rows.append(
+                [total.template, "total"]
+                    + [total.issued, total.added, total.removed, total.activeDevices].map { String($0) })
+        }
+        let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var out = ""
+        for row in rows {
+            let cells = row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return column < 2 ? cell + pad : pad + cell
+            }
+            out += cells.joined(separator: "  ").replacingOccurrences(
+                of: "\\s+$", with: "", options: .regularExpression)
+            out += "\n"
+        }
+        return out
+    }
+}
