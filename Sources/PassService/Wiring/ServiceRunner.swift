@@ -78,6 +78,8 @@ public final class ServiceRunner: Sendable {
             throw .environment("APNs at \(options.apnsURL): \(error)")
         }
         let pusher = self.pusher
+        // Pushes queued by another instance or by `passmint update` are sent now, not at the next poll.
+        (store as? PostgresStore)?.onPushesQueued { pusher.wake() }
         do {
             service = try WalletService(
                 configuration: options.configuration, store: store, renderer: renderer,

@@ -34,7 +34,8 @@ public enum StoreAccess {
             return try sqlite(path: path, serving: serving, warn: warn)
         case .postgres(let url, let poolSize):
             do {
-                return try PostgresStore(url: url, poolSize: poolSize)
+                // A long-running `serve` caches hot reads, kept current by LISTEN/NOTIFY; one-shot commands do not.
+                return try PostgresStore(url: url, poolSize: poolSize, listensForChanges: serving)
             } catch {
                 throw .environment("cannot open the PostgreSQL store \(url): \(error)")
             }

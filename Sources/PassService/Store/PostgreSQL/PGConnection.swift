@@ -10,7 +10,7 @@ typealias PGParameter = String?
 /// connection that broke (the server restarted) is dropped by the pool, and its replacement prepares its
 /// statements again, so a restart of the database needs no restart of PassMint.
 final class PGConnection: @unchecked Sendable {  // handed out exclusively by PostgresPool, one user at a time
-    private let handle: OpaquePointer
+    let handle: OpaquePointer  // internal: PGConnection+Notify.swift waits on its socket
     /// The server as it may be shown (no password).
     let server: String
     private var prepared: [String: String] = [:]
@@ -60,6 +60,20 @@ final class PGConnection: @unchecked Sendable {  // handed out exclusively by Po
         }
         let result = Self.withCStrings(parameters) { values in
             PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+        }
+        return try checked(result, operation: sql)
+    }
+
+    /// Runs one statement with parameters, planned afresh on each call with the table sizes of that moment.
+    ///
+    /// For statements over tables whose size swings (the outbox: empty, then 10,000 rows a second later): a
+    /// generic plan made while the outbox was empty (a nested loop that re-runs a locking subquery once per
+    /// row) took seconds per claim and ignored its `LIMIT` once filled. Planning costs well under a
+    /// millisecond, nothing next to such a statement.
+    @discardableResult
+    func queryPlanned(_ sql: String, _ parameters: [PGParameter] = []) throws(ServiceError) -> PGResult {
+        let result = Self.withCStrings(parameters) { values in
+            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
         return try checked(result, operation: sql)
     }

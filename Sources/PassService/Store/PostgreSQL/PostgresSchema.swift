@@ -150,6 +150,68 @@ enum PostgresSchema {
                     updated_at BIGINT NOT NULL
                 );
                 """),
+        StoreMigration(
+            version: 9,
+            purpose: "change notifications: in-memory read caches and pushers of every instance follow other instances",
+            sql: """
+                -- PostgresChangeFeed LISTENs on passmint_changes. The channel is database-wide, so each payload
+                -- starts with the schema: "<schema> p <serial>" (a stored pass changed or went), "<schema> d
+                -- <device>" (its registrations changed), "<schema> o" (pushes queued), "<schema> *" (anything:
+                -- drop every cache). Triggers rather than NOTIFYs in the store's statements: every writer is
+                -- covered (psql, an older PassMint, a new code path), and a NOTIFY is sent only at commit.
+                -- Nothing is sent for what no cache can hold: a new pass (absent passes are not cached) and a
+                -- device's first registration (empty lists are not cached), so issuing passes and registering
+                -- new devices, the bulk of all writes, cost no notification.
+                CREATE FUNCTION passmint_notify_key(kind TEXT, key TEXT, schema_name TEXT) RETURNS void
+                LANGUAGE sql AS $$
+                    -- pg_notify refuses payloads of 8000 bytes and more: a key that long drops every cache instead.
+                    SELECT pg_notify('passmint_changes', CASE WHEN octet_length(key) < 7000
+                        THEN schema_name || ' ' || kind || ' ' || key ELSE schema_name || ' *' END)
+                $$;
+                CREATE FUNCTION passmint_notify_pass() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM passmint_notify_key('p', OLD.serial, TG_TABLE_SCHEMA);
+                    IF TG_OP = 'UPDATE' AND NEW.serial <> OLD.serial THEN
+                        PERFORM passmint_notify_key('p', NEW.serial, TG_TABLE_SCHEMA);
+                    END IF;
+                    RETURN NULL;
+                END $$;
+                -- search_path FROM CURRENT: `registrations` below is the table of this schema, whatever the
+                -- search_path of the session that writes.
+                CREATE FUNCTION passmint_notify_registration() RETURNS trigger LANGUAGE plpgsql
+                SET search_path FROM CURRENT AS $$
+                BEGIN
+                    IF TG_OP <> 'INSERT' THEN PERFORM passmint_notify_key('d', OLD.device, TG_TABLE_SCHEMA); END IF;
+                    IF TG_OP = 'INSERT' THEN
+                        -- Two first registrations of one device at once would each see no other row and both
+                        -- stay silent, while a list read between their commits is cached. Serialised per device
+                        -- (until commit), the second sees the first, committed, and notifies.
+                        PERFORM pg_advisory_xact_lock(20557, hashtext(NEW.device));  -- 20557: 'PM'
+                        IF EXISTS (SELECT 1 FROM registrations r WHERE r.device = NEW.device
+                            AND (r.pass_type, r.serial) <> (NEW.pass_type, NEW.serial)) THEN
+                            PERFORM passmint_notify_key('d', NEW.device, TG_TABLE_SCHEMA);
+                        END IF;
+                    ELSIF TG_OP = 'UPDATE' AND NEW.device <> OLD.device THEN
+                        PERFORM passmint_notify_key('d', NEW.device, TG_TABLE_SCHEMA);
+                    END IF;
+                    RETURN NULL;
+                END $$;
+                CREATE FUNCTION passmint_notify_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM pg_notify('passmint_changes', TG_TABLE_SCHEMA || ' ' || TG_ARGV[0]);
+                    RETURN NULL;
+                END $$;
+                CREATE TRIGGER passes_notify AFTER UPDATE OR DELETE ON passes
+                    FOR EACH ROW EXECUTE FUNCTION passmint_notify_pass();
+                CREATE TRIGGER passes_truncate_notify AFTER TRUNCATE ON passes
+                    FOR EACH STATEMENT EXECUTE FUNCTION passmint_notify_statement('*');
+                CREATE TRIGGER registrations_notify AFTER INSERT OR UPDATE OR DELETE ON registrations
+                    FOR EACH ROW EXECUTE FUNCTION passmint_notify_registration();
+                CREATE TRIGGER registrations_truncate_notify AFTER TRUNCATE ON registrations
+                    FOR EACH STATEMENT EXECUTE FUNCTION passmint_notify_statement('*');
+                CREATE TRIGGER push_outbox_notify AFTER INSERT ON push_outbox
+                    FOR EACH STATEMENT EXECUTE FUNCTION passmint_notify_statement('o');
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

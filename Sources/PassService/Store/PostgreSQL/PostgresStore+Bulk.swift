@@ -12,6 +12,8 @@ extension PostgresStore: BulkChangeStore {
         let nowSeconds = String(RecordCoding.seconds(nowDate))
         let nowMilliseconds = String(RecordCoding.milliseconds(nowDate))
         let records = try changes.map { try $0.record.map(RecordCoding.encode) }
+        // This instance's read caches at once; other instances' by the notification of the passes trigger.
+        defer { self.changes?.passesChanged(changes.map(\.serialNumber)) }
         return try pool.transaction { db in
             var outcome = ChunkOutcome(passesChanged: 0, pushesQueued: 0)
             var pushesBySerial: [String: Int] = [:]

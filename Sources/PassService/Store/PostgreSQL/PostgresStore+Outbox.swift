@@ -6,16 +6,20 @@ import Foundation
 /// rows another instance is claiming this instant, and the lease keeps them away afterwards, while that
 /// instance waits for APNs. Rows are deleted only once APNs answered; if the claiming instance dies first,
 /// its lease ends and another instance's next claim takes the rows (at least once, never lost).
+///
+/// The claim and the batch completion are planned on each call (`queryPlanned`): the outbox goes from empty to
+/// thousands of rows in one update, and a plan cached while it was empty is the wrong one for it full.
 extension PostgresStore {
     public func claimDuePushes(limit: Int, now: Date, lease: TimeInterval) throws -> [PushJob] {
         let nowMilliseconds = RecordCoding.milliseconds(now)
         let leaseUntil = nowMilliseconds + Int64((lease * 1000).rounded(.up))
         return try pool.withConnection { db in
-            let result = try db.query(
+            // ARRAY(…) is an init plan, run exactly once: the rows it locks are the rows updated, at most `limit`.
+            let result = try db.queryPlanned(
                 """
-                UPDATE push_outbox SET claimed_until = $2 WHERE id IN (
+                UPDATE push_outbox SET claimed_until = $2 WHERE id = ANY(ARRAY(
                     SELECT id FROM push_outbox WHERE due_at <= $1 AND claimed_until <= $1
-                    ORDER BY due_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+                    ORDER BY due_at, id LIMIT $3 FOR UPDATE SKIP LOCKED))
                 RETURNING id, push_token, pass_type, attempts
                 """, [String(nowMilliseconds), String(leaseUntil), String(limit)])
             return (0..<result.rowCount).map { row in
@@ -53,6 +57,9 @@ extension PostgresStore {
 
     public func dropPush(id: Int64, deletingRegistrationsFor pushToken: String, reason: String) throws {
         let nowSeconds = String(RecordCoding.seconds(now()))
+        // The deleted registrations reach other instances' caches by notification; this one's at once (rare:
+        // the devices of the token are not known here, so every cached list goes).
+        defer { changes?.everythingChanged() }
         try pool.transaction { db in
             try Self.recordHistory(db, ids: "{\(id)}", result: .dropped, detail: reason, at: nowSeconds)
             try db.query("DELETE FROM push_outbox WHERE id = $1 OR push_token = $2", [String(id), pushToken])
@@ -69,7 +76,7 @@ extension PostgresStore {
     private func finish(ids: String, result: PushHistoryResult, detail: String) throws {
         let nowSeconds = String(RecordCoding.seconds(now()))
         try pool.withConnection { db in
-            try db.query(
+            try db.queryPlanned(
                 """
                 WITH done AS (
                     DELETE FROM push_outbox WHERE id = ANY($1::bigint[]) RETURNING serial, pass_type, tag

@@ -9,6 +9,8 @@ import Foundation
 public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     let pool: PostgresPool
     let now: @Sendable () -> Date
+    /// The caches of `passVersion` and `updatedSerials` and the pusher wake-up; nil unless listening.
+    let changes: PostgresChangeFeed?
 
     /// Connects (opening one connection at once, so an unreachable server is reported now) and brings the schema
     /// up to date under an advisory lock.
@@ -16,13 +18,23 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     ///   - url: the server and database; a password comes from it or from `PGPASSFILE` (libpq reads both).
     ///   - poolSize: connections this process opens at most (each instance of a deployment has its own pool).
     ///   - now: the clock; tests pass a fixed one.
+    ///   - listensForChanges: keep one more connection that `LISTEN`s for the changes every instance makes,
+    ///     to cache versions and registration lists in memory and to wake the pusher when any instance queued
+    ///     pushes (`serve`; see `PostgresChangeFeed` for how stale a cached read can be).
     /// - Throws: `ServiceError.databaseUnavailable` when the server cannot be reached, `.postgres` when a
     ///   migration fails, `.schemaTooNew` for a database migrated by a newer PassMint.
-    public init(url: PostgresURL, poolSize: Int = 8, now: @escaping @Sendable () -> Date = { Date() }) throws {
+    public init(
+        url: PostgresURL, poolSize: Int = 8, now: @escaping @Sendable () -> Date = { Date() },
+        listensForChanges: Bool = false
+    ) throws {
         self.pool = PostgresPool(url: url, size: poolSize)
         self.now = now
         try pool.withConnection { try PostgresSchema.migrate($0) }
+        changes = listensForChanges ? PostgresChangeFeed(url: url) : nil
+        changes?.start()
     }
+
+    deinit { changes?.stop() }
 
     /// The server, without password.
     public var server: String { pool.url.description }
@@ -63,6 +75,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
             }
             for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }
+        changes?.passesChanged(passes.map(\.serialNumber))
     }
 
     public func pass(passType: String, serial: String) throws -> StoredPass? {
@@ -81,7 +94,9 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     }
 
     public func passVersion(passType: String, serial: String) throws -> PassVersion? {
-        try pool.withConnection { db in
+        let lookup = changes?.version(passType: passType, serial: serial) ?? .bypass
+        if case .hit(let version) = lookup { return version }
+        let version = try pool.withConnection { db -> PassVersion? in
             let result = try db.query(
                 "SELECT auth_token, tag, modified_at FROM passes WHERE serial = $1 AND pass_type = $2",
                 [serial, passType])
@@ -90,6 +105,10 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
                 authenticationToken: result.string(0, 0), tag: result.int64(0, 1),
                 modifiedAtSeconds: result.int64(0, 2))
         }
+        if case .miss(let generation) = lookup, let version {
+            changes?.storeVersion(version, passType: passType, serial: serial, generation: generation)
+        }
+        return version
     }
 
     /// One statement, so one round trip and one commit: the device row is written only when its token changed,
@@ -97,6 +116,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     public func register(device: String, passType: String, serial: String, pushToken: String) throws
         -> RegistrationOutcome
     {
+        defer { changes?.registrationsChanged(device: device) }
         let nowSeconds = String(RecordCoding.seconds(now()))
         let created = try pool.withConnection { db in
             try db.query(
@@ -123,6 +143,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     }
 
     public func unregister(device: String, passType: String, serial: String) throws -> Bool {
+        defer { changes?.registrationsChanged(device: device) }
         let day = String(UTCDay(now()).number)
         return try pool.withConnection { db in
             // The CTEs see one snapshot: the device is deleted when no registration but this one is left.
@@ -143,6 +164,22 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     }
 
     public func updatedSerials(device: String, passType: String, since: Int64?) throws -> (
+        serials: [String], lastUpdated: Int64
+    )? {
+        switch changes?.registrations(device: device, passType: passType) ?? .bypass {
+        case .hit(let list):
+            return Self.updated(list, since: since)
+        case .miss(let generation):
+            // The whole list (every tag), cached, then filtered: the next call with any `since` is a hit.
+            let list = try registrations(device: device, passType: passType)
+            changes?.storeRegistrations(list, device: device, passType: passType, generation: generation)
+            return Self.updated(list, since: since)
+        case .bypass:
+            return try uncachedUpdatedSerials(device: device, passType: passType, since: since)
+        }
+    }
+
+    private func uncachedUpdatedSerials(device: String, passType: String, since: Int64?) throws -> (
         serials: [String], lastUpdated: Int64
     )? {
         try pool.withConnection { db in
@@ -170,8 +207,10 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     ) throws -> (pass: StoredPass, pushesQueued: Int) {
         let nowDate = now()
         let encoded = try RecordCoding.encode(record)
+        defer { changes?.passesChanged([serial]) }
         return try pool.transaction { db in
-            let result = try db.query(
+            // Planned on each call: how many rows it joins and queues swings with the pass (see `queryPlanned`).
+            let result = try db.queryPlanned(
                 """
                 WITH pass AS (
                     UPDATE passes SET record = $2, tag = nextval('pass_tag'),
