@@ -69,8 +69,9 @@ public enum StoreTransfer {
                     "SELECT max(coalesce((SELECT max(tag) FROM passes), 0), (SELECT value FROM meta WHERE key = 'tag'))"
                 ) { s in try s.step() ? s.int64(0) : 0 }
                 try pg.query("SELECT setval('pass_tag', $1, true)", [String(max(lastTag, 1))])
-                // Statistics for the planner now, not when autovacuum gets to the freshly filled tables.
-                try pg.execute("ANALYZE")
+                // Statistics for the planner now, not when autovacuum gets to the freshly filled tables. Only
+                // these tables: a bare ANALYZE visits every table of the database, other schemas' included.
+                try pg.execute("ANALYZE " + tables.map(\.name).joined(separator: ", "))
                 return counts
             }
         }
