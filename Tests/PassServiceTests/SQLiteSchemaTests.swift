@@ -5,6 +5,16 @@ import Testing
 
 @Suite("SQLiteSchema migrations")
 struct SQLiteSchemaTests {
+    @Test("both stores list their steps in strictly increasing versions (the last one is what a store records)")
+    func stepsInOrder() {
+        for (store, versions) in [
+            ("SQLite", SQLiteSchema.migrations.map(\.version)),
+            ("PostgreSQL", PostgresSchema.migrations.map(\.version)),
+        ] {
+            #expect(zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 }, "\(store): \(versions)")
+        }
+    }
+
     @Test("a version-1 store keeps its passes; the web service URL and compatible flag move from the record to columns")
     func fromVersionOne() throws {
         let directory = try TempDir()
