@@ -110,7 +110,6 @@ public final class TemplateRenderer: PassRenderer {
         return try Self.template(version, name: reference.name)
     }
 
-
     /// Signs the pass from its stored record and images; serial, pass type and token never change across updates.
     public func render(_ pass: StoredPass) throws -> [UInt8] {
         try issue(pass).archive
