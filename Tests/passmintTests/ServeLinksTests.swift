@@ -152,6 +152,10 @@ struct ServeLinksTests {
         #expect(voided.status == 0, "\(voided.stderr)")
         #expect(try Self.fetch(f, voidedLink, agent: Self.iPhone).status == 410)
         #expect(try Self.fetch(f, voidedLink, agent: Self.desktopChrome).status == 410)
+        let voidedShown = try CLI.passmint(["links", "show", "LINK-3"] + f.storeArguments)
+        #expect(
+            voidedShown.status == 0 && voidedShown.stdout.contains("the pass is voided, so the link answers 410"),
+            "\(voidedShown)")
     }
 
     @Test(

@@ -30,6 +30,8 @@ public struct PassLinkInfo: Sendable, Equatable {
     public var revokedAt: Date?
     /// The state at the moment the store read it, by the store's clock.
     public var state: PassLinkState
+    /// The pass is voided: whatever `state` says, the link answers 410 Gone (set by `LinkAdmin.show`).
+    public var passVoided = false
 
     public init(serialNumber: String, createdAt: Date, expiresAt: Date?, revokedAt: Date?, state: PassLinkState) {
         self.serialNumber = serialNumber

@@ -8,7 +8,8 @@ public enum LinkAdmin {
     public static func show(serial: String, store: any PassStore & PassLinkStore) throws(PassMintError)
         -> PassLinkInfo
     {
-        guard let info = try call(serial, { try store.link(serial: serial) }) else { throw try missing(serial, store) }
+        guard var info = try call(serial, { try store.link(serial: serial) }) else { throw try missing(serial, store) }
+        info.passVoided = try call(serial, { try store.pass(serial: serial)?.voided }) ?? false
         return info
     }
 

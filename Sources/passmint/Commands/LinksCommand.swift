@@ -93,6 +93,7 @@ struct LinksCommand: Command {
         var line = "\(info.serialNumber): \(info.state.rawValue), issued \(format.string(from: info.createdAt))"
         line += ", expires " + (info.expiresAt.map { format.string(from: $0) } ?? "never")
         if let revoked = info.revokedAt { line += ", revoked \(format.string(from: revoked))" }
+        if info.passVoided { line += "; the pass is voided, so the link answers 410 Gone" }
         return line
     }
 }
