@@ -156,8 +156,13 @@ def template_seeds(seeds, fixtures, templates):
         b'en.lproj/pass.strings\n"{{name}}" = "Hello {{name}}";\n/* c */ "k" = "v";']))
 
 
-def archive_seeds(seeds, fixtures):
-    """Raw mode (option byte 0): small zips; entries mode (option byte 1): the entries, to be zipped by the target."""
+def archive_seeds(seeds, fixtures, templates):
+    """Raw mode (option byte 0): small zips; entries mode (option byte 1): the entries, to be zipped by the target.
+    The template folders, zipped, seed it too, so the target has seeds even where the fixtures are absent."""
+    for name, folder in template_folders(fixtures, templates):
+        entries = [tuple(part.split(b"\n", 1)) for part in template_files(folder)]
+        entries = [(path.decode(), content) for path, content in entries]
+        seeds.add("FuzzArchive", name + ".template-raw", b"\0" + zip_bytes(entries))
     for name, data in archives(fixtures):
         if len(data) <= 32 * 1024:
             seeds.add("FuzzArchive", name + ".raw", b"\0" + data)
@@ -278,7 +283,7 @@ def main():
     seeds = Seeds(out)
     json_seeds(seeds, fixtures, templates)
     template_seeds(seeds, fixtures, templates)
-    archive_seeds(seeds, fixtures)
+    archive_seeds(seeds, fixtures, templates)
     csv_seeds(seeds)
     http_seeds(seeds)
     dictionaries(seeds)

@@ -85,9 +85,10 @@ private func respond(_ raw: RawRequest) -> Response {
         // libmicrohttpd stops a target at a raw NUL; the adapter then refuses it (`isWholeTarget`).
         guard !raw.target.contains(0) else { throw .badRequest("the request target contains a NUL byte") }
         let (path, query) = try RequestScreen.target(raw.target, limits: limits)
-        let headers = try RequestScreen.headers(raw.fields, limits: limits)
-        guard raw.body.count <= limits.maxBodyBytes else { throw RequestScreen.bodyTooLarge(limits) }
         let method = HTTPMethod(String(decoding: raw.method, as: UTF8.self))
+        let bodyLimit = limits.bodyLimit(method: method, path: path)
+        let headers = try RequestScreen.headers(raw.fields, limits: limits, bodyLimit: bodyLimit)
+        guard raw.body.count <= bodyLimit else { throw RequestScreen.bodyTooLarge(bodyLimit) }
         return currentService().respond(
             to: Request(method: method, path: path, query: query, headers: headers, body: raw.body))
     } catch {
