@@ -61,9 +61,10 @@ struct PusherTests {
         #expect(recorder.count("unregistered") == 3)
         // The 429 row may come due again (1 s) before the slowest answers arrive on a loaded machine.
         #expect(recorder.count("retry") >= 1)
-        #expect(recorder.count("failed") == 1)
-        // The invalid token never reached the server; the 8 others did once, the 429 token once per attempt.
-        #expect(try setup.server.requests().count == 8 + recorder.count("retry"))
+        // The 403 row comes due again after its 60 s when the answers above took longer than that.
+        #expect(recorder.count("failed") >= 1)
+        // The invalid token never reached the server; the 7 others did once, the 429 and 403 tokens once per attempt.
+        #expect(try setup.server.requests().count == 7 + recorder.count("retry") + recorder.count("failed"))
         // Push tokens are never logged in full.
         let logged = recorder.logLines.joined(separator: "\n")
         #expect(!logged.isEmpty)
