@@ -30,7 +30,11 @@ public enum CLI {
 
     /// Starts `passmint args…` in the background, its output discarded, for tests that stop it themselves
     /// (signals, kills).
-    public static func launch(_ args: [String], environment: [String: String] = [:]) throws -> Process {
+    /// - Parameter stderrPath: a file that receives its standard error (discarded when nil), for the message of
+    ///   a test that fails on its exit status.
+    public static func launch(_ args: [String], environment: [String: String] = [:], stderrPath: String? = nil) throws
+        -> Process
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = args
@@ -38,6 +42,10 @@ public enum CLI {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        if let stderrPath {
+            FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: stderrPath) ?? FileHandle.nullDevice
+        }
         try process.run()
         return process
     }

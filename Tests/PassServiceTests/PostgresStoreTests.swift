@@ -30,6 +30,27 @@ struct PostgresStoreTests {
         #expect((0..<versions.rowCount).map { versions.int($0, 0) } == PostgresSchema.migrations.map(\.version))
     }
 
+    @Test("instances storing disjoint passes of one template at once (sharded batches) never deadlock on the counters")
+    func concurrentInserts() throws {
+        let url = try PostgresTestServer.freshSchema()
+        let stores = try (0..<2).map { _ in try PostgresStore(url: url, poolSize: 2) }
+        let failures = Mutex<[String]>([])
+        let group = DispatchGroup()
+        for (instance, store) in stores.enumerated() {
+            group.enter()
+            Thread {
+                for chunk in 0..<12 {
+                    let passes = (0..<100).map { i in samplePass("I\(instance)-C\(chunk)-\(i)") }
+                    do { try store.insertPasses(passes) } catch { failures.withLock { $0.append("\(error)") } }
+                }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(try stores[0].installTotals().map(\.issued).reduce(0, +) == 2 * 12 * 100)
+    }
+
     @Test("two instances draining one outbox at once claim disjoint rows; a dead claimer's rows return after its lease")
     func skipLockedAcrossInstances() throws {
         let f = try StoreFixture(.postgres)

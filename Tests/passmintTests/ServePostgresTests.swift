@@ -247,11 +247,12 @@ struct ServePostgresTests {
                     "\(shard)/2",
                     "--jobs", "1",
                 ] + DevIdentity.signingArgs,
-                environment: ["PASSMINT_DATABASE_URL": url])
+                environment: ["PASSMINT_DATABASE_URL": url], stderrPath: tmp.path("shard\(shard).err"))
         }
-        for run in runs {
+        for (index, run) in runs.enumerated() {
             run?.waitUntilExit()
-            #expect(run?.terminationStatus == 0)
+            let stderr = (try? String(contentsOfFile: tmp.path("shard\(index + 1).err"), encoding: .utf8)) ?? ""
+            #expect(run?.terminationStatus == 0, "shard \(index + 1): \(stderr)")
         }
         #expect(try TestPostgres.psql(url, "SELECT count(*), count(DISTINCT serial) FROM passes") == "\(rows)|\(rows)")
         let files = try (1...2).map { try FileManager.default.contentsOfDirectory(atPath: tmp.path("out\($0)")) }

@@ -112,7 +112,10 @@ extension PostgresStore {
     static func shard() -> String { String(Int.random(in: 0..<shards)) }
 
     /// Counts `serial` as issued unless the store has seen it before (call in the insert's transaction).
-    static func countIssue(_ db: PGConnection, serial: String, template: String, day: Int64) throws {
+    /// `shard`: one per transaction (`shard()`), never one per pass: two transactions that each locked counter
+    /// rows of several shards in random order could wait for each other (a deadlock PostgreSQL ends by failing
+    /// one of them, e.g. one of two sharded batches).
+    static func countIssue(_ db: PGConnection, serial: String, template: String, day: Int64, shard: String) throws {
         try db.query(
             """
             WITH new AS (
@@ -121,7 +124,7 @@ extension PostgresStore {
             )
             INSERT INTO install_days (template, day, shard, issued) SELECT template, $3::bigint, $4::integer, 1 FROM new
             \(addToDay)
-            """, [serial, InstallStats.templateName(template), String(day), shard()])
+            """, [serial, InstallStats.templateName(template), String(day), shard])
     }
 
     /// Deletes the registrations of the devices holding `pushToken` (a dead token) and counts them, in one

@@ -51,6 +51,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
         guard !passes.isEmpty else { return }
         let nowSeconds = String(RecordCoding.seconds(now()))
         let day = UTCDay(now()).number
+        let shard = Self.shard()
         let rows = try passes.map { pass in
             [
                 pass.serialNumber, pass.passTypeIdentifier, pass.templatePath, try RecordCoding.encode(pass.record),
@@ -71,7 +72,8 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
                         compatible_pass = excluded.compatible_pass
                     """, row)
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
-                try Self.countIssue(db, serial: pass.serialNumber, template: pass.templatePath, day: day)
+                try Self.countIssue(
+                    db, serial: pass.serialNumber, template: pass.templatePath, day: day, shard: shard)
             }
             for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }
