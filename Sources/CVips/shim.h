@@ -21,6 +21,9 @@ static inline int pm_vips_start(void) {
        and a stray line would break a batch's progress bar. */
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE, pm_vips_drop_log, NULL);
     vips_concurrency_set(1);
+    /* No ORC: liborc compiles SIMD kernels at run time, and a batch's worker threads compiling and running them at
+       once crashed the process inside liborc (SIGSEGV under load); libvips' C paths give the same pixels. */
+    vips_vector_set_enabled(FALSE);
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);
