@@ -392,6 +392,25 @@ private struct SplitMix: RandomNumberGenerator {
 /// is printed. Never fails on timing.
 @Suite("Install figures: register throughput (benchmark)", .serialized)
 struct InstallStatsBenchmark {
+
+    /// Registrations per second: `count` new devices on serials `serialPrefix` 0..999, from 8 threads.
+    static func registerRate(_ f: StoreFixture, count: Int, serialPrefix: String, round: Int) throws -> Double {
+        let start = ContinuousClock.now
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for i in stride(from: thread, to: count, by: 8) {
+                do {
+                    _ = try f.store.register(
+                        device: "r\(round)-\(i)", passType: statsPassType, serial: "\(serialPrefix)\(i % 1000)",
+                        pushToken: "t\(round)-\(i)")
+                } catch {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        return Double(count) / ((ContinuousClock.now - start) / .seconds(1))
+    }
     static let count = Int(ProcessInfo.processInfo.environment["PASSMINT_BENCH_REGISTER"] ?? "")
 
     @Test(.enabled(if: count != nil, "set PASSMINT_BENCH_REGISTER=N to measure"))
@@ -400,27 +419,11 @@ struct InstallStatsBenchmark {
         let counted = try StoreFixture(.sqlite), before = try StoreFixture(.sqlite)
         for f in [counted, before] { try f.store.insertPasses((0..<1000).map { pass("I\($0)", loyalty) }) }
         try before.sqlite.pool.withWriter { try $0.execute("DROP TRIGGER install_registered") }
-        func rate(_ f: StoreFixture, round: Int) throws -> Double {
-            let start = ContinuousClock.now
-            let failures = Mutex(0)
-            DispatchQueue.concurrentPerform(iterations: 8) { thread in
-                for i in stride(from: thread, to: count, by: 8) {
-                    do {
-                        _ = try f.store.register(
-                            device: "r\(round)-\(i)", passType: statsPassType, serial: "I\(i % 1000)",
-                            pushToken: "t\(round)-\(i)")
-                    } catch {
-                        failures.withLock { $0 += 1 }
-                    }
-                }
-            }
-            #expect(failures.withLock { $0 } == 0)
-            return Double(count) / ((ContinuousClock.now - start) / .seconds(1))
-        }
         var best = (counted: 0.0, before: 0.0)
         for round in 0..<3 {
-            best.before = max(best.before, try rate(before, round: round))
-            best.counted = max(best.counted, try rate(counted, round: round))
+            best.before = max(best.before, try Self.registerRate(before, count: count, serialPrefix: "I", round: round))
+            best.counted = max(
+                best.counted, try Self.registerRate(counted, count: count, serialPrefix: "I", round: round))
         }
         print(
             "register, \(count) new devices x 3 rounds, 8 threads, best round: with install figures "
@@ -437,27 +440,11 @@ struct InstallStatsBenchmark {
         let count = try #require(Self.count)
         let f = try StoreFixture(.postgres)
         try f.store.insertPasses((0..<1000).map { pass("I\($0)", loyalty) })
-        func rate(prefix: String, round: Int) throws -> Double {
-            let start = ContinuousClock.now
-            let failures = Mutex(0)
-            DispatchQueue.concurrentPerform(iterations: 8) { thread in
-                for i in stride(from: thread, to: count, by: 8) {
-                    do {
-                        _ = try f.store.register(
-                            device: "r\(round)-\(i)", passType: statsPassType, serial: "\(prefix)\(i % 1000)",
-                            pushToken: "t\(round)-\(i)")
-                    } catch {
-                        failures.withLock { $0 += 1 }
-                    }
-                }
-            }
-            #expect(failures.withLock { $0 } == 0)
-            return Double(count) / ((ContinuousClock.now - start) / .seconds(1))
-        }
         var best = (counted: 0.0, reference: 0.0)
         for round in 0..<3 {
-            best.reference = max(best.reference, try rate(prefix: "N", round: round))
-            best.counted = max(best.counted, try rate(prefix: "I", round: round))
+            best.reference = max(
+                best.reference, try Self.registerRate(f, count: count, serialPrefix: "N", round: round))
+            best.counted = max(best.counted, try Self.registerRate(f, count: count, serialPrefix: "I", round: round))
         }
         print(
             "register on PostgreSQL, \(count) new devices x 3 rounds, 8 threads, best round: counted "
