@@ -69,21 +69,38 @@ extension PostgresStore {
             devices_change = install_days.devices_change + excluded.devices_change
         """
 
-    /// CTEs appended to `register`'s statement, after `registration` (which returns the new row's `serial`):
-    /// device `$1`, the second `$5`, the counter shard `$6`.
+    /// CTEs appended to the registration statement (`PostgresStore+Registrations.swift`), after `registration`
+    /// (the rows it inserted): the group's serials `$3`, the second `$5`, the counter shard `$6`. Counts per pass
+    /// and per device of the group, so a pass that gains several devices in one group adds to its counter once,
+    /// and it counts as added when it had none before (`devices = gained`).
     static let registrationCounting = """
-        , install_pass AS (
-            UPDATE install_passes SET devices = devices + 1 WHERE serial IN (SELECT serial FROM registration)
-            RETURNING template, devices
+        , locked AS (
+            -- Serial order, before any counter changes: two groups sharing passes lock them in the same order.
+            -- `= ANY` of the array parameter: index lookups whatever the table's size.
+            SELECT serial FROM install_passes WHERE serial = ANY($3::text[]) ORDER BY serial FOR UPDATE
+        ), gained AS (
+            SELECT serial, count(*) AS devices FROM registration GROUP BY serial
+        ), install_pass AS (
+            UPDATE install_passes p SET devices = p.devices + g.devices FROM gained g
+            WHERE p.serial = ANY($3::text[]) AND p.serial = g.serial AND (SELECT count(*) FROM locked) > 0
+            RETURNING p.serial, p.template, p.devices, g.devices AS gained
+        ), gained_by_device AS (
+            SELECT p.template, r.device, count(*) AS passes
+            FROM registration r JOIN install_pass p ON p.serial = r.serial GROUP BY p.template, r.device
         ), install_device AS (
-            INSERT INTO install_devices (template, device, passes) SELECT template, $1, 1 FROM install_pass
-            ON CONFLICT (template, device) DO UPDATE SET passes = install_devices.passes + 1
-            RETURNING passes
+            INSERT INTO install_devices (template, device, passes)
+            SELECT template, device, passes FROM gained_by_device ORDER BY template, device
+            ON CONFLICT (template, device) DO UPDATE SET passes = install_devices.passes + excluded.passes
+            RETURNING template, device, passes
         ), install_day AS (
             INSERT INTO install_days (template, day, shard, added, devices_change)
-            SELECT p.template, $5::bigint / 86400, $6::integer, (p.devices = 1)::integer, (d.passes = 1)::integer
-            FROM install_pass p CROSS JOIN install_device d
-            WHERE p.devices = 1 OR d.passes = 1
+            SELECT template, $5::bigint / 86400, $6::integer, sum(added), sum(change) FROM (
+                SELECT template, (devices = gained)::integer AS added, 0 AS change FROM install_pass
+                UNION ALL
+                SELECT d.template, 0, (d.passes = g.passes)::integer
+                FROM install_device d JOIN gained_by_device g ON g.template = d.template AND g.device = d.device
+            ) AS events
+            GROUP BY template HAVING sum(added) > 0 OR sum(change) > 0 ORDER BY template
             \(addToDay)
         )
         """

@@ -11,6 +11,8 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     let now: @Sendable () -> Date
     /// The caches of `passVersion` and `updatedSerials` and the pusher wake-up; nil unless listening.
     let changes: PostgresChangeFeed?
+    /// Registrations that arrive together are written by one statement (`PostgresStore+Registrations.swift`).
+    let registrationGroup = GroupCommit<PendingRegistration>(limit: PostgresStore.registrationGroupLimit)
 
     /// Connects (opening one connection at once, so an unreachable server is reported now) and brings the schema
     /// up to date under an advisory lock.
@@ -111,37 +113,6 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
             changes?.storeVersion(version, passType: passType, serial: serial, generation: generation)
         }
         return version
-    }
-
-    /// One statement, so one round trip and one commit: the device row is written only when its token changed,
-    /// pending pushes follow the device to a new token, and the registration is inserted unless known.
-    public func register(device: String, passType: String, serial: String, pushToken: String) throws
-        -> RegistrationOutcome
-    {
-        defer { changes?.registrationsChanged(device: device) }
-        let nowSeconds = String(RecordCoding.seconds(now()))
-        let created = try pool.withConnection { db in
-            try db.query(
-                """
-                WITH old AS (
-                    SELECT push_token FROM devices WHERE device_library_id = $1
-                ), device AS (
-                    INSERT INTO devices (device_library_id, push_token, updated_at) VALUES ($1, $4, $5)
-                    ON CONFLICT (device_library_id) DO UPDATE SET push_token = excluded.push_token,
-                        updated_at = excluded.updated_at
-                    WHERE devices.push_token <> excluded.push_token
-                ), moved AS (
-                    UPDATE push_outbox SET push_token = $4
-                    WHERE push_token IN (SELECT push_token FROM old WHERE push_token <> $4)
-                ), registration AS (
-                    INSERT INTO registrations (device, pass_type, serial, created_at) VALUES ($1, $2, $3, $5)
-                    ON CONFLICT DO NOTHING RETURNING serial
-                )\(Self.registrationCounting)
-                SELECT count(*) FROM registration
-                """, [device, passType, serial, pushToken, nowSeconds, Self.shard()]
-            ).int(0, 0)
-        }
-        return created == 1 ? .created : .alreadyRegistered
     }
 
     public func unregister(device: String, passType: String, serial: String) throws -> Bool {

@@ -15,7 +15,7 @@ final class SQLiteConnectionPool: Sendable {
     /// Serializes this process's writers on a lock instead of SQLite's busy handler, which sleeps at least 1 ms
     /// per retry and would cap concurrent registrations at a few thousand per second.
     private let writer: WriterSlot
-    private let group = GroupCommit()
+    private let group = GroupCommit<any GroupedWrite>()
     private let checkpointer: SQLiteCheckpointer?
 
     /// - Parameter backgroundCheckpoints: checkpoint on a thread of its own instead of inside the COMMIT that
