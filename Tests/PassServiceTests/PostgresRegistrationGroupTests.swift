@@ -110,6 +110,28 @@ struct PostgresRegistrationGroupTests {
         #expect(tokens == ["second"])
     }
 
+    @Test("the registration statement looks rows up by key even while the tables are small (no full scan)")
+    func indexedWhileSmall() throws {
+        let clock = TestClock()
+        let store = try store(clock)
+        // A new program: a thousand passes, a few devices, statistics that say so (as `migrate` leaves them).
+        try store.insertPasses((0..<1000).map { samplePass(String(format: "S%04d", $0)) })
+        for i in 0..<20 { _ = try store.register(device: "d\(i)", passType: type, serial: "S0001", pushToken: "t\(i)") }
+        let plan = try store.registrationPool.withConnection { db in
+            try db.execute("ANALYZE")
+            _ = try db.execute("PREPARE registration_plan AS " + PostgresStore.registrationStatement)
+            defer { _ = try? db.execute("DEALLOCATE registration_plan") }
+            let explained = try db.execute(
+                """
+                EXPLAIN EXECUTE registration_plan('{d1,n1}', '{\(type),\(type)}', '{S0002,S0003}', '{t1,u1}',
+                    '1764600000', '0')
+                """)
+            return (0..<explained.rowCount).map { explained.string($0, 0) }.joined(separator: "\n")
+        }
+        #expect(plan.contains("Index"))
+        #expect(!plan.contains("Seq Scan"), "\(plan)")
+    }
+
     @Test("two instances registering overlapping passes from many threads at once: no failure, exact figures")
     func concurrentInstances() throws {
         let clock = TestClock()

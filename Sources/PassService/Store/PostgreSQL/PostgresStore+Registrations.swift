@@ -23,6 +23,14 @@ extension PostgresStore {
     /// Registrations one statement writes at most.
     static let registrationGroupLimit = 256
 
+    /// The registration connection plans for key lookups only. The group's arrays are small and every table
+    /// it touches has an index on the key; but a table of a new program is small too, and the planner would
+    /// scan it whole for each group (cheaper than a dozen index lookups at a thousand rows) and keep that
+    /// generic plan while the table grows.
+    @Sendable static func setUpRegistrationConnection(_ db: PGConnection) throws {
+        try db.execute("SET enable_seqscan = off")
+    }
+
     public func register(device: String, passType: String, serial: String, pushToken: String) throws
         -> RegistrationOutcome
     {
@@ -86,43 +94,47 @@ extension PostgresStore {
         }
     }
 
-    /// One statement for the whole group; returns the keys it inserted.
+    /// One statement for a whole group: devices `$1`, pass types `$2`, serials `$3`, push tokens `$4` (arrays of
+    /// one element per registration), the second `$5`, the counter shard `$6`; returns the rows it inserted.
     ///
     /// A device's row is written only when its token changed (the newest token of the group wins), pending pushes
     /// follow the device to a new token, and each registration is inserted unless known. Rows are written in key
     /// order, and the install counters of the group's passes are locked in serial order before they change, so
     /// two instances writing groups at once cannot deadlock on them.
+    static let registrationStatement = """
+        WITH input AS (
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY
+                AS i(device, pass_type, serial, push_token, n)
+        ), latest AS (
+            -- ON CONFLICT DO UPDATE may change a row once per statement: one token per device.
+            SELECT DISTINCT ON (device) device, push_token FROM input ORDER BY device, n DESC
+        ), old AS (
+            SELECT l.push_token, d.push_token AS old_token
+            FROM latest l JOIN devices d ON d.device_library_id = l.device
+            WHERE d.push_token <> l.push_token
+        ), device AS (
+            INSERT INTO devices (device_library_id, push_token, updated_at)
+            SELECT device, push_token, $5::bigint FROM latest ORDER BY device
+            ON CONFLICT (device_library_id) DO UPDATE SET push_token = excluded.push_token,
+                updated_at = excluded.updated_at
+            WHERE devices.push_token <> excluded.push_token
+        ), moved AS (
+            UPDATE push_outbox o SET push_token = old.push_token FROM old WHERE o.push_token = old.old_token
+        ), registration AS (
+            INSERT INTO registrations (device, pass_type, serial, created_at)
+            SELECT DISTINCT device, pass_type, serial, $5::bigint FROM input
+            ORDER BY device, pass_type, serial
+            ON CONFLICT DO NOTHING RETURNING device, pass_type, serial
+        )\(PostgresStore.registrationCounting)
+        SELECT device, pass_type, serial FROM registration
+        """
+
+    /// Writes one group (`registrationStatement`); returns the keys it inserted.
     private func insertRegistrations(_ group: [PendingRegistration]) throws -> Set<RegistrationKey> {
         let nowSeconds = String(RecordCoding.seconds(now()))
-        let result = try pool.withConnection { db in
+        let result = try registrationPool.withConnection { db in
             try db.query(
-                """
-                WITH input AS (
-                    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY
-                        AS i(device, pass_type, serial, push_token, n)
-                ), latest AS (
-                    -- ON CONFLICT DO UPDATE may change a row once per statement: one token per device.
-                    SELECT DISTINCT ON (device) device, push_token FROM input ORDER BY device, n DESC
-                ), old AS (
-                    SELECT l.push_token, d.push_token AS old_token
-                    FROM latest l JOIN devices d ON d.device_library_id = l.device
-                    WHERE d.push_token <> l.push_token
-                ), device AS (
-                    INSERT INTO devices (device_library_id, push_token, updated_at)
-                    SELECT device, push_token, $5::bigint FROM latest ORDER BY device
-                    ON CONFLICT (device_library_id) DO UPDATE SET push_token = excluded.push_token,
-                        updated_at = excluded.updated_at
-                    WHERE devices.push_token <> excluded.push_token
-                ), moved AS (
-                    UPDATE push_outbox o SET push_token = old.push_token FROM old WHERE o.push_token = old.old_token
-                ), registration AS (
-                    INSERT INTO registrations (device, pass_type, serial, created_at)
-                    SELECT DISTINCT device, pass_type, serial, $5::bigint FROM input
-                    ORDER BY device, pass_type, serial
-                    ON CONFLICT DO NOTHING RETURNING device, pass_type, serial
-                )\(Self.registrationCounting)
-                SELECT device, pass_type, serial FROM registration
-                """,
+                Self.registrationStatement,
                 [
                     Self.textArray(group.map(\.device)), Self.textArray(group.map(\.passType)),
                     Self.textArray(group.map(\.serial)), Self.textArray(group.map(\.pushToken)), nowSeconds,

@@ -13,6 +13,8 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     let changes: PostgresChangeFeed?
     /// Registrations that arrive together are written by one statement (`PostgresStore+Registrations.swift`).
     let registrationGroup = GroupCommit<PendingRegistration>(limit: PostgresStore.registrationGroupLimit)
+    /// The connection that statement runs on (one leader at a time), beyond `pool`.
+    let registrationPool: PostgresPool
 
     /// Connects (opening one connection at once, so an unreachable server is reported now) and brings the schema
     /// up to date under an advisory lock.
@@ -30,6 +32,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
         listensForChanges: Bool = false
     ) throws {
         self.pool = PostgresPool(url: url, size: poolSize)
+        self.registrationPool = PostgresPool(url: url, size: 1, setUp: Self.setUpRegistrationConnection)
         self.now = now
         try pool.withConnection { try PostgresSchema.migrate($0) }
         changes = listensForChanges ? PostgresChangeFeed(url: url) : nil
