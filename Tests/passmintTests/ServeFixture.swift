@@ -166,10 +166,11 @@ final class ServeFixture {
         }
     }
 
-    /// One request with curl.
-    func http(_ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil) throws
-        -> HTTPReply
-    {
+    /// One request with curl, to this instance or to `base` (a proxy in front of it, with `curlOptions`).
+    func http(
+        _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil, base: String? = nil,
+        curlOptions: [String] = []
+    ) throws -> HTTPReply {
         let id = UUID().uuidString
         let headerFile = tmp.path("h-\(id)"), bodyFile = tmp.path("b-\(id)")
         var args = [
@@ -180,7 +181,7 @@ final class ServeFixture {
             if headers["Content-Type"] == nil { args += ["-H", "Content-Type: application/json"] }
             args += ["--data-binary", body]
         }
-        let result = try CLI.run("curl", args + [base + path])
+        let result = try CLI.run("curl", args + curlOptions + [(base ?? self.base) + path])
         guard result.status == 0, let status = Int(result.stdout) else {
             throw ServeFailure("curl \(method) \(path): \(result.stderr)")
         }

@@ -74,7 +74,7 @@ struct ServePostgresTests {
         var attempt: CLI.Result?
         for _ in 0..<3 where attempt?.status != 0 {
             environment = [
-                "PASSMINT_TEST_POSTGRES_PORT": String(try freeLoopbackPort()),
+                "PASSMINT_TEST_POSTGRES_PORT": String(try ServeTools.freeLoopbackPort()),
                 "PASSMINT_TEST_POSTGRES_STATE": state.path("state"),
             ]
             attempt = try CLI.run(script, ["start", state.path("env")], environment: environment)
@@ -268,23 +268,4 @@ private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) as
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()
     }
-}
-
-/// A loopback TCP port nothing listens on right now.
-private func freeLoopbackPort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw POSIXError(.EIO) }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-        }
-    }
-    guard bound else { throw POSIXError(.EADDRINUSE) }
-    return Int(UInt16(bigEndian: address.sin_port))
 }

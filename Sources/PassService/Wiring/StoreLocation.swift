@@ -2,7 +2,7 @@
 /// service instances share.
 public enum StoreLocation: Sendable, CustomStringConvertible, Equatable {
     case sqlite(path: String)
-    /// `poolSize`: the connections this process opens at most.
+    /// `poolSize`: the connections for queries (`serve` opens two more: it listens, and registers, on its own).
     case postgres(PostgresURL, poolSize: Int)
 
     /// The default pool size of a PostgreSQL store.

@@ -16,7 +16,7 @@ enum StoreArguments {
                 "shared PostgreSQL store, postgresql://USER@HOST:PORT/DB (or \(environmentVariable))"),
             .value(
                 "pool-size", "N",
-                "PostgreSQL connections this process opens at most (default \(StoreLocation.defaultPoolSize))"),
+                "PostgreSQL connections for queries (default \(StoreLocation.defaultPoolSize); serve opens two more)"),
         ]
     }
 

@@ -20,7 +20,8 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     /// up to date under an advisory lock.
     /// - Parameters:
     ///   - url: the server and database; a password comes from it or from `PGPASSFILE` (libpq reads both).
-    ///   - poolSize: connections this process opens at most (each instance of a deployment has its own pool).
+    ///   - poolSize: connections for queries (each instance of a deployment has its own pool); registrations
+    ///     have one more of their own, opened with the first.
     ///   - now: the clock; tests pass a fixed one.
     ///   - listensForChanges: keep one more connection that `LISTEN`s for the changes every instance makes,
     ///     to cache versions and registration lists in memory and to wake the pusher when any instance queued
