@@ -1,4 +1,5 @@
 import Foundation
+import PassMintTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -74,7 +75,7 @@ final class PushNghttpd {
     private let process: Process
 
     init(pki: PushTestPKI, scratch: PushScratch, verbose: Bool, maxStreams: Int = 100) throws {
-        port = try PushTestTools.freePort()
+        port = try freeLoopbackPort()
         logPath = scratch.path("nghttpd-\(port).log")
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process = Process()

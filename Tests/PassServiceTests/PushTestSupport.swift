@@ -60,26 +60,6 @@ enum PushTestTools {
 
     static let hasNghttpd: Bool = (try? run("nghttpd", ["--version"])) != nil
 
-    /// A TCP port on 127.0.0.1 that was free a moment ago.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw PushToolFailure(description: "socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw -> Int32 in
-                guard bind(fd, raw, length) == 0 else { return -1 }
-                return getsockname(fd, raw, &length)
-            }
-        }
-        guard bound == 0 else { throw PushToolFailure(description: "bind() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// Polls `condition` every 20 ms until it holds or `timeout` passes.
     static func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

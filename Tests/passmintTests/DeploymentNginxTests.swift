@@ -48,7 +48,7 @@ struct DeploymentNginxTests {
         defer { f.stop() }
         let second = try f.startInstance()
         let certificate = try TestServerCertificate(in: f.tmp)
-        let port = try ServeTools.freeLoopbackPort()
+        let port = try freeLoopbackPort()
         let block = try Self.replacing(
             try Self.readmeBlock(after: "#### Deploying two instances behind nginx"),
             [

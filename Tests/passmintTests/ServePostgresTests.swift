@@ -74,7 +74,7 @@ struct ServePostgresTests {
         var attempt: CLI.Result?
         for _ in 0..<3 where attempt?.status != 0 {
             environment = [
-                "PASSMINT_TEST_POSTGRES_PORT": String(try ServeTools.freeLoopbackPort()),
+                "PASSMINT_TEST_POSTGRES_PORT": String(try freeLoopbackPort()),
                 "PASSMINT_TEST_POSTGRES_STATE": state.path("state"),
             ]
             attempt = try CLI.run(script, ["start", state.path("env")], environment: environment)

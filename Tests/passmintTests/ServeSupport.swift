@@ -50,25 +50,6 @@ enum ServeTools {
         print(json.dumps(counts))
         """
 
-    /// A loopback TCP port nothing listens on right now.
-    static func freeLoopbackPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     static let skipMessage = "python3 with h2 is not available for the APNs stand-in: apt-get install python3-h2"
 
     /// Polls `condition` every 20 ms until it holds or `timeout` passes (the shared `waitUntil`).

@@ -1,0 +1,24 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A TCP port on 127.0.0.1 that nothing listened on a moment ago (bound to port 0, read back, closed).
+public func freeLoopbackPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw TestToolFailure("socket() failed: \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
+    }
+    guard bound else { throw TestToolFailure("no free port on 127.0.0.1: \(String(cString: strerror(errno)))") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
