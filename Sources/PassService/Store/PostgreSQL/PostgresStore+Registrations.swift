@@ -41,15 +41,17 @@ extension PostgresStore {
     }
 
     /// Writes `group` and sets each outcome. A group whose statement fails is written again one registration at
-    /// a time, so one bad registration fails alone; a deadlock or serialization failure (another instance's group
-    /// locked the same rows) is retried.
+    /// a time, so one bad registration fails alone (unless the database is away); a deadlock or serialization
+    /// failure (another instance's group locked the same rows) is retried.
     func writeRegistrations(_ group: [PendingRegistration]) {  // internal: tests write a group of their choosing
         do {
             let created = try Self.retryingConflicts { try insertRegistrations(group) }
             Self.assign(created, to: group)
         } catch {
-            guard group.count > 1 else {
-                group[0].outcome = .failure(error)
+            // The database away (or a group of one): every registration has this answer, and trying each again
+            // would only wait for the server once per registration.
+            if group.count == 1 || Self.isUnavailable(error) {
+                for registration in group { registration.outcome = .failure(error) }
                 return
             }
             for registration in group {
@@ -61,6 +63,11 @@ extension PostgresStore {
                 }
             }
         }
+    }
+
+    private static func isUnavailable(_ error: any Error) -> Bool {
+        if case ServiceError.databaseUnavailable = error { return true }
+        return false
     }
 
     /// The key of a registration row.
