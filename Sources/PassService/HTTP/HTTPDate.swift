@@ -9,7 +9,7 @@ enum HTTPDate {
     static func format(_ seconds: Int64) -> String {
         let dayCount = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - dayCount * 86_400
-        let (year, month, day) = civil(fromDays: dayCount)
+        let (year, month, day) = CivilCalendar.civil(days: dayCount)
         let weekday = Int(((dayCount % 7) + 11) % 7)  // 1970-01-01 was a Thursday
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(days[weekday]), \(two(day)) \(months[Int(month) - 1]) \(year) "
@@ -35,28 +35,6 @@ enum HTTPDate {
             let s = Int64(clock[clock.startIndex + 2]), (0...60).contains(s)
         else { return nil }
         if year.count == 2 { y += y < 70 ? 2000 : 1900 }
-        return days(fromCivil: y, Int64(monthIndex + 1), d) * 86_400 + h * 3600 + m * 60 + s
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        return CivilCalendar.days(year: y, month: Int64(monthIndex + 1), day: d) * 86_400 + h * 3600 + m * 60 + s
     }
 }

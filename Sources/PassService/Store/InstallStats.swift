@@ -24,7 +24,7 @@ public struct UTCDay: Sendable, Hashable, Comparable, CustomStringConvertible {
             let year = Int64(parts[0]), let month = Int64(parts[1]), let day = Int64(parts[2]),
             (1...12).contains(month), (1...31).contains(day)
         else { return nil }
-        let made = UTCDay.days(year: year, month: month, day: day)
+        let made = CivilCalendar.days(year: year, month: month, day: day)
         // 2026-02-30 would land on 2026-03-02: only dates that round-trip are real.
         guard UTCDay(number: made).civil == (year, month, day) else { return nil }
         number = made
@@ -42,28 +42,7 @@ public struct UTCDay: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public static func < (a: UTCDay, b: UTCDay) -> Bool { a.number < b.number }
 
-    // Howard Hinnant's days-from-civil and civil-from-days: exact for the proleptic Gregorian calendar, with no
-    // time zone database involved.
-    private static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private var civil: (Int64, Int64, Int64) {
-        let z = number + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
+    private var civil: (Int64, Int64, Int64) { CivilCalendar.civil(days: number) }
 }
 
 /// The install figures of one template on one UTC day (days without any event are not listed).
