@@ -167,6 +167,28 @@ public enum InstallStats {
     /// The prefix of a versioned template reference, `passmint-template:NAME@<sha256 hex>`.
     static let versionedPrefix = "passmint-template:"
 
+    /// The end of both stores' migration 5, once `install_passes` is filled: each device's pass count per
+    /// template, and the day counters of what is already stored (a pass on the day of its last version, a pass's
+    /// first device and each device's first pass of a template on the day of the registration). One SQL text
+    /// that SQLite and PostgreSQL read alike.
+    static let backfillCountersSQL = """
+        INSERT INTO install_devices (template, device, passes)
+        SELECT p.template, r.device, count(*) FROM registrations r JOIN install_passes p ON p.serial = r.serial
+        GROUP BY p.template, r.device;
+        INSERT INTO install_days (template, day, issued, added, removed, devices_change)
+        SELECT template, day, sum(issued), sum(added), 0, sum(change) FROM (
+            SELECT ip.template, p.modified_at / 86400 AS day, 1 AS issued, 0 AS added, 0 AS change
+            FROM passes p JOIN install_passes ip ON ip.serial = p.serial
+            UNION ALL
+            SELECT ip.template, min(r.created_at) / 86400, 0, 1, 0
+            FROM registrations r JOIN install_passes ip ON ip.serial = r.serial GROUP BY r.serial, ip.template
+            UNION ALL
+            SELECT ip.template, min(r.created_at) / 86400, 0, 0, 1
+            FROM registrations r JOIN install_passes ip ON ip.serial = r.serial GROUP BY ip.template, r.device
+        ) AS events
+        GROUP BY template, day;
+        """
+
     /// The name figures are grouped by, from a stored pass's template: NAME for `passmint-template:NAME@<hex>`,
     /// otherwise the folder's last path component without `.pkpasstemplate` or `.zip` (`Templates/loyalty/` →
     /// `loyalty`, `/srv/Coffee.pkpasstemplate` → `Coffee`). The migration that back-fills older passes applies

@@ -7,3 +7,20 @@ struct StoreMigration: Sendable {
     let purpose: String
     let sql: String
 }
+
+extension StoreMigration {
+    /// The purposes of the steps both stores take under one version (only their SQL differs, by dialect).
+    enum Purpose {
+        static let links = "distribution links: one current link per pass, its token kept only as a SHA-256 hash"
+        static let installFigures =
+            "install figures: per pass its template name and device count, per template and device its "
+            + "pass count, per template and UTC day the counters (InstallStats.swift); back-filled from the "
+            + "passes and registrations already stored"
+        static let templateVersions =
+            "template versions: each template's files stored once per content digest, the current version "
+            + "of each template name, and an index so a publish finds a template's passes without a scan"
+        static let bulkProgress =
+            "the bulk engine's progress per job (recorded with each chunk) and the admin update jobs' "
+            + "status, so any serve instance answers it"
+    }
+}

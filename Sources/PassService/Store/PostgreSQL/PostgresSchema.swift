@@ -85,7 +85,7 @@ enum PostgresSchema {
                 """),
         StoreMigration(
             version: 4,
-            purpose: "distribution links: one current link per pass, its token kept only as a SHA-256 hash",
+            purpose: StoreMigration.Purpose.links,
             sql: """
                 CREATE TABLE pass_links (
                     serial TEXT PRIMARY KEY,
@@ -97,14 +97,11 @@ enum PostgresSchema {
                 """),
         StoreMigration(
             version: 5,
-            purpose: "install figures: per pass its template name and device count, per template and device its "
-                + "pass count, per template and UTC day the counters (InstallStats.swift); back-filled from the "
-                + "passes and registrations already stored",
+            purpose: StoreMigration.Purpose.installFigures,
             sql: PostgresStore.installStatsMigration),
         StoreMigration(
             version: 6,
-            purpose: "template versions: each template's files stored once per content digest, the current version "
-                + "of each template name, and an index so a publish finds a template's passes without a scan",
+            purpose: StoreMigration.Purpose.templateVersions,
             sql: """
                 CREATE TABLE IF NOT EXISTS template_versions (
                     digest TEXT PRIMARY KEY,
@@ -128,8 +125,7 @@ enum PostgresSchema {
                 """),
         StoreMigration(
             version: 7,
-            purpose: "the bulk engine's progress per job (recorded with each chunk) and the admin update jobs' "
-                + "status, so any serve instance answers it",
+            purpose: StoreMigration.Purpose.bulkProgress,
             sql: """
                 CREATE TABLE bulk_progress (
                     job TEXT PRIMARY KEY,

@@ -45,21 +45,7 @@ extension PostgresStore {
                 ELSE regexp_replace(regexp_replace(rtrim(template, '/'), '^.*/', ''), '[.](pkpasstemplate|zip)$', '', 'i')
                 END AS name
             FROM passes) AS named;
-        INSERT INTO install_devices (template, device, passes)
-        SELECT p.template, r.device, count(*) FROM registrations r JOIN install_passes p ON p.serial = r.serial
-        GROUP BY p.template, r.device;
-        INSERT INTO install_days (template, day, issued, added, removed, devices_change)
-        SELECT template, day, sum(issued), sum(added), 0, sum(change) FROM (
-            SELECT ip.template, p.modified_at / 86400 AS day, 1 AS issued, 0 AS added, 0 AS change
-            FROM passes p JOIN install_passes ip ON ip.serial = p.serial
-            UNION ALL
-            SELECT ip.template, min(r.created_at) / 86400, 0, 1, 0
-            FROM registrations r JOIN install_passes ip ON ip.serial = r.serial GROUP BY r.serial, ip.template
-            UNION ALL
-            SELECT ip.template, min(r.created_at) / 86400, 0, 0, 1
-            FROM registrations r JOIN install_passes ip ON ip.serial = r.serial GROUP BY ip.template, r.device
-        ) AS events
-        GROUP BY template, day;
+        \(InstallStats.backfillCountersSQL)
         """
 
     /// The common tail of the day counter upserts.
