@@ -20,9 +20,28 @@ public enum TestPostgres {
 
     /// The URL of a new, empty schema (libpq's `options` sets the search path of every connection).
     public static func freshSchema() throws -> String {
+        try url(schema: try freshSchemaName())
+    }
+
+    /// A new, empty schema on the server; its name.
+    public static func freshSchemaName() throws -> String {
         guard let base = url else { throw TestPostgresFailure("\(variable) is not set") }
         let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try psql(base, "CREATE SCHEMA \(schema)")
+        return schema
+    }
+
+    /// The server's URL for `schema`, in its own database or in `database` (one on the same server).
+    public static func url(schema: String, database: String? = nil) throws -> String {
+        guard var base = url else { throw TestPostgresFailure("\(variable) is not set") }
+        if let database {
+            guard let components = URLComponents(string: base), let slash = components.path.lastIndex(of: "/") else {
+                throw TestPostgresFailure("\(variable) has no database path: \(base)")
+            }
+            var moved = components
+            moved.path = String(components.path[...slash]) + database
+            base = moved.string ?? base
+        }
         return base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
     }
 

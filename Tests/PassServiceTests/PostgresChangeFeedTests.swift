@@ -49,17 +49,24 @@ struct PostgresChangeFeedTests {
                 try sql.execute("ALTER TABLE passes ENABLE TRIGGER passes_notify")
             }
         }
+
+        /// Stores pass `serial`, lets the reader cache its version, then retags it silently (`silentlyRetag`) and
+        /// checks the reader still answers the cached version; returns that version.
+        func cachedThenSilentlyRetagged(_ serial: String, passType: String, to tag: Int64) throws -> PassVersion {
+            try writer.insertPasses([samplePass(serial)])
+            try settle()
+            let cached = try #require(try reader.passVersion(passType: passType, serial: serial))
+            try silentlyRetag(serial, to: tag)
+            #expect(try reader.passVersion(passType: passType, serial: serial) == cached)
+            return cached
+        }
     }
 
     @Test("a cached version is served until a notification says otherwise; another instance's update replaces it")
     func versionAcrossInstances() throws {
         let p = try Pair()
-        try p.writer.insertPasses([samplePass("A")])
-        try p.settle()
-        let first = try #require(try p.reader.passVersion(passType: type, serial: "A"))
-        try p.silentlyRetag("A", to: 9_000_000)
         // Cached: the silent change is not seen (this is what saves the round trip of a 304).
-        #expect(try p.reader.passVersion(passType: type, serial: "A") == first)
+        let first = try p.cachedThenSilentlyRetagged("A", passType: type, to: 9_000_000)
         #expect(try p.reader.passVersion(passType: "pass.other", serial: "A") == nil)
 
         let (updated, _) = try p.writer.updateRecord(serial: "A", record: ["tier": "Gold"])
@@ -235,11 +242,7 @@ struct PostgresChangeFeedTests {
     @Test("when the listening connection is cut, nothing cached before is served afterwards")
     func listenerReconnects() throws {
         let p = try Pair()
-        try p.writer.insertPasses([samplePass("A")])
-        try p.settle()
-        let first = try #require(try p.reader.passVersion(passType: type, serial: "A"))
-        try p.silentlyRetag("A", to: 9_000_000)
-        #expect(try p.reader.passVersion(passType: type, serial: "A") == first)
+        _ = try p.cachedThenSilentlyRetagged("A", passType: type, to: 9_000_000)
         // Notifications sent while a listener is away are lost to it: it must start again from empty caches.
         let listener = try #require(p.reader.changes?.listenerProcessID)
         #expect(try p.sql.query("SELECT pg_terminate_backend($1)", [String(listener)]).bool(0, 0))

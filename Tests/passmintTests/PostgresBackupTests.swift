@@ -13,8 +13,8 @@ struct PostgresBackupTests {
         .timeLimit(.minutes(3)))
     func dumpAndRestore() throws {
         let server = try #require(TestPostgres.url)
-        let url = try TestPostgres.freshSchema()
-        let schema = try #require(url.components(separatedBy: "search_path%3D").last)
+        let schema = try TestPostgres.freshSchemaName()
+        let url = try TestPostgres.url(schema: schema)
         let tmp = try TempDir()
         // The program's own template folder, issued from and then lost with the machine.
         let template = tmp.path("status")
@@ -54,14 +54,11 @@ struct PostgresBackupTests {
         let database = "restore_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try TestPostgres.psql(server, "CREATE DATABASE \(database)")
         defer { _ = try? TestPostgres.psql(server, "DROP DATABASE IF EXISTS \(database) WITH (FORCE)") }
-        let serverDatabase = try #require(server.split(separator: "?").first.map(String.init))
-        let restoredServer =
-            String(serverDatabase[..<serverDatabase.lastIndex(of: "/")!]) + "/" + database
-        let restored = try CLI.run("pg_restore", ["--no-owner", "-d", restoredServer, dump])
+        let restoredURL = try TestPostgres.url(schema: schema, database: database)
+        let restored = try CLI.run("pg_restore", ["--no-owner", "-d", restoredURL, dump])
         try #require(restored.status == 0, "\(restored.stderr)")
         try FileManager.default.removeItem(atPath: template)
 
-        let restoredURL = restoredServer + "?options=-csearch_path%3D\(schema)"
         let f = try ServeFixture(python: nil, postgres: restoredURL)
         defer { f.stop() }
         for (i, pair) in tokens.enumerated() {
