@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <microhttpd.h>
 
 /* The URI log callback's type, which microhttpd.h only spells out in a comment. */
@@ -47,4 +49,16 @@ static inline uint16_t pm_mhd_bound_port(struct MHD_Daemon *daemon) {
 }
 /* MHD_FEATURE_TLS shares its value with the deprecated MHD_FEATURE_SSL, and Swift imports neither name. */
 static inline int pm_mhd_supports_tls(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
+/* MHD_get_connection_info is variadic: the client's IP address as text into `buffer` (INET6_ADDRSTRLEN bytes
+   suffice); returns 0 when the address is unknown or of another family. */
+static inline int pm_mhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return 0;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET)
+        return inet_ntop(AF_INET, &((const struct sockaddr_in *) address)->sin_addr, buffer, size) != NULL;
+    if (address->sa_family == AF_INET6)
+        return inet_ntop(AF_INET6, &((const struct sockaddr_in6 *) address)->sin6_addr, buffer, size) != NULL;
+    return 0;
+}
 #endif

@@ -71,7 +71,9 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
             context.refused(method, response, ContinuousClock.now - request.started)
             return mhdQueue(connection, response)
         }
-        let value = Request(method: method, path: path, query: query, headers: headers, body: request.body)
+        let value = Request(
+            method: method, path: path, query: query, headers: headers, body: request.body,
+            clientAddress: request.clientAddress)
         request.body = []
         if method != .get, method != .head, let workers = context.workers, workers.reserve() {
             let offloaded = OffloadedResponse()
@@ -97,11 +99,20 @@ private func mhdScreen(
     guard request.isWholeTarget(version: version) else {
         throw .badRequest("the request target contains a NUL byte")
     }
+    request.clientAddress = mhdClientAddress(connection)
     let (path, query) = try RequestScreen.target(request.target, limits: limits)
     let methodName = HTTPMethod(method.map { String(cString: $0) } ?? "GET")
     request.bodyLimit = limits.bodyLimit(method: methodName, path: path)
     let headers = try RequestScreen.headers(mhdHeaderFields(connection), limits: limits, bodyLimit: request.bodyLimit)
     return .receiving(method: methodName, path: path, query: query, headers: headers)
+}
+
+/// The peer's IP address as text, "" when libmicrohttpd does not know it.
+private func mhdClientAddress(_ connection: OpaquePointer) -> String {
+    var buffer = [CChar](repeating: 0, count: 64)
+    let count = buffer.count
+    guard pm_mhd_client_address(connection, &buffer, socklen_t(count)) != 0 else { return "" }
+    return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }
 
 /// The request's header fields with their exact lengths (a NUL inside a name or value stays visible).

@@ -52,6 +52,8 @@ final class MHDRequestState {
     /// The most body bytes this request may send (set when its head is screened; see `RequestLimits.bodyLimit`).
     var bodyLimit = 0
     var tooLarge = false
+    /// The peer's IP address (set when the head is screened).
+    var clientAddress = ""
 
     init(target: UnsafePointer<CChar>) {
         let length = strlen(target)

@@ -71,10 +71,14 @@ public struct Request: Sendable {
     public var query: [(name: String, value: String)]
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// The peer's IP address as text ("127.0.0.1", "::1"); "" when unknown (a request made in process). Behind a
+    /// reverse proxy this is the proxy's address.
+    public var clientAddress: String
 
     public init(
         method: HTTPMethod, path: String, parameters: PathParameters = PathParameters(names: [], values: []),
-        query: [(name: String, value: String)] = [], headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+        query: [(name: String, value: String)] = [], headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+        clientAddress: String = ""
     ) {
         self.method = method
         self.path = path
@@ -82,6 +86,7 @@ public struct Request: Sendable {
         self.query = query
         self.headers = headers
         self.body = body
+        self.clientAddress = clientAddress
     }
 
     /// The first query argument called `name`.
