@@ -6,7 +6,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "passmint", targets: ["passmint"]),
+        // Build, sign and verify passes: OpenSSL, libzip and libdeflate only (what a Vapor or Hummingbird app links).
         .library(name: "PassMint", targets: ["PassMint"]),
+        // Member photos scaled with libvips; `PassFactory.issuer(…, photos: PhotoScaler())` plugs them in.
+        .library(name: "PassPhotos", targets: ["PassPhotos"]),
+        // HTML and PNG previews (libzint barcodes, Chromium) and the design lint, photos included.
+        .library(name: "PassPreview", targets: ["PassPreview"]),
         // The update service in process (`WalletService.respond(to:)`), for packages built beside this one:
         // Fuzz/ drives the router with it. A product only names the target; it builds nothing extra.
         .library(name: "PassService", targets: ["PassService"]),
@@ -24,29 +29,69 @@ let package = Package(
         .systemLibrary(name: "CZint", providers: [.apt(["libzint-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
 
-        // Libraries, layered bottom-up.
+        // Libraries, layered bottom-up in the order of README.md's Layout section (scripts/check-layers checks
+        // every import against it and against these dependency lists).
         .target(name: "PassModel"),
+        .target(name: "PassConcurrency"),
+        .target(name: "PassLog"),
         .target(name: "PassTemplates", dependencies: ["PassModel"]),
         .target(name: "PassSigning", dependencies: ["COpenSSL", "PassModel"]),
         .target(name: "PassArchive", dependencies: ["CZip", "CDeflate", "PassModel"]),
+        .target(name: "PassMint", dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassArchive"]),
+        .target(name: "PassPhotos", dependencies: ["CVips", "PassModel", "PassTemplates", "PassMint"]),
         .target(
-            name: "PassMint",
-            dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassArchive", "CVips", "CZint", "CDeflate"]),
+            name: "PassPreview",
+            dependencies: [
+                "CZint", "CDeflate", "PassModel", "PassTemplates", "PassArchive", "PassMint", "PassPhotos",
+            ]),
+        .target(
+            name: "PassStore",
+            dependencies: [
+                "CSQLite", "CPostgreSQL", "PassModel", "PassSigning", "PassMint", "PassConcurrency", "PassLog",
+            ]),
+        .target(
+            name: "PassHTTP", dependencies: ["CMicroHTTPD", "PassModel", "PassSigning", "PassConcurrency", "PassLog"]),
+        .target(name: "PassPush", dependencies: ["CCurl", "PassStore"]),
+        .target(
+            name: "PassOperations",
+            dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore"]),
         .target(
             name: "PassService",
-            dependencies: ["PassMint", "CSQLite", "CPostgreSQL", "CMicroHTTPD", "CCurl", "COpenSSL"]),
-        .executableTarget(name: "passmint", dependencies: ["PassMint", "PassService"]),
+            dependencies: [
+                "PassModel", "PassMint", "PassPreview", "PassConcurrency", "PassLog", "PassStore", "PassHTTP",
+                "PassPush", "PassOperations",
+            ]),
+        .target(
+            name: "PassServer",
+            dependencies: [
+                "PassSigning", "PassMint", "PassPhotos", "PassLog", "PassStore", "PassHTTP", "PassPush",
+                "PassOperations", "PassService",
+            ]),
+        .executableTarget(
+            name: "passmint",
+            dependencies: [
+                "PassModel", "PassTemplates", "PassSigning", "PassArchive", "PassMint", "PassPhotos", "PassPreview",
+                "PassStore", "PassHTTP", "PassOperations", "PassService", "PassServer",
+            ]),
 
-        // Tests mirror targets; shared test helpers (temporary folders, fixtures, the binary, a dev identity).
-        .target(name: "PassMintTestSupport", dependencies: ["PassSigning"], path: "Tests/PassMintTestSupport"),
+        // Tests mirror targets; shared test helpers (temporary folders, fixtures, the binary, a dev identity, store
+        // fixtures of both backends).
+        .target(
+            name: "PassMintTestSupport", dependencies: ["PassSigning", "PassStore"], path: "Tests/PassMintTestSupport"),
         .testTarget(name: "PassModelTests", dependencies: ["PassModel", "PassMintTestSupport"]),
         .testTarget(name: "PassTemplatesTests", dependencies: ["PassTemplates", "PassMintTestSupport"]),
         .testTarget(name: "PassSigningTests", dependencies: ["PassSigning", "PassMintTestSupport"]),
         .testTarget(name: "PassArchiveTests", dependencies: ["PassArchive", "PassMintTestSupport"]),
         .testTarget(name: "PassMintTests", dependencies: ["PassMint", "PassMintTestSupport"]),
+        .testTarget(name: "PassPhotosTests", dependencies: ["PassPhotos", "PassMintTestSupport"]),
+        .testTarget(name: "PassPreviewTests", dependencies: ["PassPreview", "PassMintTestSupport"]),
+        .testTarget(name: "PassStoreTests", dependencies: ["PassStore", "PassMintTestSupport"]),
+        .testTarget(name: "PassHTTPTests", dependencies: ["PassHTTP", "PassMintTestSupport"]),
         .testTarget(
-            name: "PassServiceTests", dependencies: ["PassService", "PassMintTestSupport"],
-            exclude: ["PushTestServer.py"]),
+            name: "PassPushTests", dependencies: ["PassPush", "PassMintTestSupport"], exclude: ["PushTestServer.py"]),
+        .testTarget(name: "PassOperationsTests", dependencies: ["PassOperations", "PassMintTestSupport"]),
+        .testTarget(name: "PassServiceTests", dependencies: ["PassService", "PassMintTestSupport"]),
+        .testTarget(name: "PassServerTests", dependencies: ["PassServer", "PassMintTestSupport"]),
         .testTarget(
             name: "passmintTests", dependencies: ["passmint", "PassMintTestSupport"],
             exclude: ["WalletDeviceSimulator.py", "HelpSnapshots"]),

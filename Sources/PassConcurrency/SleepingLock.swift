@@ -5,13 +5,13 @@ import Foundation
 /// Why not `Synchronization.Mutex`: on Linux its contended path spins (in user space, then in the kernel's
 /// priority-inheritance futex) while the holder runs; with a few dozen threads on two cores that spinning
 /// measured 3-10% of the service's CPU on the registration path. A pthread mutex sleeps at once.
-final class SleepingLock<Value>: @unchecked Sendable {  // `value` is only touched while `lock` is held
+package final class SleepingLock<Value>: @unchecked Sendable {  // `value` is only touched while `lock` is held
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

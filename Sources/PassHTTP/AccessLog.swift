@@ -30,8 +30,8 @@ public final class AccessLog: Sendable {
 
     /// Opens the destination and starts the writer thread.
     /// - Parameter flushInterval: longest time a line waits in memory.
-    /// - Throws: `ServiceError.accessLog` when the file cannot be opened for appending.
-    public init(_ destination: Destination, flushInterval: Duration = .seconds(1)) throws(ServiceError) {
+    /// - Throws: `HTTPServerError.accessLog` when the file cannot be opened for appending.
+    public init(_ destination: Destination, flushInterval: Duration = .seconds(1)) throws(HTTPServerError) {
         let fd: Int32
         switch destination {
         case .standardOutput: fd = STDOUT_FILENO
@@ -58,7 +58,7 @@ public final class AccessLog: Sendable {
     /// - Parameters:
     ///   - route: the route label or "unmatched".
     ///   - bytes: the size of the response body.
-    func record(method: HTTPMethod, route: String, status: Int, bytes: Int, duration: Duration) {
+    package func record(method: HTTPMethod, route: String, status: Int, bytes: Int, duration: Duration) {
         let now = AccessLogLine.wallClock()
         writer.append(reserve: AccessLogLine.maxFixedBytes + method.rawValue.utf8.count * 6 + route.utf8.count * 6) {
             AccessLogLine.write(

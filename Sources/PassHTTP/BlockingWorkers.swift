@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import PassConcurrency
 
 /// Threads for requests that block on a store write, so that the server's network threads never wait for a
 /// commit: such a request is suspended in libmicrohttpd, run here, and resumed with its response. Many workers

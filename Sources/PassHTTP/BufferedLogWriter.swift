@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import PassLog
 
 /// Owner of one append-only log file descriptor, written from memory by a thread of its own.
 ///

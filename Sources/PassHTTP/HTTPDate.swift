@@ -1,12 +1,13 @@
 import Foundation
+import PassModel
 
 /// RFC 7231 HTTP dates: IMF-fixdate out; IMF-fixdate, RFC 850 and asctime in. Whole seconds since 1970, UTC.
-enum HTTPDate {
+package enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT`
-    static func format(_ seconds: Int64) -> String {
+    package static func format(_ seconds: Int64) -> String {
         let dayCount = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - dayCount * 86_400
         let (year, month, day) = CivilCalendar.civil(days: dayCount)
@@ -17,7 +18,7 @@ enum HTTPDate {
     }
 
     /// Seconds since 1970 of an HTTP date in any of the three RFC 7231 formats; nil when it is none of them.
-    static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         let tokens = text.split { $0 == " " || $0 == "," || $0 == "-" || $0 == ":" }
         let day: Substring, month: Substring, year: Substring, clock: ArraySlice<Substring>
         if tokens.count == 8, tokens[7] == "GMT" {  // IMF-fixdate or RFC 850

@@ -1,5 +1,15 @@
+/// An error that knows how the client is answered, as hummingbird's `HTTPResponseError`: its status and its
+/// response. A handler throws what went wrong and the one place that writes responses asks the error; an error
+/// that does not conform is answered 500 (`Response.answering(_:)`), so a fault nobody named is never a 4xx.
+public protocol HTTPResponseError: Error {
+    /// The HTTP status code the client gets.
+    var status: Int { get }
+    /// The whole response for this error.
+    var response: Response { get }
+}
+
 /// A failed request: its status and a message for the client, sent as `{"error":{"message":…}}`.
-public struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
+public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible, Equatable {
     public var status: Int
     public var message: String
     public var headers: [(name: String, value: String)]
@@ -25,9 +35,17 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible, Equatable {
     /// A server-side failure; the message must not contain secrets.
     public static func internalError(_ message: String) -> HTTPError { HTTPError(500, message) }
 
-    var response: Response {
+    public var response: Response {
         var response = Response.json(status, "{\"error\":{\"message\":\(JSONText.string(message))}}")
         for header in headers { response.headers.add(header.name, header.value) }
         return response
+    }
+}
+
+extension Response {
+    /// The answer to an error a handler threw: its own when it is an `HTTPResponseError`, else 500 (the caller logs
+    /// it; the client learns nothing of it).
+    package static func answering(_ error: any Error) -> Response {
+        (error as? any HTTPResponseError)?.response ?? HTTPError.internalError("internal error; see the server log").response
     }
 }

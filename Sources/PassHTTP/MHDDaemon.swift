@@ -2,13 +2,13 @@ internal import CMicroHTTPD
 import Foundation
 
 /// Owner of one running libmicrohttpd daemon: stopped, and its callback context released, in deinit.
-final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; the pointer is only used in init/deinit
+package final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; the pointer is only used in init/deinit
     private let daemon: OpaquePointer
     private let context: Unmanaged<MHDContext>
     private let workers: BlockingWorkers?
-    let port: Int
+    package let port: Int
 
-    struct Options {
+    package struct Options {
         var host: String
         var port: Int
         var threadPoolSize: Int
@@ -19,6 +19,20 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
         var connectionLimit: Int
         /// Serve HTTPS only, with this certificate and key; nil serves plain HTTP.
         var tls: TLSCredentials?
+
+        package init(
+            host: String, port: Int, threadPoolSize: Int, writeWorkers: Int, connectionMemoryLimit: Int,
+            connectionTimeoutSeconds: Int, connectionLimit: Int, tls: TLSCredentials?
+        ) {
+            self.host = host
+            self.port = port
+            self.threadPoolSize = threadPoolSize
+            self.writeWorkers = writeWorkers
+            self.connectionMemoryLimit = connectionMemoryLimit
+            self.connectionTimeoutSeconds = connectionTimeoutSeconds
+            self.connectionLimit = connectionLimit
+            self.tls = tls
+        }
     }
 
     /// TLS 1.2 and 1.3 only: what Wallet (App Transport Security) requires of a web service.
@@ -26,10 +40,10 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
 
     /// Binds and starts serving; `respond` is called on the daemon's threads, and `refused` for each request the
     /// adapter answers itself (a head or body over `limits`).
-    init(
+    package init(
         options: Options, limits: RequestLimits, respond: @escaping @Sendable (Request) -> Response,
         refused: @escaping @Sendable (HTTPMethod, Response, Duration) -> Void
-    ) throws(ServiceError) {
+    ) throws(HTTPServerError) {
         let workers = options.writeWorkers > 0 ? BlockingWorkers(threads: options.writeWorkers) : nil
         let context = Unmanaged.passRetained(
             MHDContext(limits: limits, workers: workers, respond: respond, refused: refused))
@@ -69,7 +83,7 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
     }
 
     /// Requests whose state is alive now (tests: zero once every connection is done, whatever way it ended).
-    var openRequests: Int { context.takeUnretainedValue().openRequests.load(ordering: .relaxed) }
+    package var openRequests: Int { context.takeUnretainedValue().openRequests.load(ordering: .relaxed) }
 
     deinit {
         // Every suspended connection must be resumed before MHD stops (it panics otherwise): let the workers

@@ -31,7 +31,7 @@ public struct HTTPHeaders: Sendable, ExpressibleByDictionaryLiteral {
     }
 }
 
-func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
+package func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
     let a = a.utf8, b = b.utf8
     guard a.count == b.count else { return false }
     for (x, y) in zip(a, b) where x != y {

@@ -16,7 +16,7 @@ public struct RequestLimits: Sendable, Equatable {
     public var maxUpdateBodyBytes: Int
 
     /// The one route whose body may exceed `maxBodyBytes`.
-    static let bulkUpdatePath = "/admin/v1/updates"
+    package static let bulkUpdatePath = "/admin/v1/updates"
 
     /// - Parameters: see the properties; each must be at least 1.
     public init(

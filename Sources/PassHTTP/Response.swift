@@ -80,9 +80,9 @@ public struct Response: Sendable {
 }
 
 /// JSON text for the hot paths (no encoder allocation), with PassModel's one string escaper.
-enum JSONText {
+package enum JSONText {
     /// `value` as a JSON string literal, quotes included.
-    static func string(_ value: String) -> String {
+    package static func string(_ value: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(value.utf8.count + 2)
         JSONWriter.writeString(value, into: &out)

@@ -1,5 +1,6 @@
-/// A request handler: plain, synchronous, on values only.
-public typealias Handler = @Sendable (Request) throws(HTTPError) -> Response
+/// A request handler: plain, synchronous, on values only. What it throws is answered by `Response.answering(_:)`:
+/// an `HTTPResponseError` with its own status, anything else with 500.
+public typealias Handler = @Sendable (Request) throws -> Response
 
 /// One entry of the route table: method, pattern (`/v1/passes/:passType/:serial`) and handler.
 public struct Route: Sendable {
@@ -12,7 +13,7 @@ public struct Route: Sendable {
     public let pattern: String
     let segments: [Segment]
     let parameterNames: [String]
-    let handler: Handler
+    package let handler: Handler
 
     public init(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
         self.method = method

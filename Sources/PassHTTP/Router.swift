@@ -1,6 +1,6 @@
 /// Matches a method and path against the route table. Built once; validated so no two routes shadow each other.
-struct Router: Sendable {
-    enum Match {
+package struct Router: Sendable {
+    package enum Match {
         case found(index: Int, parameters: PathParameters)
         /// The path matches a route but a parameter is outside its `ParameterGrammar` (400).
         case badSegment(index: Int, message: String)
@@ -10,11 +10,11 @@ struct Router: Sendable {
         case notFound
     }
 
-    let routes: [Route]
+    package let routes: [Route]
 
-    /// - Throws: `ServiceError.routeConflict` when two routes with one method can match the same path, or
-    ///   `ServiceError.invalidConfiguration` for a malformed pattern.
-    init(routes: [Route]) throws(ServiceError) {
+    /// - Throws: `HTTPServerError.routeConflict` when two routes with one method can match the same path, or
+    ///   `HTTPServerError.invalidConfiguration` for a malformed pattern.
+    package init(routes: [Route]) throws(HTTPServerError) {
         for (i, route) in routes.enumerated() {
             guard route.pattern.hasPrefix("/") else {
                 throw .invalidConfiguration("route pattern \(route.pattern) must start with /")
@@ -32,7 +32,7 @@ struct Router: Sendable {
     /// Matches a raw request path (percent-encoding intact, as the client sent it): split on the raw `/`, each
     /// segment decoded on its own, literals compared with the decoded text, parameters checked against their
     /// `ParameterGrammar` before any handler runs.
-    func match(method: HTTPMethod, path: String) -> Match {
+    package func match(method: HTTPMethod, path: String) -> Match {
         var trimmed = Substring(path)
         while trimmed.hasPrefix("//") { trimmed = trimmed.dropFirst() }
         guard trimmed.hasPrefix("/") else { return .notFound }

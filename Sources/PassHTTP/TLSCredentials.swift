@@ -19,10 +19,10 @@ public struct TLSCredentials: Sendable, CustomStringConvertible, CustomReflectab
     public static var isAvailable: Bool { pm_mhd_supports_tls() != 0 }
 
     /// Reads and checks the two PEM files.
-    /// - Throws: `ServiceError.tlsUnavailable` when libmicrohttpd has no TLS, `.tlsFile` naming the file that
+    /// - Throws: `HTTPServerError.tlsUnavailable` when libmicrohttpd has no TLS, `.tlsFile` naming the file that
     ///   cannot be read or is not a PEM certificate / unencrypted key, `.tlsKeyMismatch` when the key is not the
     ///   certificate's.
-    public static func load(certificatePath: String, keyPath: String) throws(ServiceError) -> TLSCredentials {
+    public static func load(certificatePath: String, keyPath: String) throws(HTTPServerError) -> TLSCredentials {
         guard isAvailable else { throw .tlsUnavailable }
         let certificateBytes = try read(certificatePath, kind: .certificate)
         let keyBytes = try read(keyPath, kind: .privateKey)
@@ -56,7 +56,7 @@ public struct TLSCredentials: Sendable, CustomStringConvertible, CustomReflectab
         Mirror(self, children: ["certificatePath": certificatePath, "keyPath": keyPath])
     }
 
-    private static func read(_ path: String, kind: TLSFileProblem.Kind) throws(ServiceError) -> [UInt8] {
+    private static func read(_ path: String, kind: TLSFileProblem.Kind) throws(HTTPServerError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw .tlsFile(path: path, problem: .unreadable(kind: kind, reason: String(cString: strerror(errno))))

@@ -50,8 +50,10 @@ public enum PassMintError: Error, CustomStringConvertible {
             default: return .invalidInput
             }
         case .photo(let error):
-            if case .libraryUnavailable = error { return .environment }
-            return .invalidInput
+            switch error {
+            case .libraryUnavailable, .scalerUnavailable: return .environment
+            default: return .invalidInput
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import PassMint
 /// What a per-record image may be, checked from the file's size and header before any pixel is decoded.
 public struct PhotoLimits: Sendable, Equatable {
     /// Most pixels a header may declare (width × height). Default 40 megapixels: more than any phone camera's

@@ -1,4 +1,5 @@
 import Glibc
+import PassMint
 
 /// Where a record's image path leads, checked to stay inside the folder images may come from.
 ///

@@ -1,4 +1,5 @@
 import Glibc
+import PassMint
 import PassModel
 import PassTemplates
 
@@ -9,7 +10,7 @@ import PassTemplates
 /// outside the allowed folder, a missing file, a file over the size limit, bytes that are not PNG or JPEG (sniffed,
 /// whatever the extension), more than the pixel limit, a decompression bomb. Results are cached by file and target
 /// (see `PhotoCache`). Safe to use from many threads at once; each scale runs libvips on the calling thread.
-public final class PhotoScaler: Sendable {
+public final class PhotoScaler: PhotoScaling {
     /// Size and pixel limits checked before decoding.
     public let limits: PhotoLimits
     let cache: PhotoCache
@@ -22,20 +23,9 @@ public final class PhotoScaler: Sendable {
         self.cache = PhotoCache(capacity: cacheBytes)
     }
 
-    /// The scale factors Wallet reads, each a file `slot.png`, `slot@2x.png`, `slot@3x.png`.
-    static let scales = [1, 2, 3]
-
-    /// The file name of `slot` at `scale`.
-    public static func fileName(slot: String, scale: Int) -> String {
-        scale == 1 ? "\(slot).png" : "\(slot)@\(scale)x.png"
-    }
-
-    /// The slot a per-record file name belongs to (`thumbnail@2x.png` → `thumbnail`), nil for other names.
-    public static func slot(ofFile name: String) -> String? {
-        for slot in ImageSlot.names where scales.contains(where: { fileName(slot: slot, scale: $0) == name }) {
-            return slot
-        }
-        return nil
+    /// Starts libvips unless it runs (see `VipsRuntime`); a failure is reported by the first image.
+    public func prepare() {
+        try? VipsRuntime.start()
     }
 
     /// The slot's three PNGs, made from the image at `path`.
@@ -82,12 +72,12 @@ public final class PhotoScaler: Sendable {
             let largest = try VipsImage.coverCrop(
                 encoded: bytes, format: header.format, jpegShrink: shrink, width: size.width * 3,
                 height: size.height * 3)
-            for scale in Self.scales {
+            for scale in PhotoFiles.scales {
                 let image =
                     scale == 3 ? largest : try largest.coverCrop(width: size.width * scale, height: size.height * scale)
                 files.append(
                     PassFile(
-                        path: Self.fileName(slot: slot, scale: scale), bytes: try image.pngBytes(),
+                        path: PhotoFiles.fileName(slot: slot, scale: scale), bytes: try image.pngBytes(),
                         isSharedAsset: false,
                         isPerRecord: true))
             }

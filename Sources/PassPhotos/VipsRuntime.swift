@@ -1,4 +1,5 @@
 internal import CVips
+import PassMint
 
 /// libvips, started once per process (`vips_init` must not race with itself or run per call). Starting sets an
 /// environment variable (see `pm_vips_start`), so it happens while a pass issuer is made, on the caller's thread,

@@ -1,5 +1,6 @@
 internal import CCurl
 import Foundation
+import PassStore
 
 /// Sends pass-update pushes to APNs: HTTP/2 over TLS with the Pass Type ID certificate as client certificate,
 /// many streams over one long-lived connection (libcurl multi). Blocking; use it from one thread at a time.

@@ -1,4 +1,5 @@
 import Foundation
+import PassStore
 
 /// What to do with an outbox row after APNs answered (or failed to answer).
 public enum PushOutcome: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import PassStore
 
 /// Drains a `PushOutbox` to APNs on its own thread: claim due rows, send them over one HTTP/2 connection,
 /// then complete, drop or reschedule each row. A row is only removed after APNs answered, so nothing is lost

@@ -1,4 +1,5 @@
 import Foundation
+import PassStore
 
 /// The drain loop run on the pusher thread. Owns the `APNsClient` (created on that thread, never shared).
 struct PusherWorker: Sendable {

@@ -2,6 +2,12 @@ import Foundation
 import PassMint
 import PassSigning
 import Synchronization
+import PassPhotos
+import PassStore
+import PassPush
+import PassOperations
+import PassService
+import PassLog
 
 /// Everything `passmint serve` runs: the store, the web service and the pusher, wired together.
 public final class ServiceRunner: Sendable {
@@ -31,8 +37,7 @@ public final class ServiceRunner: Sendable {
 
     public let service: WalletService
     public let pusher: Pusher
-    public let store:
-        any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore & PassLinkStore & TemplateVersionStore
+    public let store: any ServiceStore
     /// Signs every pass download; its identity is replaced by `reloadIdentity()`.
     public let renderer: TemplateRenderer
     /// Things to log at start: a private key readable by others, a certificate close to expiry.
@@ -61,7 +66,7 @@ public final class ServiceRunner: Sendable {
         self.options = options
         warnings = options.identity.warnings(for: identity, trust: options.trustRoots)
         store = try StoreAccess.open(options.store, serving: true)
-        let renderer = TemplateRenderer(identity: identity, templates: store)
+        let renderer = TemplateRenderer(identity: identity, templates: store, photos: PhotoScaler())
         self.renderer = renderer
         let metrics = Metrics()
         self.metrics = metrics
@@ -79,7 +84,7 @@ public final class ServiceRunner: Sendable {
         }
         let pusher = self.pusher
         // Pushes queued by another instance or by `passmint update` are sent now, not at the next poll.
-        (store as? PostgresStore)?.onPushesQueued { pusher.wake() }
+        store.onPushesQueued { pusher.wake() }
         do {
             service = try WalletService(
                 configuration: options.configuration, store: store, renderer: renderer,
@@ -99,7 +104,7 @@ public final class ServiceRunner: Sendable {
         do {
             try service.start()
         } catch {
-            throw .environment("\(error)")  // ServiceError.serverStart names the address and what to change
+            throw .environment("\(error)")  // HTTPServerError.serverStart names the address and what to change
         }
         pusher.start()
         let daily = Task.detached { [renderer] in

@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+import PassConcurrency
+import PassStore
 
 /// Counters behind `GET /metrics` (Prometheus text format 0.0.4). Thread-safe; one instance per service.
 public final class Metrics: Sendable {

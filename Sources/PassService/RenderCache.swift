@@ -1,4 +1,7 @@
+import PassOperations
 import Synchronization
+import PassStore
+import PassHTTP
 
 /// Renders a stored pass into `.pkpass` bytes. The pipeline (`PassMint`) provides the real one.
 public protocol PassRenderer: Sendable {
@@ -19,6 +22,9 @@ extension PassRenderer {
         (try render(pass), 0)
     }
 }
+
+/// The pipeline's renderer (the program's operations) is the one `serve` renders with.
+extension TemplateRenderer: PassRenderer {}
 
 /// Rendered pass bodies keyed by update tag (tags are unique across all passes, so a tag names one version of
 /// one serial), each with the identity generation that signed it: a body signed by a replaced identity is never

@@ -1,3 +1,5 @@
+import PassStore
+import PassHTTP
 /// The whole HTTP surface of the update service (DESIGN.md "The update service", wallet-spec §6), in one table.
 /// `Router` rejects patterns that clash, at startup and in a test.
 enum Routes {

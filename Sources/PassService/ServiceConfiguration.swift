@@ -1,4 +1,5 @@
 import Foundation
+import PassHTTP
 
 /// How `WalletService` listens and behaves.
 public struct ServiceConfiguration: Sendable {

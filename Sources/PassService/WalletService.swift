@@ -1,5 +1,9 @@
 import Foundation
 import Synchronization
+import PassStore
+import PassHTTP
+import PassOperations
+import PassLog
 
 /// The update web service: Wallet's protocol, the admin API, health and metrics, served by libmicrohttpd.
 ///
@@ -23,7 +27,7 @@ public final class WalletService: Sendable {
     ///   - onRecordUpdated: called after an admin PATCH stored a change (pass, pushes queued): wake the pusher.
     ///   - updateJobs: runs the bulk updates of `POST /admin/v1/updates`; nil answers that route 501.
     /// - Throws: `ServiceError.weakAdminToken` when the admin token is shorter than 32 characters;
-    ///   `ServiceError` when the route table is inconsistent.
+    ///   `HTTPServerError` when the route table is inconsistent.
     public init(
         configuration: ServiceConfiguration, store: any PassStore, renderer: any PassRenderer,
         recordValidator: @escaping RecordValidator = WalletService.mergeRecord, tokenSigner: TokenSigner? = nil,
@@ -59,7 +63,7 @@ public final class WalletService: Sendable {
 
     /// Binds `configuration.host`:`configuration.port` and starts serving on the server's own threads (HTTPS only
     /// when `configuration.tls` is set).
-    /// - Throws: `ServiceError.serverStart` when the address cannot be bound or TLS cannot start.
+    /// - Throws: `HTTPServerError.serverStart` when the address cannot be bound or TLS cannot start.
     public func start() throws {
         let options = MHDDaemon.Options(
             host: configuration.host, port: configuration.port, threadPoolSize: configuration.threadPoolSize,
@@ -112,7 +116,8 @@ public final class WalletService: Sendable {
             do {
                 response = try route.handler(request)
             } catch {
-                response = error.response
+                if !(error is any HTTPResponseError) { ServiceLog.error("\(route.label): \(error)") }
+                response = Response.answering(error)
             }
         case .badSegment(let found, let message):
             index = found

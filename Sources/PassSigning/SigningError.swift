@@ -40,6 +40,8 @@ public enum SigningError: Error, CustomStringConvertible, Equatable {
     case invalidSignature(openSSL: String)
     /// Generating development keys or certificates failed.
     case generationFailed(step: String, openSSL: String)
+    /// OpenSSL could not compute a SHA-256 digest (it could not allocate its context).
+    case digestFailed(openSSL: String)
 
     public var description: String {
         switch self {
@@ -90,6 +92,8 @@ public enum SigningError: Error, CustomStringConvertible, Equatable {
             return "the signature is not a DER PKCS#7/CMS SignedData structure (\(text)); re-sign the pass"
         case .generationFailed(let step, let text):
             return "generating development certificates failed while \(step) (\(text))"
+        case .digestFailed(let text):
+            return "OpenSSL could not compute a SHA-256 digest (\(text)); check that the machine has memory to spare"
         }
     }
 }

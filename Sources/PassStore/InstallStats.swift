@@ -1,4 +1,5 @@
 import Foundation
+import PassModel
 
 /// A calendar day in UTC, counted in days since 1970-01-01: the key of the install figures.
 public struct UTCDay: Sendable, Hashable, Comparable, CustomStringConvertible {

@@ -92,7 +92,7 @@ public protocol PassLinkStore: Sendable {
     /// The current link of a pass; nil when it has none.
     func link(serial: String) throws -> PassLinkInfo?
     /// Gives the pass a new link (the old token stops working), not revoked, with the grant's expiry.
-    /// - Throws: `ServiceError.passNotFound` when no pass has this serial.
+    /// - Throws: `StoreError.passNotFound` when no pass has this serial.
     func reissueLink(_ grant: PassLinkGrant) throws -> PassLinkInfo
     /// Revokes the pass's link (kept, so `show` can say when); nil when the pass has none.
     func revokeLink(serial: String) throws -> PassLinkInfo?

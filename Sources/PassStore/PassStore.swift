@@ -140,7 +140,7 @@ public protocol PassStore: Sendable {
     )?
     /// Replaces a pass's record, gives it a new tag and modification second and queues one push per registered
     /// device, all in one transaction.
-    /// - Throws: `ServiceError.passNotFound` when no pass has this serial.
+    /// - Throws: `StoreError.passNotFound` when no pass has this serial.
     /// `images`: the pass's new per-record images (replacing all of them), nil to keep the stored ones.
     /// `voided`: the pass's new voided state (a cancelled card), nil to keep it.
     func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?) throws

@@ -12,20 +12,20 @@ enum RecordCoding {
 
     /// PassModel's reader, not JSONDecoder: a bulk job reads every pass it looks at, and JSONDecoder took a fifth of
     /// `update --csv`'s time.
-    /// - Throws: `ServiceError.corruptRecord` naming the serial.
+    /// - Throws: `StoreError.corruptRecord` naming the serial.
     static func decode(_ text: String, serial: String) throws -> [String: String] {
         let document: JSONDocument
         do { document = try JSONReader.parse(Array(text.utf8), file: "record") } catch {
-            throw ServiceError.corruptRecord(serial: serial, message: error.message)
+            throw StoreError.corruptRecord(serial: serial, message: error.message)
         }
         guard document.isStrict, case .object(let members) = document.value else {
-            throw ServiceError.corruptRecord(serial: serial, message: "not a JSON object")
+            throw StoreError.corruptRecord(serial: serial, message: "not a JSON object")
         }
         var record: [String: String] = [:]
         record.reserveCapacity(members.count)
         for (key, value) in members {
             guard case .string(let text) = value else {
-                throw ServiceError.corruptRecord(serial: serial, message: "the value of '\(key)' is not a string")
+                throw StoreError.corruptRecord(serial: serial, message: "the value of '\(key)' is not a string")
             }
             record[key] = text
         }

@@ -26,9 +26,7 @@ public enum StoreAccess {
     ///   cannot be opened or reached; the CLI exits 3.
     public static func open(
         _ location: StoreLocation, serving: Bool = false, warn: (String) -> Void = StoreAccess.warnOnStandardError
-    ) throws(PassMintError)
-        -> any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore & PassLinkStore & TemplateVersionStore
-    {
+    ) throws(PassMintError) -> any ServiceStore {
         switch location {
         case .sqlite(let path):
             return try sqlite(path: path, serving: serving, warn: warn)
@@ -59,12 +57,17 @@ public enum StoreAccess {
 }
 
 /// Adapts a `PassStore` to the pipeline's `IssuedPassSink`.
-struct StoreSink: IssuedPassSink {
+package struct StoreSink: IssuedPassSink {
     let store: any PassStore & PassLinkStore
     /// The `TemplateReference` text every pass stores as its template; nil keeps the pipeline's folder path.
     var templateReference: String? = nil
 
-    func store(_ passes: [IssuedPassRecord]) throws {
+    package init(store: any PassStore & PassLinkStore, templateReference: String? = nil) {
+        self.store = store
+        self.templateReference = templateReference
+    }
+
+    package func store(_ passes: [IssuedPassRecord]) throws {
         let links = passes.compactMap { issued in
             issued.link.map { PassLinkGrant(serialNumber: issued.serialNumber, tokenHash: $0.token.hash) }
         }

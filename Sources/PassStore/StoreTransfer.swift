@@ -42,14 +42,14 @@ public enum StoreTransfer {
     ]
 
     /// Copies `source` into `target`.
-    /// - Throws: `ServiceError.invalidConfiguration` when `target` already holds passes (it must be empty, so
+    /// - Throws: `StoreError.invalidConfiguration` when `target` already holds passes (it must be empty, so
     ///   nothing is merged by accident), or the store errors of either side.
     public static func copy(from source: SQLiteStore, to target: PostgresStore) throws -> Counts {
         try source.pool.withConnection { sqlite in
             try target.pool.transaction { pg in
                 let existing = try pg.query("SELECT count(*) FROM passes").int(0, 0)
                 guard existing == 0 else {
-                    throw ServiceError.invalidConfiguration(
+                    throw StoreError.invalidConfiguration(
                         "the PostgreSQL store \(target.server) already holds \(existing) passes; copy into an "
                             + "empty database")
                 }

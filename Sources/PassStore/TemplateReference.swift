@@ -1,4 +1,4 @@
-internal import COpenSSL
+import PassSigning
 
 /// What a stored pass's `template` column holds for a versioned template: `passmint-template:NAME@<digest>`.
 ///
@@ -13,8 +13,8 @@ public struct TemplateReference: Sendable, Hashable, CustomStringConvertible {
     /// The version: lowercase hex SHA-256 of its files' canonical listing.
     public let digest: String
 
-    /// - Throws: `ServiceError.invalidTemplateName` when `name` cannot be stored in a reference.
-    public init(name: String, digest: String) throws(ServiceError) {
+    /// - Throws: `StoreError.invalidTemplateName` when `name` cannot be stored in a reference.
+    public init(name: String, digest: String) throws(StoreError) {
         try Self.check(name: name)
         self.name = name
         self.digest = digest
@@ -48,7 +48,7 @@ public struct TemplateReference: Sendable, Hashable, CustomStringConvertible {
 
     /// Template names are 1-100 characters, no `/`, `@`, whitespace or control characters (they appear in
     /// references, listings and URLs).
-    public static func check(name: String) throws(ServiceError) {
+    public static func check(name: String) throws(StoreError) {
         if let problem = problem(name: name) { throw .invalidTemplateName(name: name, reason: problem) }
     }
 
@@ -84,15 +84,7 @@ public enum TemplateDigest {
 
     /// Lowercase hex SHA-256 of the canonical listing.
     public static func digest(_ files: [String: [UInt8]]) -> String {
-        let listing = canonicalListing(files)
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        listing.withUnsafeBufferPointer { bytes in
-            _ = SHA256(bytes.baseAddress, bytes.count, &digest)
-        }
-        return digest.map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        SHA256Digest.hex(canonicalListing(files))
     }
 
     /// 64 lowercase hex digits.

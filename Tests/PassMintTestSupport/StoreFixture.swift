@@ -1,19 +1,17 @@
 import Foundation
-@_exported import PassMintTestSupport
+import PassStore
 import Synchronization
 
-@testable import PassService
-
 /// A clock tests move by hand.
-final class TestClock: Sendable {
+public final class TestClock: Sendable {
     private let current: Mutex<Date>
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
-    var now: Date { current.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
-    var closure: @Sendable () -> Date { { self.now } }
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
+    public var now: Date { current.withLock { $0 } }
+    public func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
+    public var closure: @Sendable () -> Date { { self.now } }
 }
 
-func samplePass(_ serial: String, passType: String = "pass.com.example.loyalty", token: String? = nil) -> StoredPass {
+public func samplePass(_ serial: String, passType: String = "pass.com.example.loyalty", token: String? = nil) -> StoredPass {
     StoredPass(
         serialNumber: serial, passTypeIdentifier: passType, templatePath: "Templates/loyalty",
         record: ["name": "Ada", "tier": "Silver", "points": "10"],
@@ -21,14 +19,14 @@ func samplePass(_ serial: String, passType: String = "pass.com.example.loyalty",
 }
 
 /// A fresh store of one backend with a clock tests move by hand.
-struct StoreFixture {
-    let directory: TempDir
-    let clock: TestClock
-    let store: any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore
+public struct StoreFixture {
+    public let directory: TempDir
+    public let clock: TestClock
+    public let store: any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore
     /// Opens another store on the same file or database (another process, another `serve` instance).
-    let secondStore: @Sendable () throws -> any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore
+    public let secondStore: @Sendable () throws -> any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore
 
-    init(_ backend: StoreBackend = .sqlite, clock: TestClock = TestClock()) throws {
+    public init(_ backend: StoreBackend = .sqlite, clock: TestClock = TestClock()) throws {
         directory = try TempDir()
         self.clock = clock
         switch backend {
@@ -44,5 +42,5 @@ struct StoreFixture {
     }
 
     /// The store as SQLite, for the tests of what only the embedded store has (its file).
-    var sqlite: SQLiteStore { store as! SQLiteStore }
+    public var sqlite: SQLiteStore { store as! SQLiteStore }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PassSigning
 
 /// What `passmint batch` was asked to do.
 public struct BatchOptions: Sendable {
@@ -28,6 +29,8 @@ public struct BatchOptions: Sendable {
     public var imagesDirectory: String?
     /// Where stored passes' distribution links start (`<linkBase>/p/<token>`); nil: at `webServiceURL`.
     public var linkBase: String?
+    /// Scales the records' photos (PassPhotos' `PhotoScaler`); without one, a record naming an image fails.
+    public var photos: any PhotoScaling = NoPhotoScaler()
 
     public init(
         templateDirectory: String, csvPath: String, outputDirectory: String, jobs: Int, reportPath: String? = nil,

@@ -116,8 +116,8 @@ struct BatchRecordIssuer: Sendable {
         // The record's photos are stored as the kept pass carries them (the scaled files, not the originals).
         var images: [String: [UInt8]] = [:]
         for slot in resolved.images.keys {
-            for scale in PhotoScaler.scales {
-                let name = PhotoScaler.fileName(slot: slot, scale: scale)
+            for scale in PhotoFiles.scales {
+                let name = PhotoFiles.fileName(slot: slot, scale: scale)
                 guard let image = try? reader.read(name) else { return nil }
                 images[name] = image
             }

@@ -29,7 +29,8 @@ public final class BatchRunner: Sendable {
                 "a web service URL needs a store, so the service can find the passes it issued", about: .webServiceURL)
         }
         issuer = try PassFactory.issuer(
-            templateDirectory: options.templateDirectory, identity: options.identity, trust: options.trustRoots)
+            templateDirectory: options.templateDirectory, identity: options.identity, trust: options.trustRoots,
+            photos: options.photos)
         csvName = (options.csvPath as NSString).lastPathComponent
         templateAbsolutePath = URL(fileURLWithPath: options.templateDirectory).standardizedFileURL.path
         let csvFolder = (options.csvPath as NSString).deletingLastPathComponent

@@ -1,4 +1,5 @@
 import Foundation
+import PassSigning
 
 /// Decides whether a pass left by an earlier (possibly killed) run can be kept.
 enum ResumeCheck {

@@ -25,6 +25,8 @@ public enum PhotoError: Error, CustomStringConvertible, Equatable {
     case slotNotShown(slot: String, style: String, shownOn: [String])
     /// libvips could not start (the library is missing or broken).
     case libraryUnavailable(message: String)
+    /// The program was built without an image scaler (PassMint's small library product), so no photo can be used.
+    case scalerUnavailable(file: String)
 
     public var description: String {
         switch self {
@@ -58,6 +60,9 @@ public enum PhotoError: Error, CustomStringConvertible, Equatable {
                 + "use a slot the style shows"
         case .libraryUnavailable(let message):
             return "libvips could not start (\(message)); reinstall libvips (Debian package libvips42)"
+        case .scalerUnavailable(let file):
+            return "image \(file) cannot be scaled: this program was built without an image scaler; build it with "
+                + "the PassPhotos library and give its PhotoScaler to the pass issuer"
         }
     }
 

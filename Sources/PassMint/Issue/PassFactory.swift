@@ -2,17 +2,22 @@ import Foundation
 import PassArchive
 import PassModel
 import PassTemplates
+import PassSigning
 
 /// Builds issuers from paths, turning library errors into `PassMintError`s.
 public enum PassFactory {
     /// Loads the template and the signing identity.
-    public static func issuer(templateDirectory: String, identity: IdentityOptions, trust: TrustRoots = .none)
-        throws(PassMintError) -> PassIssuer
-    {
+    /// - Parameter photos: scales the records' photos (PassPhotos' `PhotoScaler`); without one, a record that
+    ///   names an image fails with `PhotoError.scalerUnavailable`.
+    public static func issuer(
+        templateDirectory: String, identity: IdentityOptions, trust: TrustRoots = .none,
+        photos: any PhotoScaling = NoPhotoScaler()
+    ) throws(PassMintError) -> PassIssuer {
         let template = try loadTemplate(templateDirectory)
         let loaded = try identity.load()
         return PassIssuer(
-            template: template, identity: loaded, identityWarnings: identity.warnings(for: loaded, trust: trust))
+            template: template, identity: loaded, identityWarnings: identity.warnings(for: loaded, trust: trust),
+            photos: photos)
     }
 
     /// The files of a template: a folder as `TemplateSource.read(directory:)` reads it, or a zipped template

@@ -5,7 +5,7 @@ import PassTemplates
 extension PassIssuer {
     /// The styles whose image sizes may apply, in the order Wallet shows them: `posterGeneric` when the template
     /// has one, then its legacy style (the fallback older systems show).
-    static func imageStyles(of passJSON: JSONValue) -> (styles: [String], isPoster: Bool) {
+    package static func imageStyles(of passJSON: JSONValue) -> (styles: [String], isPoster: Bool) {
         let root = passJSON.objectValue ?? [:]
         let poster = root[PassStyle.posterGeneric.rawValue] != nil ? [PassStyle.posterGeneric.rawValue] : []
         let legacy = PassStyle.legacy.map(\.rawValue).first { root[$0] != nil }.map { [$0] } ?? []
@@ -21,7 +21,7 @@ extension PassIssuer {
     }
 
     /// `imageStyle(forSlot:)` for the styles of any pass.json (`imageStyles(of:)`); preview uses it too.
-    static func imageStyle(forSlot slot: String, among imageStyles: (styles: [String], isPoster: Bool))
+    package static func imageStyle(forSlot slot: String, among imageStyles: (styles: [String], isPoster: Bool))
         -> (style: String?, isPoster: Bool)
     {
         for style in imageStyles.styles {
@@ -36,7 +36,7 @@ extension PassIssuer {
     /// The pass's per-record image files: the request's stored images, replaced slot by slot by the images the
     /// record names. A template field's default image (no record key names it) does not replace a stored one.
     /// - Throws: `.invalidInput` naming the file for an image that cannot be used, `.environment` when libvips
-    ///   cannot start.
+    ///   cannot start or the issuer has no scaler.
     func perRecordImages(_ resolved: ResolvedRecord, record: [String: String], request: IssueRequest)
         throws(PassMintError) -> [PassFile]
     {
@@ -46,7 +46,7 @@ extension PassIssuer {
         }
         for (slot, path) in resolved.images.sorted(by: { $0.key < $1.key }) {
             let key = recordKey(slot: slot, path: path, record: record)
-            let stored = files.values.contains { PhotoScaler.slot(ofFile: $0.path) == slot }
+            let stored = files.values.contains { PhotoFiles.slot(ofFile: $0.path) == slot }
             if key == nil, stored { continue }
             // A default from template.json is a path inside the template folder.
             let folder = key.map { request.imageFolders[$0] ?? request.imageFolder ?? "." } ?? template.directory
@@ -58,7 +58,7 @@ extension PassIssuer {
             } catch {
                 throw .photo(error)
             }
-            files = files.filter { PhotoScaler.slot(ofFile: $0.key) != slot }
+            files = files.filter { PhotoFiles.slot(ofFile: $0.key) != slot }
             for file in scaled { files[file.path] = file }
         }
         return files.values.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }

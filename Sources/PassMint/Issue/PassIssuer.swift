@@ -12,7 +12,7 @@ public final class PassIssuer: Sendable {
     public let template: Template
     public let identity: SigningIdentity
     /// Scales the records' photos (and caches them across passes).
-    public let photos: PhotoScaler
+    public let photos: any PhotoScaling
     /// The style whose slot sizes per-record images are scaled to.
     let imageStyles: (styles: [String], isPoster: Bool)
     private let signer: PassSigner
@@ -25,10 +25,11 @@ public final class PassIssuer: Sendable {
 
     /// - Parameters:
     ///   - identityWarnings: what loading the identity found worth saying, reported once by the caller.
-    ///   - photos: the scaler for per-record images (its limits and cache); one per issuer by default.
+    ///   - photos: the scaler for per-record images (PassPhotos' `PhotoScaler`, with its limits and cache); without
+    ///     one, a record that names an image fails with `PhotoError.scalerUnavailable`.
     public init(
         template: Template, identity: SigningIdentity, identityWarnings: [String] = [],
-        photos: PhotoScaler = PhotoScaler()
+        photos: any PhotoScaling = NoPhotoScaler()
     ) {
         self.template = template
         self.identity = identity
@@ -37,7 +38,7 @@ public final class PassIssuer: Sendable {
         self.imageStyles = Self.imageStyles(of: template.passJSON)
         // Started here, before any worker thread: starting libvips changes the environment (see VipsRuntime).
         // A failure is reported by the first record that needs an image.
-        try? VipsRuntime.start()
+        photos.prepare()
         self.signer = PassSigner(identity: identity)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PassArchive
 import PassModel
+import PassSigning
 
 extension PassVerifier {
     /// A .pkpasses bundle: one report per inner pass, plus a report for the bundle when it is empty, holds

@@ -1,3 +1,4 @@
+import PassSigning
 /// `generate` checks what it made with the same rules as `verify` before anything is written.
 public enum PassSelfCheck {
     /// Throws `.invalidPass` with every error `verify` would report for this archive.

@@ -1,6 +1,7 @@
 import Foundation
 import PassArchive
 import PassModel
+import PassSigning
 
 /// `passmint verify`: everything that can be checked offline about a .pkpass or .pkpasses, reported as
 /// problems with stable codes (`VerifyCode`). Never throws and never crashes on bad input: a damaged archive

@@ -1,9 +1,9 @@
 /// Days since 1970-01-01 and proleptic Gregorian dates, both ways (Howard Hinnant's days-from-civil and
-/// civil-from-days): exact, with no time zone database involved. HTTP dates and the install figures' UTC days
-/// both count on it.
-enum CivilCalendar {
+/// civil-from-days): exact, with no time zone database involved. Pass dates, HTTP dates and the install figures'
+/// UTC days all count on it.
+package enum CivilCalendar {
     /// Days since 1970-01-01 of `year`-`month`-`day` (a day past the month's end runs on into the next).
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -13,7 +13,7 @@ enum CivilCalendar {
     }
 
     /// The (year, month, day) of a day count since 1970-01-01.
-    static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -23,14 +23,7 @@ public struct PassDate: Sendable, Hashable, CustomStringConvertible {
 
     /// Seconds since 1970-01-01T00:00Z (fraction ignored).
     public var epochSeconds: Int64 {
-        // Days from civil (Howard Hinnant's algorithm).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = Int64(era) * 146097 + Int64(doe) - 719468
+        let days = CivilCalendar.days(year: Int64(year), month: Int64(month), day: Int64(day))
         return days * 86400 + Int64(hour * 3600 + minute * 60 + second) - Int64(utcOffsetSeconds)
     }
 

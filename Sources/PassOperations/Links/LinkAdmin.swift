@@ -1,5 +1,6 @@
 import Foundation
 import PassMint
+import PassStore
 
 /// `passmint links`: the state of a pass's distribution link, and revoking, reissuing and expiring it.
 public enum LinkAdmin {

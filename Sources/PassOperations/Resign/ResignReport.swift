@@ -1,5 +1,6 @@
 import PassMint
 import PassModel
+import PassStore
 
 /// The JSON Lines report of `resign`: `{"serialNumber", "passTypeIdentifier", "status": "resigned"}` per pass,
 /// appended after each committed chunk through batch's `ReportWriter` (a temporary file renamed into place at the

@@ -1,6 +1,7 @@
 import Foundation
 import PassMint
 import PassSigning
+import PassStore
 
 /// `passmint resign`: after a certificate renewal, checks the new identity against the store and gives every
 /// stored pass a new tag with one push per registered device, through the shared bulk engine (chunked, each chunk

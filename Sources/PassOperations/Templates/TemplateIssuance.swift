@@ -1,5 +1,6 @@
 import PassMint
 import PassTemplates
+import PassStore
 
 /// Issuing passes into a store from a template folder: the folder's version is stored once (before any pass),
 /// and every pass names it by `TemplateReference`, so later edits of the folder change nothing that is served.

@@ -1,4 +1,5 @@
 import PassMint
+import PassStore
 
 /// What `passmint templates list` shows: each published name with its pass counts, and the folder paths older
 /// passes still name.

@@ -1,6 +1,7 @@
 import Foundation
 import PassMint
 import PassTemplates
+import PassStore
 
 /// `passmint templates publish`: makes a template folder the current version of a template name and moves every
 /// pass of that name to it through the shared bulk engine (chunked, resumable, one push per registered device).

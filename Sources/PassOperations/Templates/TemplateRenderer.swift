@@ -2,6 +2,7 @@ import PassMint
 import PassSigning
 import PassTemplates
 import Synchronization
+import PassStore
 
 /// Renders stored passes through the same pipeline as `generate`: one issuer per template, loaded once per signing
 /// identity. The identity can be replaced while requests render (`serve` on SIGHUP).
@@ -9,7 +10,7 @@ import Synchronization
 /// A pass stored with a `TemplateReference` is rendered from the version the store holds, never from a folder on
 /// disk, and its issuer is cached by digest: a version never changes, so that cache needs no invalidation. A pass
 /// stored by an older PassMint names a folder, loaded from disk on first use as before.
-public final class TemplateRenderer: PassRenderer {
+public final class TemplateRenderer: Sendable {
     private struct State {
         var identity: SigningIdentity
         /// Signs personalization tokens with the same identity (its preparation costs one signature).
@@ -21,12 +22,21 @@ public final class TemplateRenderer: PassRenderer {
 
     private let state: Mutex<State>
     private let templates: (any TemplateVersionStore)?
+    /// Scales the photos a record names, for every issuer of this renderer (PassPhotos' `PhotoScaler`).
+    private let photos: any PhotoScaling
 
-    /// - Parameter templates: where versioned templates are read (the store the passes are in); without it a
-    ///   pass that names a template version cannot be rendered.
-    public init(identity: SigningIdentity, templates: (any TemplateVersionStore)? = nil) {
+    /// - Parameters:
+    ///   - templates: where versioned templates are read (the store the passes are in); without it a pass that
+    ///     names a template version cannot be rendered.
+    ///   - photos: scales the photos records name; without one, a pass that needs a photo scaled fails with
+    ///     `PhotoError.scalerUnavailable`.
+    public init(
+        identity: SigningIdentity, templates: (any TemplateVersionStore)? = nil,
+        photos: any PhotoScaling = NoPhotoScaler()
+    ) {
         state = Mutex(State(identity: identity, signer: PassSigner(identity: identity)))
         self.templates = templates
+        self.photos = photos
     }
 
     /// The identity passes are signed with now.
@@ -69,7 +79,7 @@ public final class TemplateRenderer: PassRenderer {
         } else {
             template = try PassFactory.loadTemplate(templatePath)
         }
-        let issuer = PassIssuer(template: template, identity: identity)
+        let issuer = PassIssuer(template: template, identity: identity, photos: photos)
         // Loaded outside the lock; kept only if the identity was not replaced meanwhile.
         state.withLock { if $0.generation == generation { $0.issuers[key] = issuer } }
         return (issuer, generation)
@@ -77,7 +87,7 @@ public final class TemplateRenderer: PassRenderer {
 
     /// An issuer for a template that is not stored yet (a publish renders stored passes with it as a check).
     public func issuer(for template: Template) -> PassIssuer {
-        PassIssuer(template: template, identity: self.identity)
+        PassIssuer(template: template, identity: self.identity, photos: photos)
     }
 
     /// Assembles a stored version into a template; messages name it `NAME@<short digest>`.
@@ -105,7 +115,7 @@ public final class TemplateRenderer: PassRenderer {
             throw .environment("reading template \(reference): \(error)", about: .store)
         }
         guard let version else {
-            throw .environment(ServiceError.templateVersionMissing(reference: reference.description).description)
+            throw .environment(StoreError.templateVersionMissing(reference: reference.description).description)
         }
         return try Self.template(version, name: reference.name)
     }

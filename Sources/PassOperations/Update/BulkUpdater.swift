@@ -3,6 +3,8 @@ import Foundation
 import PassMint
 import PassModel
 import PassTemplates
+import PassSigning
+import PassStore
 
 /// What a bulk update checks a changed row with: the template's validation, and a render of the new pass.
 public protocol BulkRecordChecker: Sendable {
@@ -126,16 +128,18 @@ public final class BulkUpdater {
             throw .invalidInput("\(csvPath): cannot open the CSV file; check the path", about: .csv)
         }
         defer { try? handle.close() }
-        var digest = SHA256Digest()
+        // OpenSSL failing to digest is the machine's problem (out of memory), as `PassMintError.signing` says.
+        var digest: SHA256Digest
+        do { digest = try SHA256Digest() } catch { throw .signing(error) }
         while true {
             let chunk: Data?
             do { chunk = try handle.read(upToCount: 1 << 20) } catch {
                 throw .invalidInput("\(csvPath): reading the CSV failed: \(error.localizedDescription)", about: .csv)
             }
             guard let chunk, !chunk.isEmpty else { break }
-            digest.update(chunk)
+            do { try digest.update(chunk) } catch { throw .signing(error) }
         }
-        return "update-csv:" + digest.finish()
+        do { return "update-csv:" + (try digest.finish()) } catch { throw .signing(error) }
     }
 
     /// Runs the job over `rows`.

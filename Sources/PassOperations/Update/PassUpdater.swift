@@ -1,4 +1,5 @@
 import PassMint
+import PassStore
 
 /// `passmint update`: validate a change against the template and store it with its pushes, in one transaction.
 public enum PassUpdater {

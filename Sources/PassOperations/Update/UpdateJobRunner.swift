@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import PassMint
 import Synchronization
+import PassStore
+import PassLog
 
 /// Runs the bulk updates sent to `POST /admin/v1/updates`, one at a time per instance on a thread of its own, with
 /// `BulkUpdater` (the same checks and engine as `update --csv`). The job's status is written to the store when it

@@ -1,4 +1,5 @@
 import PassModel
+import PassMint
 
 /// Every image in all three scales (@1x, @2x, @3x) and at the size its slot expects (`ImageSlot`, the table verify
 /// and the photo scaler use).

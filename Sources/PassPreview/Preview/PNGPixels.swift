@@ -1,4 +1,5 @@
 internal import CDeflate
+import PassMint
 
 /// The average colour of a PNG, decoded with libdeflate: what poster styles derive their automatic colours from
 /// and what lint measures text contrast against when text sits on a strip or artwork. Handles the 8-bit,

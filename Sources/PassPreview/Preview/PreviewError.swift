@@ -1,3 +1,4 @@
+import PassMint
 /// Why a preview, a gallery or a lint could not be made. Each message names the file (and JSON path where there
 /// is one) and says what to do.
 public enum PreviewError: Error, CustomStringConvertible {

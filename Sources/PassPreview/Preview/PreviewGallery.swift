@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import PassMint
 
 /// `passmint preview PASSES_DIR --out gallery.html`: one page of thumbnails of every pass in a folder (a batch's
 /// output), each linking to its full preview, written beside the gallery in `NAME-previews/`.

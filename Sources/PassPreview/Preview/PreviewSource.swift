@@ -2,6 +2,8 @@ import Foundation
 import PassArchive
 import PassModel
 import PassTemplates
+import PassMint
+import PassPhotos
 
 /// A pass to draw or review: its typed pass.json and its other files (images, `xx.lproj/pass.strings`), read
 /// from a signed .pkpass, a .pkpasses bundle (one source per pass), or a template rendered with a record.

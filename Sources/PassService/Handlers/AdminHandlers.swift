@@ -1,4 +1,7 @@
 import Foundation
+import PassStore
+import PassHTTP
+import PassOperations
 
 /// `GET` / `PATCH /admin/v1/passes/:serial` behind `Authorization: Bearer <token>`.
 struct AdminHandlers: Sendable {

@@ -1,3 +1,6 @@
+import PassStore
+import PassHTTP
+import PassLog
 /// What more than one handler group needs: the current signed body of a pass, the admin check.
 extension HandlerContext {
     /// The cached body of this version signed by the identity in use now; nil when there is none (a body signed

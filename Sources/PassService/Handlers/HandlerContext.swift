@@ -1,5 +1,9 @@
 import Foundation
 import PassModel
+import PassStore
+import PassHTTP
+import PassOperations
+import PassLog
 
 /// Validates an admin change: gets the stored pass and the changed fields, returns the complete new record or
 /// throws an error whose description is sent to the client with a 400.
@@ -42,7 +46,7 @@ struct HandlerContext: Sendable {
     func storeCall<T>(_ body: () throws -> T) throws(HTTPError) -> T {
         do {
             return try body()
-        } catch ServiceError.databaseUnavailable(let server, let message) {
+        } catch StoreError.databaseUnavailable(let server, let message) {
             ServiceLog.error("store: database \(server) unavailable: \(message)")
             throw HTTPError(
                 503, "the database is unavailable; try again shortly",
@@ -51,13 +55,6 @@ struct HandlerContext: Sendable {
             ServiceLog.error("store: \(error)")
             throw .internalError("storage error; see the server log")
         }
-    }
-}
-
-/// stderr logging. Callers never pass tokens or request bodies.
-enum ServiceLog {
-    static func error(_ message: String) {
-        FileHandle.standardError.write(Data("passmint serve: \(message)\n".utf8))
     }
 }
 

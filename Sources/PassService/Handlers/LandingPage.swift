@@ -1,5 +1,5 @@
-import PassMint
 import PassModel
+import PassPreview
 
 /// The HTML a browser that cannot add a pass itself gets for a distribution link: the pass drawn as Wallet
 /// shows it, an "Add to Apple Wallet" button (the same link with `?download=1`) and a QR code of the link for

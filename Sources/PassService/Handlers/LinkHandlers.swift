@@ -1,6 +1,9 @@
 import Foundation
 import PassMint
 import PassModel
+import PassStore
+import PassHTTP
+import PassPreview
 
 /// Distribution links: `GET /p/:linkToken` (the pass for Apple devices, a landing page for any other browser)
 /// and the admin calls that reissue and revoke a pass's link.

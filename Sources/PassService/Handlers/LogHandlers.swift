@@ -1,3 +1,5 @@
+import PassHTTP
+import PassLog
 /// `POST /v1/log` (wallet-spec §6, call 5): Wallet's diagnostics, stored as untrusted text.
 struct LogHandlers: Sendable {
     let context: HandlerContext

@@ -1,3 +1,4 @@
+import PassHTTP
 /// Pass download (wallet-spec §6, call 3): 200 with the rendered pass, 304, 401.
 struct PassHandlers: Sendable {
     let context: HandlerContext

@@ -1,3 +1,5 @@
+import PassHTTP
+import PassPush
 /// Wallet's device endpoints: register, unregister, list updated serials (wallet-spec §6, calls 1, 2, 4).
 struct RegistrationHandlers: Sendable {
     let context: HandlerContext

@@ -1,5 +1,4 @@
 import Foundation
-import PassSigning
 
 /// Which intermediate issued a Pass Type ID certificate.
 public enum WWDRGeneration: String, Sendable, CaseIterable {

@@ -1,6 +1,5 @@
 import Foundation
 import PassModel
-import PassSigning
 
 /// `passmint certs inspect`: what a certificate file (PEM, DER or .p12) holds, and whether a key matches it.
 public struct CertificateInspection: Sendable {
@@ -33,48 +32,39 @@ public struct CertificateInspection: Sendable {
     /// The moment expiry is judged against.
     public var now: Date
 
-    /// Reads a certificate file.
+    /// Reads a certificate file (`inspect(path:…)` in PassMint words its errors for the CLI).
     /// - Parameters:
     ///   - path: a PEM (one or more certificates), DER (.cer) or PKCS#12 (.p12/.pfx) file.
     ///   - keyPath: a private key to test against the first certificate.
     ///   - password: the .p12 password or the key's passphrase (default: empty).
     ///   - wwdrPath: the WWDR intermediate, for a .p12 that does not contain it.
-    /// - Throws: `PassMintError.environment` when a file is missing, `.invalidInput` when it cannot be parsed.
-    public static func inspect(
+    /// - Throws: `SigningError.fileUnreadable` when a file is missing, another `SigningError` when one cannot be
+    ///   parsed.
+    package static func read(
         path: String, keyPath: String? = nil, password: String? = nil,
         wwdrPath: String? = nil, now: Date = Date()
-    ) throws(PassMintError)
-        -> CertificateInspection
-    {
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw .environment("\(path): no such readable file")
-        }
+    ) throws(SigningError) -> CertificateInspection {
         let bytes = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
         let lower = path.lowercased()
         var inspection = CertificateInspection(file: path, format: "PEM", entries: [], key: nil, now: now)
-        do throws(SigningError) {
-            if lower.hasSuffix(".p12") || lower.hasSuffix(".pfx") || looksLikePKCS12(bytes) {
-                inspection.format = "PKCS#12"
-                let bundle = try PKCS12Bundle.load(path: path, password: password ?? "")
-                let wwdr = try wwdrPath.map { (p: String) throws(SigningError) in try Certificate.load(path: p) }
-                inspection.entries = classify(
-                    [bundle.certificate] + bundle.extraCertificates + (wwdr.map { [$0] } ?? []))
-                inspection.key = (path, "private key inside the .p12", bundle.key.matches(bundle.certificate))
-            } else {
-                let certificates = try Certificate.loadAll(path: path)
-                inspection.format = isPEM(bytes) ? "PEM" : "DER"
-                inspection.entries = classify(certificates)
+        if lower.hasSuffix(".p12") || lower.hasSuffix(".pfx") || looksLikePKCS12(bytes) {
+            inspection.format = "PKCS#12"
+            let bundle = try PKCS12Bundle.load(path: path, password: password ?? "")
+            let wwdr = try wwdrPath.map { (p: String) throws(SigningError) in try Certificate.load(path: p) }
+            inspection.entries = classify(
+                [bundle.certificate] + bundle.extraCertificates + (wwdr.map { [$0] } ?? []))
+            inspection.key = (path, "private key inside the .p12", bundle.key.matches(bundle.certificate))
+        } else {
+            let certificates = try Certificate.loadAll(path: path)
+            inspection.format = isPEM(bytes) ? "PEM" : "DER"
+            inspection.entries = classify(certificates)
+        }
+        if let keyPath, let first = inspection.entries.first?.certificate {
+            guard FileManager.default.isReadableFile(atPath: keyPath) else {
+                throw SigningError.fileUnreadable(path: keyPath, reason: "no such readable file")
             }
-            if let keyPath, let first = inspection.entries.first?.certificate {
-                guard FileManager.default.isReadableFile(atPath: keyPath) else {
-                    throw SigningError.fileUnreadable(path: keyPath, reason: "no such readable file")
-                }
-                let key = try PrivateKey.load(path: keyPath, password: password)
-                inspection.key = (keyPath, key.keyDescription, key.matches(first))
-            }
-        } catch {
-            if case .fileUnreadable = error { throw .environment(error.description) }
-            throw .invalidInput(error.description)
+            let key = try PrivateKey.load(path: keyPath, password: password)
+            inspection.key = (keyPath, key.keyDescription, key.matches(first))
         }
         return inspection
     }

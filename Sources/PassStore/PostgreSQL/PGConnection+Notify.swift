@@ -10,9 +10,9 @@ struct PGNotification: Sendable, Equatable {
 extension PGConnection {
     /// Waits up to `timeoutMilliseconds` for notifications on this (listening) connection and returns every one
     /// that has arrived, oldest first; empty when none came in time.
-    /// - Throws: `ServiceError.databaseUnavailable` once the connection is lost (the caller reconnects and
+    /// - Throws: `StoreError.databaseUnavailable` once the connection is lost (the caller reconnects and
     ///   must assume it missed notifications meanwhile).
-    func awaitNotifications(timeoutMilliseconds: Int32) throws(ServiceError) -> [PGNotification] {
+    func awaitNotifications(timeoutMilliseconds: Int32) throws(StoreError) -> [PGNotification] {
         var received = drainNotifications()
         guard received.isEmpty else { return received }
         let socket = PQsocket(handle)
@@ -41,7 +41,7 @@ extension PGConnection {
         return received
     }
 
-    private func lost(_ message: String) -> ServiceError {
+    private func lost(_ message: String) -> StoreError {
         .databaseUnavailable(
             server: server,
             message: message.split(whereSeparator: \.isNewline).joined(separator: "; "))

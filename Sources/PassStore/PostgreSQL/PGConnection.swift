@@ -16,9 +16,9 @@ final class PGConnection: @unchecked Sendable {  // handed out exclusively by Po
     private var prepared: [String: String] = [:]
 
     /// Connects to `url` (a libpq connection URI or keyword string).
-    /// - Throws: `ServiceError.databaseUnavailable` with libpq's reason when the server cannot be reached or
+    /// - Throws: `StoreError.databaseUnavailable` with libpq's reason when the server cannot be reached or
     ///   refuses the login.
-    init(url: String, server: String) throws(ServiceError) {
+    init(url: String, server: String) throws(StoreError) {
         guard let handle = PQconnectdb(url) else {
             throw .databaseUnavailable(server: server, message: "out of memory")
         }
@@ -43,13 +43,13 @@ final class PGConnection: @unchecked Sendable {  // handed out exclusively by Po
 
     /// Runs SQL text (one or more statements, no parameters) and returns the last statement's result.
     @discardableResult
-    func execute(_ sql: String) throws(ServiceError) -> PGResult {
+    func execute(_ sql: String) throws(StoreError) -> PGResult {
         try checked(PQexec(handle, sql), operation: sql)
     }
 
     /// Runs one statement with parameters, prepared on this connection the first time it is used.
     @discardableResult
-    func query(_ sql: String, _ parameters: [PGParameter] = []) throws(ServiceError) -> PGResult {
+    func query(_ sql: String, _ parameters: [PGParameter] = []) throws(StoreError) -> PGResult {
         let name: String
         if let known = prepared[sql] {
             name = known
@@ -71,7 +71,7 @@ final class PGConnection: @unchecked Sendable {  // handed out exclusively by Po
     /// row) took seconds per claim and ignored its `LIMIT` once filled. Planning costs well under a
     /// millisecond, nothing next to such a statement.
     @discardableResult
-    func queryPlanned(_ sql: String, _ parameters: [PGParameter] = []) throws(ServiceError) -> PGResult {
+    func queryPlanned(_ sql: String, _ parameters: [PGParameter] = []) throws(StoreError) -> PGResult {
         let result = Self.withCStrings(parameters) { values in
             PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
@@ -91,7 +91,7 @@ final class PGConnection: @unchecked Sendable {  // handed out exclusively by Po
         }
     }
 
-    private func checked(_ result: OpaquePointer?, operation: String) throws(ServiceError) -> PGResult {
+    private func checked(_ result: OpaquePointer?, operation: String) throws(StoreError) -> PGResult {
         guard let result else {
             throw failure(operation: operation, message: String(cString: PQerrorMessage(handle)), sqlState: "")
         }
@@ -102,7 +102,7 @@ final class PGConnection: @unchecked Sendable {  // handed out exclusively by Po
         return owned
     }
 
-    private func failure(operation: String, message: String, sqlState: String) -> ServiceError {
+    private func failure(operation: String, message: String, sqlState: String) -> StoreError {
         // Class 08 is "connection exception", 57P0x the server shutting down: the database is away, not the query wrong.
         if !isUsable || sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") {
             return .databaseUnavailable(server: server, message: Self.oneLine(message))

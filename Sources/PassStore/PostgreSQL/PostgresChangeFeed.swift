@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import PassLog
 
 /// In-memory copies of the hottest reads of a `PostgresStore` (the version behind a 304 or a download, a
 /// device's registration list), kept honest by PostgreSQL's `LISTEN`/`NOTIFY` so several instances can share

@@ -25,7 +25,7 @@ final class PostgresPool: Sendable {
     }
 
     /// Runs `body` on a connection of its own.
-    /// - Throws: `ServiceError.databaseUnavailable` when no connection can be opened or it broke meanwhile;
+    /// - Throws: `StoreError.databaseUnavailable` when no connection can be opened or it broke meanwhile;
     ///   whatever `body` throws otherwise.
     @discardableResult
     func withConnection<T>(_ body: (PGConnection) throws -> T) throws -> T {

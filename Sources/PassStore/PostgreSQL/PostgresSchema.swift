@@ -214,7 +214,7 @@ enum PostgresSchema {
 
     /// Applies the missing migrations under the advisory lock; returns the versions applied (empty when the
     /// schema was up to date).
-    /// - Throws: `ServiceError.schemaTooNew` for a database migrated by a newer PassMint.
+    /// - Throws: `StoreError.schemaTooNew` for a database migrated by a newer PassMint.
     @discardableResult
     static func migrate(_ db: PGConnection) throws -> [Int] {
         try db.query("SELECT pg_advisory_lock($1)", [String(migrationLock)])
@@ -228,7 +228,7 @@ enum PostgresSchema {
             """)
         let current = try db.execute("SELECT coalesce(max(version), 0) FROM schema_migrations").int(0, 0)
         guard current <= latestVersion else {
-            throw ServiceError.schemaTooNew(server: db.server, found: current, known: latestVersion)
+            throw StoreError.schemaTooNew(server: db.server, found: current, known: latestVersion)
         }
         var applied: [Int] = []
         for migration in migrations where migration.version > current {

@@ -45,7 +45,7 @@ extension PostgresStore {
         return try pool.transaction { db in
             // The pass row is locked, so a concurrent delete of the pass cannot leave an orphan link.
             let known = try db.query("SELECT 1 FROM passes WHERE serial = $1 FOR UPDATE", [grant.serialNumber])
-            guard known.rowCount > 0 else { throw ServiceError.passNotFound(serial: grant.serialNumber) }
+            guard known.rowCount > 0 else { throw StoreError.passNotFound(serial: grant.serialNumber) }
             try Self.upsertLink(db, grant, nowSeconds: String(nowSeconds))
             return PassLinkInfo.row(
                 serial: grant.serialNumber, created: nowSeconds, expires: grant.expiresAt.map(RecordCoding.seconds),

@@ -66,7 +66,7 @@ extension PostgresStore {
     }
 
     private static func isUnavailable(_ error: any Error) -> Bool {
-        if case ServiceError.databaseUnavailable = error { return true }
+        if case StoreError.databaseUnavailable = error { return true }
         return false
     }
 
@@ -93,7 +93,7 @@ extension PostgresStore {
         while true {
             do {
                 return try body()
-            } catch ServiceError.postgres(_, _, _, let state)
+            } catch StoreError.postgres(_, _, _, let state)
                 where (state == "40P01" || state == "40001") && attempt < 3
             {
                 attempt += 1

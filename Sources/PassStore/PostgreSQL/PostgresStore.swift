@@ -26,7 +26,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     ///   - listensForChanges: keep one more connection that `LISTEN`s for the changes every instance makes,
     ///     to cache versions and registration lists in memory and to wake the pusher when any instance queued
     ///     pushes (`serve`; see `PostgresChangeFeed` for how stale a cached read can be).
-    /// - Throws: `ServiceError.databaseUnavailable` when the server cannot be reached, `.postgres` when a
+    /// - Throws: `StoreError.databaseUnavailable` when the server cannot be reached, `.postgres` when a
     ///   migration fails, `.schemaTooNew` for a database migrated by a newer PassMint.
     public init(
         url: PostgresURL, poolSize: Int = 8, now: @escaping @Sendable () -> Date = { Date() },
@@ -209,7 +209,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
                     serial, encoded, String(RecordCoding.seconds(nowDate)), String(RecordCoding.milliseconds(nowDate)),
                     voided.map { $0 ? "true" : "false" },
                 ])
-            guard result.rowCount > 0 else { throw ServiceError.passNotFound(serial: serial) }
+            guard result.rowCount > 0 else { throw StoreError.passNotFound(serial: serial) }
             var pass = try Self.storedPass(result, row: 0)
             if let images {
                 try Self.replaceImages(db, serial: serial, images: images)

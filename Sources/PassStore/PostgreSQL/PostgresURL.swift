@@ -8,8 +8,8 @@ public struct PostgresURL: Sendable, CustomStringConvertible, Equatable {
     let connectionString: String
 
     /// Checks that `text` is a `postgres://` or `postgresql://` URI.
-    /// - Throws: `ServiceError.invalidConfiguration` for anything else.
-    public init(_ text: String) throws(ServiceError) {
+    /// - Throws: `StoreError.invalidConfiguration` for anything else.
+    public init(_ text: String) throws(StoreError) {
         guard text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") else {
             throw .invalidConfiguration(
                 "a PostgreSQL store is given as postgresql://USER@HOST:PORT/DATABASE, not '\(Self.redact(text))'")

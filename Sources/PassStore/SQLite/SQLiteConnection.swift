@@ -9,7 +9,7 @@ final class SQLiteConnection: @unchecked Sendable {
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
 
-    init(path: String, busyTimeoutMilliseconds: Int32) throws(ServiceError) {
+    init(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -35,7 +35,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Runs SQL text (one or more statements, no parameters, results ignored).
-    func execute(_ sql: String) throws(ServiceError) {
+    func execute(_ sql: String) throws(StoreError) {
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         if rc != SQLITE_OK {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import PassConcurrency
 
 /// Connections to one database file, checked out exclusively per operation.
 ///

@@ -168,14 +168,14 @@ enum SQLiteSchema {
     static var latestVersion: Int { migrations.last?.version ?? 0 }
 
     /// Applies the missing migrations in one immediate transaction; returns the versions applied.
-    /// - Throws: `ServiceError.schemaTooNew` for a file migrated by a newer PassMint.
+    /// - Throws: `StoreError.schemaTooNew` for a file migrated by a newer PassMint.
     @discardableResult
     static func migrate(_ db: SQLiteConnection) throws -> [Int] {
         try db.execute("BEGIN IMMEDIATE")
         do {
             let current = try db.withStatement("PRAGMA user_version") { s in try s.step() ? s.int(0) : 0 }
             guard current <= latestVersion else {
-                throw ServiceError.schemaTooNew(server: db.path, found: current, known: latestVersion)
+                throw StoreError.schemaTooNew(server: db.path, found: current, known: latestVersion)
             }
             let missing = migrations.filter { $0.version > current }
             for migration in missing { try db.execute(migration.sql) }

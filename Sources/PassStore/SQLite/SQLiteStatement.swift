@@ -7,7 +7,7 @@ final class SQLiteStatement {
     let sql: String
     private let path: String
 
-    init(database: OpaquePointer, sql: String, path: String) throws(ServiceError) {
+    init(database: OpaquePointer, sql: String, path: String) throws(StoreError) {
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard rc == SQLITE_OK, let statement else {
@@ -29,7 +29,7 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
-    func bind(_ index: Int32, _ value: String) throws(ServiceError) {
+    func bind(_ index: Int32, _ value: String) throws(StoreError) {
         var value = value
         let rc = value.withUTF8 { utf8 in
             pm_sqlite3_bind_text_transient(handle, index, utf8.baseAddress, Int32(utf8.count))
@@ -38,26 +38,26 @@ final class SQLiteStatement {
     }
 
     /// Binds text, or NULL for nil.
-    func bind(_ index: Int32, _ value: String?) throws(ServiceError) {
+    func bind(_ index: Int32, _ value: String?) throws(StoreError) {
         guard let value else { return try check(sqlite3_bind_null(handle, index), "bind") }
         try bind(index, value)
     }
 
-    func bind(_ index: Int32, blob: [UInt8]) throws(ServiceError) {
+    func bind(_ index: Int32, blob: [UInt8]) throws(StoreError) {
         let rc = blob.withUnsafeBytes { pm_sqlite3_bind_blob_transient(handle, index, $0.baseAddress, Int32($0.count)) }
         try check(rc, "bind")
     }
 
-    func bind(_ index: Int32, _ value: Int64) throws(ServiceError) {
+    func bind(_ index: Int32, _ value: Int64) throws(StoreError) {
         try check(sqlite3_bind_int64(handle, index, value), "bind")
     }
 
-    func bind(_ index: Int32, _ value: Int) throws(ServiceError) {
+    func bind(_ index: Int32, _ value: Int) throws(StoreError) {
         try bind(index, Int64(value))
     }
 
     /// Steps once; true when a row is available.
-    func step() throws(ServiceError) -> Bool {
+    func step() throws(StoreError) -> Bool {
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
@@ -65,7 +65,7 @@ final class SQLiteStatement {
     }
 
     /// Runs a statement that returns no rows.
-    func run() throws(ServiceError) {
+    func run() throws(StoreError) {
         while try step() {}
     }
 
@@ -89,11 +89,11 @@ final class SQLiteStatement {
         return Array(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
     }
 
-    private func check(_ rc: Int32, _ operation: String) throws(ServiceError) {
+    private func check(_ rc: Int32, _ operation: String) throws(StoreError) {
         if rc != SQLITE_OK { throw error(operation) }
     }
 
-    private func error(_ operation: String) -> ServiceError {
+    private func error(_ operation: String) -> StoreError {
         .database(
             path: path, operation: "\(operation) \(sql.prefix(60))",
             message: String(cString: sqlite3_errmsg(database)))

@@ -111,7 +111,7 @@ extension SQLiteStore: BulkChangeStore {
         try db.withStatement("UPDATE meta SET value = value + ?1 WHERE key = 'tag' RETURNING value") { s in
             try s.bind(1, count)
             guard try s.step() else {
-                throw ServiceError.database(path: db.path, operation: "next tag", message: "meta row 'tag' missing")
+                throw StoreError.database(path: db.path, operation: "next tag", message: "meta row 'tag' missing")
             }
             let last = s.int64(0)
             while try s.step() {}

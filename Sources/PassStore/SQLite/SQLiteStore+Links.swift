@@ -44,7 +44,7 @@ extension SQLiteStore {
                 try s.bind(1, grant.serialNumber)
                 return try s.step()
             }
-            guard known else { throw ServiceError.passNotFound(serial: grant.serialNumber) }
+            guard known else { throw StoreError.passNotFound(serial: grant.serialNumber) }
             try Self.upsertLink(db, grant, nowSeconds: nowSeconds)
             return PassLinkInfo.row(
                 serial: grant.serialNumber, created: nowSeconds, expires: grant.expiresAt.map(Self.seconds),

@@ -46,7 +46,7 @@ extension SQLiteStore {
     static func nextTag(_ db: SQLiteConnection) throws -> Int64 {
         try db.withStatement("UPDATE meta SET value = value + 1 WHERE key = 'tag' RETURNING value") { s in
             guard try s.step() else {
-                throw ServiceError.database(path: db.path, operation: "next tag", message: "meta row 'tag' missing")
+                throw StoreError.database(path: db.path, operation: "next tag", message: "meta row 'tag' missing")
             }
             let value = s.int64(0)
             while try s.step() {}

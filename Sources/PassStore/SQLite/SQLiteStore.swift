@@ -15,7 +15,7 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
     ///   - backgroundCheckpoints: copy the write-ahead log into the file on a thread of its own rather than
     ///     inside a write (for `serve`: no request waits for a checkpoint's fsync).
     ///   - now: the clock; tests pass a fixed one.
-    /// - Throws: `ServiceError.database` when the file cannot be opened or is not a SQLite database.
+    /// - Throws: `StoreError.database` when the file cannot be opened or is not a SQLite database.
     public init(
         path: String, busyTimeoutMilliseconds: Int32 = 10_000, backgroundCheckpoints: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -206,7 +206,7 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
         let encoded = try Self.encode(record)
         return try pool.write { db in
             guard var pass = try Self.selectPass(db, serial: serial) else {
-                throw ServiceError.passNotFound(serial: serial)
+                throw StoreError.passNotFound(serial: serial)
             }
             pass.tag = try Self.nextTag(db)
             let modified = max(Self.seconds(nowDate), Self.seconds(pass.modifiedAt) + 1)

@@ -1,4 +1,6 @@
 import PassMint
+import PassModel
+import PassSigning
 
 /// The signing-identity options shared by every command that signs.
 enum IdentityArguments {

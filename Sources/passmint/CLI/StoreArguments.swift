@@ -1,5 +1,5 @@
 import Foundation
-import PassService
+import PassStore
 
 /// `--db FILE` / `--postgres URL` / `--pool-size N`, shared by serve, update, batch, generate and migrate.
 ///

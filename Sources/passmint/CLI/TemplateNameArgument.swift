@@ -1,4 +1,4 @@
-import PassService
+import PassStore
 
 /// `--template-name NAME` of the commands that issue into a store (`generate`, `batch`).
 enum TemplateNameArgument {

@@ -1,6 +1,9 @@
 import Foundation
 import PassMint
-import PassService
+import PassPhotos
+import PassModel
+import PassStore
+import PassOperations
 
 /// `passmint batch`: one signed pass per CSV record, in parallel, with a per-record report.
 struct BatchCommand: Command {
@@ -80,6 +83,7 @@ struct BatchCommand: Command {
             webServiceURL: args.value("web-service-url"), shard: shard, identity: IdentityArguments.make(args),
             csvFormat: format, compatiblePass: args.flag("compatible"), imagesDirectory: args.value("images"))
         options.trustRoots = try TrustArguments.load(args)
+        options.photos = PhotoScaler()
         options.linkBase = try LinkArguments.base(args)
         if options.linkBase != nil, options.webServiceURL == nil {
             throw .usage("--link-base needs --web-service-url and --db: batch stores only passes bound to the service")

@@ -1,5 +1,4 @@
 import Foundation
-import PassMint
 import PassSigning
 import PassModel
 

@@ -1,7 +1,11 @@
 import Foundation
-import PassArchive
 import PassMint
-import PassService
+import PassPhotos
+import PassModel
+import PassTemplates
+import PassSigning
+import PassStore
+import PassOperations
 
 /// `passmint generate`: one signed pass from a template.
 struct GenerateCommand: Command {
@@ -106,7 +110,8 @@ struct GenerateCommand: Command {
                 try TemplateIssuance.prepare(store: store, templatePath: templateDir, name: templateName)
             }
             for warning in issuance?.warnings ?? [] { Console.error("warning: \(warning)") }
-            let issuer = try PassFactory.issuer(templateDirectory: templateDir, identity: identity, trust: trust)
+            let issuer = try PassFactory.issuer(
+                templateDirectory: templateDir, identity: identity, trust: trust, photos: PhotoScaler())
             let token = webServiceURL.map { _ in AuthenticationToken.generate() }
             let pass = try issuer.issue(
                 IssueRequest(

@@ -1,6 +1,7 @@
 import Foundation
 import PassMint
-import PassService
+import PassStore
+import PassOperations
 
 /// `passmint links`: show, revoke, reissue or expire a stored pass's distribution link.
 struct LinksCommand: Command {

@@ -1,5 +1,5 @@
-import PassMint
 import PassModel
+import PassPreview
 
 /// `passmint lint`: a design review printed as one Before / After / What this changes table.
 struct LintCommand: Command {

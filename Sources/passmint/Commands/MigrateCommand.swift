@@ -1,6 +1,5 @@
 import Foundation
-import PassMint
-import PassService
+import PassStore
 
 /// `passmint migrate`: move a program from the embedded SQLite store to PostgreSQL.
 struct MigrateCommand: Command {

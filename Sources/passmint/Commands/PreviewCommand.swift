@@ -1,5 +1,5 @@
 import Foundation
-import PassMint
+import PassPreview
 
 /// `passmint preview`: see a pass (or a folder of passes) before any phone does.
 struct PreviewCommand: Command {

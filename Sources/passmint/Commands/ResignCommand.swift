@@ -1,7 +1,7 @@
 import Foundation
-import PassMint
-import PassService
 import PassSigning
+import PassStore
+import PassOperations
 
 /// `passmint resign`: after a certificate renewal, check the new identity and re-sign every stored pass.
 struct ResignCommand: Command {

@@ -1,8 +1,10 @@
 import Dispatch
 import Foundation
-import PassMint
 import PassService
 import PassSigning
+import PassModel
+import PassHTTP
+import PassServer
 
 /// `passmint serve`: the Wallet web service and the push sender.
 struct ServeCommand: Command {

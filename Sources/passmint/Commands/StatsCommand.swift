@@ -1,6 +1,6 @@
 import Foundation
 import PassMint
-import PassService
+import PassStore
 
 /// `passmint stats`: the install figures per template and UTC day.
 struct StatsCommand: Command {

@@ -1,6 +1,6 @@
-import PassMint
-import PassService
 import PassSigning
+import PassStore
+import PassOperations
 
 /// `passmint templates list`: every published template name, its current version and its passes.
 struct TemplatesListCommand: Command {

@@ -1,8 +1,10 @@
 import Foundation
 import PassArchive
 import PassMint
-import PassService
+import PassPhotos
 import PassSigning
+import PassStore
+import PassOperations
 
 /// `passmint templates publish`: make a template folder the current version of a name and move its passes to it.
 struct TemplatesPublishCommand: Command {
@@ -61,7 +63,7 @@ struct TemplatesPublishCommand: Command {
     func run() throws(CLIError) -> Int32 {
         do {
             let store = try StoreAccess.open(store)
-            let renderer = TemplateRenderer(identity: try identity.load(), templates: store)
+            let renderer = TemplateRenderer(identity: try identity.load(), templates: store, photos: PhotoScaler())
             let plan = try TemplatePublisher.plan(name: name, directory: directory, store: store, renderer: renderer)
             printPlan(plan)
             if plan.changesNothing {

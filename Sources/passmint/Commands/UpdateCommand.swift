@@ -1,6 +1,8 @@
 import Foundation
 import PassMint
-import PassService
+import PassPhotos
+import PassStore
+import PassOperations
 
 /// `passmint update`: change a stored pass (or, with --csv, many), bump its tag and queue a push to every
 /// registered device.
@@ -89,7 +91,7 @@ struct UpdateCommand: Command {
     func run() throws(CLIError) -> Int32 {
         do {
             let store = try StoreAccess.open(store)
-            let renderer = TemplateRenderer(identity: try identity.load(), templates: store)
+            let renderer = TemplateRenderer(identity: try identity.load(), templates: store, photos: PhotoScaler())
             switch mode {
             case .one(let serial, let changes, let voided, let imageFolder):
                 let outcome = try PassUpdater.update(

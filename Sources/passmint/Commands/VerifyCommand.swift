@@ -1,6 +1,7 @@
 import Foundation
 import PassMint
 import PassModel
+import PassSigning
 
 /// `passmint verify`: everything that can be checked offline about .pkpass / .pkpasses files.
 struct VerifyCommand: Command {
