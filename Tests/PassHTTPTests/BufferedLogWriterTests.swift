@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import PassHTTP
 
-@testable import PassService
 
 @Suite("Buffered log writer")
 struct BufferedLogWriterTests {

@@ -1,6 +1,6 @@
 import Testing
+@testable import PassHTTP
 
-@testable import PassService
 
 @Suite("HTTPDate")
 struct HTTPDateTests {

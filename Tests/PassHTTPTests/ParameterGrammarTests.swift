@@ -1,6 +1,7 @@
 import Testing
+import PassModel
+@testable import PassHTTP
 
-@testable import PassService
 
 @Suite("Path parameter grammars and percent-decoding")
 struct ParameterGrammarTests {

@@ -19,12 +19,12 @@ public func samplePass(_ serial: String, passType: String = "pass.com.example.lo
 }
 
 /// A fresh store of one backend with a clock tests move by hand.
-public struct StoreFixture {
+public struct StoreFixture: Sendable {
     public let directory: TempDir
     public let clock: TestClock
-    public let store: any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore
+    public let store: any ServiceStore
     /// Opens another store on the same file or database (another process, another `serve` instance).
-    public let secondStore: @Sendable () throws -> any PassStore & PushOutbox & BulkChangeStore & UpdateJobStore
+    public let secondStore: @Sendable () throws -> any ServiceStore
 
     public init(_ backend: StoreBackend = .sqlite, clock: TestClock = TestClock()) throws {
         directory = try TempDir()
@@ -40,6 +40,9 @@ public struct StoreFixture {
             secondStore = { try PostgresStore(url: url, poolSize: 8, now: clock.closure) }
         }
     }
+
+    /// The store's template versions (both stores implement them).
+    public var templates: any ServiceStore { store }
 
     /// The store as SQLite, for the tests of what only the embedded store has (its file).
     public var sqlite: SQLiteStore { store as! SQLiteStore }

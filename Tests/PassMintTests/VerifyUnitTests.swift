@@ -63,15 +63,6 @@ struct VerifyUnitTests {
         }
     }
 
-    @Test("distinguished-name parts with escaped commas")
-    func nameParts() {
-        let parts = NameParts("C=US, O=Example\\, Inc., OU=G4, CN=Apple Worldwide Developer Relations")
-        #expect(parts["O"] == "Example, Inc.")
-        #expect(parts["OU"] == "G4")
-        #expect(parts["CN"] == "Apple Worldwide Developer Relations")
-        #expect(parts["L"] == nil)
-    }
-
     @Test("archive path rules")
     func badPaths() {
         #expect(ArchiveChecks.badPathReason("pass.json") == nil)

@@ -1,9 +1,11 @@
 import Foundation
-import PassMint
 import Synchronization
 import Testing
+@testable import PassMint
+@testable import PassStore
+@testable import PassOperations
+import PassMintTestSupport
 
-@testable import PassService
 
 /// The real template checks, counting the renders (a render check is meant to happen once per template and tier).
 final class CountingChecker: BulkRecordChecker {

@@ -1,6 +1,6 @@
 import Testing
+@testable import PassOperations
 
-@testable import PassService
 
 @Suite("TemplateDiff: what a new template version changes")
 struct TemplateDiffTests {

@@ -1,9 +1,11 @@
 import Foundation
-import PassMint
 import Synchronization
 import Testing
+@testable import PassMint
+@testable import PassStore
+@testable import PassOperations
+import PassMintTestSupport
 
-@testable import PassService
 
 @Suite("TemplatePublisher: chunked, resumable publish on the bulk engine")
 struct TemplatePublisherTests {

@@ -1,9 +1,12 @@
 import Foundation
-import PassArchive
-import PassMint
 import Testing
+import PassModel
+@testable import PassArchive
+@testable import PassMint
+@testable import PassStore
+@testable import PassOperations
+import PassMintTestSupport
 
-@testable import PassService
 
 @Suite("Rendering versioned templates from the store")
 struct TemplateRendererVersionTests {

@@ -1,9 +1,10 @@
 import Foundation
-import PassModel
-import PassTemplates
 import Testing
-
+import PassModel
+@testable import PassTemplates
 @testable import PassMint
+@testable import PassPhotos
+
 
 /// The member-photo scaler: sizes per slot and scale, cover crop, PNG out, and every refusal before decoding.
 @Suite("photo scaler")

@@ -1,8 +1,9 @@
 import Foundation
-import PassModel
 import Testing
-
+import PassModel
 @testable import PassMint
+@testable import PassPreview
+
 
 @Suite("Lint: design review rows")
 struct LintTests {

@@ -1,7 +1,8 @@
-import PassModel
 import Testing
-
+import PassModel
 @testable import PassMint
+@testable import PassPreview
+
 
 @Suite("Preview: barcodes drawn by libzint")
 struct PreviewBarcodeTests {

@@ -1,8 +1,10 @@
 import Foundation
-import PassModel
 import Testing
-
+import PassModel
 @testable import PassMint
+@testable import PassPreview
+import PassMintTestSupport
+
 
 /// Shared helpers of the preview and lint tests: passes built from JSON text, the tools the browser tests need,
 /// and reading back what Chromium drew.

@@ -1,8 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import PassStore
+@testable import PassPush
+import PassMintTestSupport
 
-@testable import PassService
 
 /// The pusher of one instance sends what another instance queued as soon as the outbox trigger's notification
 /// arrives, not at its next poll.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import PassStore
+@testable import PassPush
 
-@testable import PassService
 
 /// APNsClient against real HTTP/2 TLS servers: PushTestServer.py (scriptable answers) and nghttpd.
 @Suite("APNs client", .serialized)

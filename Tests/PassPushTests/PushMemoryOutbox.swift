@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
+@testable import PassStore
 
-@testable import PassService
 
 /// An in-memory `PushOutbox` double with the same lease semantics as the store, recording every call.
 final class PushMemoryOutbox: PushOutbox {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import PassPush
 
-@testable import PassService
 
 @Suite("Push results and tokens")
 struct PushResultTests {

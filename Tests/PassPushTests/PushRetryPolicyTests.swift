@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import PassStore
+@testable import PassPush
 
-@testable import PassService
 
 @Suite("Push retry policy")
 struct PushRetryPolicyTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import PassStore
+@testable import PassPush
+import PassMintTestSupport
 
-@testable import PassService
 
 /// The Pusher draining the real SQLite store's outbox after a pass update.
 @Suite(

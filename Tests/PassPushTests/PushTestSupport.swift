@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import PassPush
+import PassMintTestSupport
 
-@testable import PassService
 
 #if canImport(Glibc)
     import Glibc

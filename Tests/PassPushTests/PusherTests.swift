@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import PassStore
+@testable import PassPush
+import PassMintTestSupport
 
-@testable import PassService
 
 /// The Pusher over an in-memory outbox, sending to PushTestServer.py.
 @Suite("Pusher", .serialized, .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)"))

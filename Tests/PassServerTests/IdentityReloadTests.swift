@@ -1,9 +1,13 @@
 import Foundation
-import PassMint
-import PassSigning
 import Testing
-
+@testable import PassSigning
+@testable import PassMint
+@testable import PassStore
+@testable import PassHTTP
 @testable import PassService
+@testable import PassServer
+import PassMintTestSupport
+
 
 /// The pieces of an identity reload in process: the render cache's identity generations, the renderer's swap,
 /// `ServiceRunner.reloadIdentity()` with files replaced on disk, and the signing certificate gauges.

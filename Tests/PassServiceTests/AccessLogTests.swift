@@ -1,8 +1,10 @@
 import Foundation
-import PassModel
 import Testing
-
+import PassModel
+@testable import PassHTTP
 @testable import PassService
+import PassMintTestSupport
+
 
 @Suite("Access log")
 struct AccessLogTests {
@@ -111,7 +113,7 @@ struct AccessLogTests {
     @Test("a file that cannot be opened is an error naming it")
     func unopenable() {
         #expect(
-            throws: ServiceError.accessLog(path: "/nonexistent-dir/access.jsonl", message: "No such file or directory")
+            throws: HTTPServerError.accessLog(path: "/nonexistent-dir/access.jsonl", message: "No such file or directory")
         ) {
             _ = try AccessLog(.file("/nonexistent-dir/access.jsonl"))
         }

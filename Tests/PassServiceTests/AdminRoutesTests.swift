@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
 @testable import PassService
+
 
 @Suite("Admin routes over HTTP")
 struct AdminRoutesTests {

@@ -1,8 +1,11 @@
 import Foundation
 import Testing
 import Synchronization
-
+@testable import PassStore
+@testable import PassHTTP
 @testable import PassService
+import PassMintTestSupport
+
 
 @Suite("HTTP edge over a live socket")
 struct HTTPEdgeTests {
@@ -87,7 +90,7 @@ struct HTTPEdgeTests {
         let service = try WalletService(
             configuration: ServiceConfiguration(host: "not-an-address", port: 0), store: f.store,
             renderer: TestRenderer())
-        #expect(throws: ServiceError.self) { try service.start() }
+        #expect(throws: HTTPServerError.self) { try service.start() }
     }
 }
 

@@ -1,8 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
-
+@testable import PassStore
+@testable import PassHTTP
 @testable import PassService
+import PassMintTestSupport
+
 
 /// Returns fixed bytes per (serial, tag) and counts renders.
 final class TestRenderer: PassRenderer {

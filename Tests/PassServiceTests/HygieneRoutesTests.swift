@@ -1,8 +1,12 @@
 import Foundation
 import Synchronization
 import Testing
-
+@testable import PassStore
+@testable import PassHTTP
+@testable import PassPush
 @testable import PassService
+import PassMintTestSupport
+
 
 /// A store that records which of its methods were called, forwarding to a real one.
 final class RecordingStore: PassStore {

@@ -1,9 +1,13 @@
 import Foundation
-import PassMint
-import PassModel
 import Testing
-
+import PassModel
+@testable import PassMint
+@testable import PassPreview
+@testable import PassStore
+@testable import PassHTTP
 @testable import PassService
+import PassMintTestSupport
+
 
 /// `GET /p/:linkToken` and the admin link calls, answered in process through the real routing and store.
 @Suite("Distribution link routes")

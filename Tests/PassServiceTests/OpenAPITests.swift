@@ -1,8 +1,10 @@
 import Foundation
-import PassModel
 import Testing
-
+import PassModel
+@testable import PassHTTP
 @testable import PassService
+import PassMintTestSupport
+
 
 /// `Docs/openapi.json` is what integrators build against; these tests hold it to the router's table.
 @Suite("OpenAPI document")

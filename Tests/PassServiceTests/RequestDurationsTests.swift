@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
+@testable import PassHTTP
 @testable import PassService
+import PassMintTestSupport
+
 
 @Suite("Request duration histograms")
 struct RequestDurationsTests {

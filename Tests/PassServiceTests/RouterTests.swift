@@ -1,6 +1,8 @@
 import Testing
-
+@testable import PassHTTP
 @testable import PassService
+import PassMintTestSupport
+
 
 @Suite("Router")
 struct RouterTests {
@@ -21,7 +23,7 @@ struct RouterTests {
             ("/healthz", "/healthz"),
         ])
     func clashesRejected(first: String, second: String) {
-        #expect(throws: ServiceError.self) {
+        #expect(throws: HTTPServerError.self) {
             _ = try Router(routes: [Route(.get, first, ok), Route(.get, second, ok)])
         }
     }

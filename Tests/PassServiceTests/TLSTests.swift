@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
+@testable import PassHTTP
 @testable import PassService
+import PassMintTestSupport
+
 
 @Suite("TLS", .serialized)
 struct TLSTests {
@@ -63,7 +65,7 @@ struct TLSTests {
             "openssl", ["pkey", "-in", pki.key, "-aes256", "-passout", "pass:secret", "-out", encrypted])
         try #require(encrypting.status == 0)
 
-        let cases: [(String, String, ServiceError)] = [
+        let cases: [(String, String, HTTPServerError)] = [
             (
                 "/nonexistent/cert.pem", pki.key,
                 .tlsFile(
@@ -89,7 +91,7 @@ struct TLSTests {
         #expect {
             _ = try TLSCredentials.load(certificatePath: garbage, keyPath: pki.key)
         } throws: { error in
-            guard case ServiceError.tlsFile(garbage, .invalid(.certificate, _)) = error else { return false }
+            guard case HTTPServerError.tlsFile(garbage, .invalid(.certificate, _)) = error else { return false }
             return "\(error)".contains(garbage)
         }
         let loaded = try TLSCredentials.load(certificatePath: pki.certificate, keyPath: pki.key)

@@ -1,8 +1,12 @@
 import Dispatch
 import Foundation
 import Testing
-
+@testable import PassStore
+@testable import PassHTTP
+@testable import PassOperations
 @testable import PassService
+import PassMintTestSupport
+
 
 /// Merges changes into the record like the service's default validator; `validate` waits for `gate` once, so a
 /// job can be held running while a test looks at the queue.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-
+@testable import PassStore
+@testable import PassHTTP
 @testable import PassService
+
 
 @Suite("Wallet routes over HTTP")
 struct WalletRoutesTests {

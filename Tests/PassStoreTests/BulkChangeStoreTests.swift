@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
 
 @Suite("BulkChangeStore: chunks with their outbox rows and progress (SQLite and PostgreSQL)")
 struct BulkChangeStoreTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
 
 @Suite("PassStore as PushOutbox (SQLite and PostgreSQL)")
 struct OutboxStoreTests {
@@ -24,7 +25,7 @@ struct OutboxStoreTests {
         #expect(try f.store.outboxDepth() == 5)
         #expect(pass.record == ["tier": "Gold"])
         #expect(try f.store.pass(serial: "A")?.record == ["tier": "Gold"])
-        #expect(throws: ServiceError.passNotFound(serial: "nope")) {
+        #expect(throws: StoreError.passNotFound(serial: "nope")) {
             _ = try f.store.updateRecord(serial: "nope", record: [:])
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
-import PassMint
 import Testing
+@testable import PassMint
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
 
 /// `PassLinkStore` against both stores: links are found by their token's hash only, and revoking, reissuing and
 /// expiring change what the hash finds.
@@ -87,7 +88,7 @@ struct PassLinkStoreTests {
         let resolved = try #require(try store.resolveLink(tokenHash: new.hash))
         #expect(resolved.state == .active)
         #expect(resolved.expiresAt == Date(timeIntervalSince1970: expiry.timeIntervalSince1970.rounded(.down)))
-        #expect(throws: ServiceError.passNotFound(serial: "nope")) {
+        #expect(throws: StoreError.passNotFound(serial: "nope")) {
             try store.reissueLink(PassLinkGrant(serialNumber: "nope", tokenHash: LinkToken.generate().hash))
         }
     }

@@ -1,6 +1,7 @@
 import Testing
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
 
 @Suite("PassStore pass type counts (SQLite and PostgreSQL)")
 struct PassTypeCountsTests {

@@ -1,9 +1,9 @@
 import Foundation
-import PassMintTestSupport
 import Synchronization
 import Testing
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
 
 /// The read caches of a listening `PostgresStore` (what `serve` opens) and the pusher wake-up, across two
 /// instances on one database: what one instance commits, the other serves within the notification latency.

@@ -1,8 +1,8 @@
 import Foundation
-import PassMintTestSupport
 import Testing
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
 
 /// The claim of the shared outbox once the outbox went from empty (as PostgreSQL's statistics last saw it) to
 /// thousands of rows: the case of every fan-out after a quiet period.

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
 
 /// PostgreSQL writes the registrations that arrive together as one statement: what that statement must keep
 /// of the one-at-a-time semantics (outcomes, tokens, pending pushes, install figures), and that a bad
@@ -85,7 +86,7 @@ struct PostgresRegistrationGroupTests {
             pending("d1", "A", "t1"), pending(tooLong, "A", "t2"), pending("d2", "B", "t3"), pending("d3", "A", "t4"),
         ]
         store.writeRegistrations(group)
-        #expect(throws: ServiceError.self) { try group[1].outcome!.get() }
+        #expect(throws: StoreError.self) { try group[1].outcome!.get() }
         for index in [0, 2, 3] { #expect(try group[index].outcome!.get() == .created) }
         #expect(try store.updatedSerials(device: "d1", passType: type, since: nil)?.serials == ["A"])
         let totals = try #require(try store.installTotals().first)

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
 
 /// What only the shared PostgreSQL store has to show: many instances on one database.
 @Suite("PostgresStore", .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
@@ -114,7 +115,7 @@ struct PostgresStoreTests {
         do {
             _ = try PostgresStore(url: url)
             Issue.record("connected to port 1")
-        } catch let error as ServiceError {
+        } catch let error as StoreError {
             guard case .databaseUnavailable(let server, _) = error else {
                 Issue.record("unexpected \(error)")
                 return
@@ -163,7 +164,7 @@ struct PostgresStoreTests {
         // The sequence continues after the copied tags.
         let newest = try #require(try source.store.pass(serial: "S3")).tag
         #expect(try target.updateRecord(serial: "S4", record: [:]).pass.tag > newest)
-        #expect(throws: ServiceError.self) { _ = try StoreTransfer.copy(from: source.sqlite, to: target) }
+        #expect(throws: StoreError.self) { _ = try StoreTransfer.copy(from: source.sqlite, to: target) }
     }
 }
 
@@ -188,7 +189,7 @@ struct PostgresURLTests {
 
     @Test("anything but a postgresql:// URI is refused without echoing a password")
     func refused() {
-        #expect(throws: ServiceError.self) { try PostgresURL("host=db password=pw") }
+        #expect(throws: StoreError.self) { try PostgresURL("host=db password=pw") }
         do { _ = try PostgresURL("mysql://u:pw@h/db") } catch { #expect(!"\(error)".contains("pw@")) }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
 
 @Suite("SQLite group commit and background checkpoints")
 struct SQLiteGroupCommitTests {

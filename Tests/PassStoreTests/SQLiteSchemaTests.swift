@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
 
 @Suite("SQLiteSchema migrations")
 struct SQLiteSchemaTests {
@@ -55,7 +56,7 @@ struct SQLiteSchemaTests {
             let db = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 1000)
             try db.execute("PRAGMA user_version = 99")
         }
-        #expect(throws: ServiceError.schemaTooNew(server: path, found: 99, known: SQLiteSchema.latestVersion)) {
+        #expect(throws: StoreError.schemaTooNew(server: path, found: 99, known: SQLiteSchema.latestVersion)) {
             _ = try SQLiteStore(path: path)
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
 
 /// The per-record images a pass is stored with (`pass_images`), and databases made before that table existed.
 @Suite("PassStore pass images (SQLite and PostgreSQL)")

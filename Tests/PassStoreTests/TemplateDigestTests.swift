@@ -1,8 +1,10 @@
 import Foundation
-import PassMint
 import Testing
+@testable import PassTemplates
+@testable import PassMint
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
 
 @Suite("Template digests and references")
 struct TemplateDigestTests {
@@ -55,8 +57,8 @@ struct TemplateDigestTests {
         #expect(TemplateReference("/srv/templates/status") == nil)
         #expect(TemplateReference("passmint-template:status@abc") == nil)
         #expect(TemplateReference("passmint-template:@" + digest) == nil)
-        #expect(throws: ServiceError.self) { try TemplateReference(name: "a/b", digest: digest) }
-        #expect(throws: ServiceError.self) { try TemplateReference(name: "", digest: digest) }
+        #expect(throws: StoreError.self) { try TemplateReference(name: "a/b", digest: digest) }
+        #expect(throws: StoreError.self) { try TemplateReference(name: "", digest: digest) }
         #expect(TemplateReference.name(forPath: "Templates/status/") == "status")
         #expect(TemplateReference.name(forPath: "x/club.pkpasstemplate") == "club")
         #expect(TemplateReference.name(forPath: "/tmp/event.zip") == "event")

@@ -1,14 +1,8 @@
 import Foundation
 import Testing
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
-
-extension StoreFixture {
-    /// The store's template versions (both stores implement them).
-    var templates: any PassStore & TemplateVersionStore & PassLinkStore {
-        store as! any PassStore & TemplateVersionStore & PassLinkStore
-    }
-}
 
 @Suite("TemplateVersionStore (SQLite and PostgreSQL)")
 struct TemplateVersionStoreTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import PassStore
+import PassMintTestSupport
 
-@testable import PassService
 
 @Suite("PassStore.updatedSerials (SQLite and PostgreSQL)")
 struct UpdatedSerialsTests {
