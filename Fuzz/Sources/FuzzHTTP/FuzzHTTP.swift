@@ -1,5 +1,8 @@
 import Foundation
 import FuzzSupport
+import PassStore
+
+@testable import PassHTTP
 @testable import PassService
 
 /// Input: one request as `METHOD TARGET` on the first line, header lines `Name: value`, an empty line, the
@@ -8,7 +11,7 @@ import FuzzSupport
 /// (`WalletService.respond(to:)`) against a SQLite store holding one pass. No socket: libmicrohttpd's own
 /// parsing is C and is not ours to fuzz.
 ///
-/// `@testable`: the screen is internal to PassService (the MHD adapter is its only caller), and the fuzz build
+/// `@testable`: the screen is internal to PassHTTP (the MHD adapter is its only caller), and the fuzz build
 /// passes `-enable-testing`, so no API exists only for this target.
 @main
 enum FuzzHTTP {
