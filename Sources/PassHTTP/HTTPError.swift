@@ -46,6 +46,7 @@ extension Response {
     /// The answer to an error a handler threw: its own when it is an `HTTPResponseError`, else 500 (the caller logs
     /// it; the client learns nothing of it).
     package static func answering(_ error: any Error) -> Response {
-        (error as? any HTTPResponseError)?.response ?? HTTPError.internalError("internal error; see the server log").response
+        (error as? any HTTPResponseError)?.response
+            ?? HTTPError.internalError("internal error; see the server log").response
     }
 }

@@ -2,7 +2,8 @@ internal import CMicroHTTPD
 import Foundation
 
 /// Owner of one running libmicrohttpd daemon: stopped, and its callback context released, in deinit.
-package final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; the pointer is only used in init/deinit
+// @unchecked Sendable: MHD daemons are thread-safe; the pointer is only used in init/deinit.
+package final class MHDDaemon: @unchecked Sendable {
     private let daemon: OpaquePointer
     private let context: Unmanaged<MHDContext>
     private let workers: BlockingWorkers?

@@ -3,7 +3,6 @@ import Synchronization
 import Testing
 @testable import PassHTTP
 
-
 @Suite("Buffered log writer")
 struct BufferedLogWriterTests {
     @Test(

@@ -1,7 +1,6 @@
 import Testing
 @testable import PassHTTP
 
-
 @Suite("HTTPDate")
 struct HTTPDateTests {
     @Test("formats IMF-fixdate")

@@ -2,7 +2,6 @@ import Testing
 import PassModel
 @testable import PassHTTP
 
-
 @Suite("Path parameter grammars and percent-decoding")
 struct ParameterGrammarTests {
     @Test("route parameter names map to their grammar")

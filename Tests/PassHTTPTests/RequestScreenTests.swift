@@ -1,7 +1,6 @@
 import Testing
 @testable import PassHTTP
 
-
 /// `RequestScreen` on values: what the live server runs on every head before routing.
 @Suite("Request screen: target, headers, framing, limits")
 struct RequestScreenTests {

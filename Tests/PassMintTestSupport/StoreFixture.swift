@@ -11,7 +11,9 @@ public final class TestClock: Sendable {
     public var closure: @Sendable () -> Date { { self.now } }
 }
 
-public func samplePass(_ serial: String, passType: String = "pass.com.example.loyalty", token: String? = nil) -> StoredPass {
+public func samplePass(_ serial: String, passType: String = "pass.com.example.loyalty", token: String? = nil)
+    -> StoredPass
+{
     StoredPass(
         serialNumber: serial, passTypeIdentifier: passType, templatePath: "Templates/loyalty",
         record: ["name": "Ada", "tier": "Silver", "points": "10"],

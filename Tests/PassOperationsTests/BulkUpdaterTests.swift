@@ -6,7 +6,6 @@ import Testing
 @testable import PassOperations
 import PassMintTestSupport
 
-
 /// The real template checks, counting the renders (a render check is meant to happen once per template and tier).
 final class CountingChecker: BulkRecordChecker {
     let renderer = TemplateRenderer(identity: DevIdentity.identity)

@@ -1,7 +1,6 @@
 import Testing
 @testable import PassOperations
 
-
 @Suite("TemplateDiff: what a new template version changes")
 struct TemplateDiffTests {
     @Test("files added, removed and changed; pass.json keys old → new, arrays by index, numbers as JSON")

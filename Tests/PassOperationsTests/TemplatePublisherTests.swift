@@ -6,7 +6,6 @@ import Testing
 @testable import PassOperations
 import PassMintTestSupport
 
-
 @Suite("TemplatePublisher: chunked, resumable publish on the bulk engine")
 struct TemplatePublisherTests {
     /// A store with `count` passes of a copy of Templates/event (name "event"), one registered device each.

@@ -7,7 +7,6 @@ import PassModel
 @testable import PassOperations
 import PassMintTestSupport
 
-
 @Suite("Rendering versioned templates from the store")
 struct TemplateRendererVersionTests {
     /// A copy of Templates/event that the test may edit.

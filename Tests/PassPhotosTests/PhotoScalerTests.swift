@@ -5,7 +5,6 @@ import PassModel
 @testable import PassMint
 @testable import PassPhotos
 
-
 /// The member-photo scaler: sizes per slot and scale, cover crop, PNG out, and every refusal before decoding.
 @Suite("photo scaler")
 struct PhotoScalerTests {

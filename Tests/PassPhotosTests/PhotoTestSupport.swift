@@ -2,7 +2,6 @@ import Foundation
 @testable import PassMint
 import PassMintTestSupport
 
-
 /// Photos made at test time with ImageMagick and the vips CLI (never committed binaries), in a folder removed
 /// when the value goes away.
 final class PhotoFolder: Sendable {

@@ -4,7 +4,6 @@ import PassModel
 @testable import PassMint
 @testable import PassPreview
 
-
 @Suite("Lint: design review rows")
 struct LintTests {
     typealias S = PreviewTestSupport

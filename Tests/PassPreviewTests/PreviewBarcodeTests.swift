@@ -3,7 +3,6 @@ import PassModel
 @testable import PassMint
 @testable import PassPreview
 
-
 @Suite("Preview: barcodes drawn by libzint")
 struct PreviewBarcodeTests {
     @Test(

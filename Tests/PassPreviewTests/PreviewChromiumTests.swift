@@ -4,7 +4,6 @@ import PassModel
 @testable import PassMint
 @testable import PassPreview
 
-
 /// The preview as a person sees it: headless Chromium draws the HTML, the PNG is checked for the pass's colour,
 /// the laid-out DOM for each field's text and place, and `zbarimg` reads the barcode back.
 @Suite(

@@ -4,7 +4,6 @@ import PassModel
 @testable import PassMint
 @testable import PassPreview
 
-
 @Suite("Preview: HTML of each style")
 struct PreviewHTMLTests {
     typealias S = PreviewTestSupport

@@ -5,7 +5,6 @@ import PassModel
 @testable import PassPreview
 import PassMintTestSupport
 
-
 /// Shared helpers of the preview and lint tests: passes built from JSON text, the tools the browser tests need,
 /// and reading back what Chromium drew.
 enum PreviewTestSupport {

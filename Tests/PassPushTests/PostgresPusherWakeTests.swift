@@ -5,7 +5,6 @@ import Testing
 @testable import PassPush
 import PassMintTestSupport
 
-
 /// The pusher of one instance sends what another instance queued as soon as the outbox trigger's notification
 /// arrives, not at its next poll.
 @Suite(

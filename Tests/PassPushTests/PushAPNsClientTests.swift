@@ -3,7 +3,6 @@ import Testing
 @testable import PassStore
 @testable import PassPush
 
-
 /// APNsClient against real HTTP/2 TLS servers: PushTestServer.py (scriptable answers) and nghttpd.
 @Suite("APNs client", .serialized)
 struct PushAPNsClientTests {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import PassPush
 
-
 @Suite("APNs configuration")
 struct PushConfigurationTests {
     func files(_ scratch: PushScratch) throws -> APNsConfiguration.Credential {

@@ -2,7 +2,6 @@ import Foundation
 import Synchronization
 @testable import PassStore
 
-
 /// An in-memory `PushOutbox` double with the same lease semantics as the store, recording every call.
 final class PushMemoryOutbox: PushOutbox {
     struct Retry: Equatable {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import PassPush
 
-
 @Suite("Push results and tokens")
 struct PushResultTests {
     @Test(

@@ -3,7 +3,6 @@ import Testing
 @testable import PassStore
 @testable import PassPush
 
-
 @Suite("Push retry policy")
 struct PushRetryPolicyTests {
     func result(_ outcome: PushOutcome, attempts: Int) -> PushResult {

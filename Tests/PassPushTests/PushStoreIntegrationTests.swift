@@ -4,7 +4,6 @@ import Testing
 @testable import PassPush
 import PassMintTestSupport
 
-
 /// The Pusher draining the real SQLite store's outbox after a pass update.
 @Suite(
     "Pusher with SQLiteStore", .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)")

@@ -5,7 +5,6 @@ import PassMintTestSupport
     import Glibc
 #endif
 
-
 /// PushTestServer.py running on a free port; killed on `stop()` / deinit (and it exits by itself when the
 /// test process dies, because its stdin closes).
 final class PushScriptServer {

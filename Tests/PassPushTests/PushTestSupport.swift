@@ -3,7 +3,6 @@ import Testing
 @testable import PassPush
 import PassMintTestSupport
 
-
 #if canImport(Glibc)
     import Glibc
 #endif

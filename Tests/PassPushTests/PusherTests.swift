@@ -4,7 +4,6 @@ import Testing
 @testable import PassPush
 import PassMintTestSupport
 
-
 /// The Pusher over an in-memory outbox, sending to PushTestServer.py.
 @Suite("Pusher", .serialized, .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)"))
 struct PusherTests {

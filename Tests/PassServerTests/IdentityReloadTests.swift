@@ -8,7 +8,6 @@ import Testing
 @testable import PassServer
 import PassMintTestSupport
 
-
 /// The pieces of an identity reload in process: the render cache's identity generations, the renderer's swap,
 /// `ServiceRunner.reloadIdentity()` with files replaced on disk, and the signing certificate gauges.
 @Suite("serve identity reload (in process)")

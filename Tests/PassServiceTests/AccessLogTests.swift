@@ -5,7 +5,6 @@ import PassModel
 @testable import PassService
 import PassMintTestSupport
 
-
 @Suite("Access log")
 struct AccessLogTests {
     @Test("a line is one JSON object: UTC time with milliseconds, method, route, status, bytes, duration_ms")
@@ -113,7 +112,8 @@ struct AccessLogTests {
     @Test("a file that cannot be opened is an error naming it")
     func unopenable() {
         #expect(
-            throws: HTTPServerError.accessLog(path: "/nonexistent-dir/access.jsonl", message: "No such file or directory")
+            throws: HTTPServerError.accessLog(
+                path: "/nonexistent-dir/access.jsonl", message: "No such file or directory")
         ) {
             _ = try AccessLog(.file("/nonexistent-dir/access.jsonl"))
         }

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import PassService
 
-
 @Suite("Admin routes over HTTP")
 struct AdminRoutesTests {
     let bearer = ["Authorization": "Bearer \(LiveService.adminToken)"]

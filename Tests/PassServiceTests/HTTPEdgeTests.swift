@@ -6,7 +6,6 @@ import Synchronization
 @testable import PassService
 import PassMintTestSupport
 
-
 @Suite("HTTP edge over a live socket")
 struct HTTPEdgeTests {
     @Test("404 unknown route, 405 with Allow, 400 bad segment, JSON error bodies")

@@ -3,7 +3,6 @@ import Testing
 @testable import PassHTTP
 @testable import PassService
 
-
 /// What only the real server shows: libmicrohttpd's C strings, framing and limits, over a live socket.
 @Suite("HTTP request hygiene over a live socket")
 struct HTTPHygieneTests {

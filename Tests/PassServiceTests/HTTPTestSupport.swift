@@ -6,7 +6,6 @@ import Testing
 @testable import PassService
 import PassMintTestSupport
 
-
 /// Returns fixed bytes per (serial, tag) and counts renders.
 final class TestRenderer: PassRenderer {
     let renders = Mutex(0)

@@ -7,7 +7,6 @@ import Testing
 @testable import PassService
 import PassMintTestSupport
 
-
 /// A store that records which of its methods were called, forwarding to a real one.
 final class RecordingStore: PassStore {
     let base: SQLiteStore

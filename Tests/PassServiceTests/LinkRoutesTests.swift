@@ -8,7 +8,6 @@ import PassModel
 @testable import PassService
 import PassMintTestSupport
 
-
 /// `GET /p/:linkToken` and the admin link calls, answered in process through the real routing and store.
 @Suite("Distribution link routes")
 struct LinkRoutesTests {

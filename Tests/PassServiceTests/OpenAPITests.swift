@@ -5,7 +5,6 @@ import PassModel
 @testable import PassService
 import PassMintTestSupport
 
-
 /// `Docs/openapi.json` is what integrators build against; these tests hold it to the router's table.
 @Suite("OpenAPI document")
 struct OpenAPITests {

@@ -4,7 +4,6 @@ import Testing
 @testable import PassService
 import PassMintTestSupport
 
-
 @Suite("Request duration histograms")
 struct RequestDurationsTests {
     @Test("durations land in their buckets; the text is cumulative with +Inf, _sum and _count; idle routes are omitted")

@@ -3,7 +3,6 @@ import Testing
 @testable import PassService
 import PassMintTestSupport
 
-
 @Suite("Router")
 struct RouterTests {
     let ok: Handler = { _ throws(HTTPError) in .empty(200) }

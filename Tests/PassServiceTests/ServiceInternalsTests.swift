@@ -4,7 +4,6 @@ import Testing
 @testable import PassService
 import PassMintTestSupport
 
-
 @Suite("Service internals")
 struct ServiceInternalsTests {
     @Test("render cache returns what was stored, checks the serial, and evicts the oldest beyond its bounds")

@@ -4,7 +4,6 @@ import Testing
 @testable import PassService
 import PassMintTestSupport
 
-
 @Suite("TLS", .serialized)
 struct TLSTests {
     @Test("libmicrohttpd here has TLS")

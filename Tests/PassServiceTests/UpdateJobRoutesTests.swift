@@ -7,7 +7,6 @@ import Testing
 @testable import PassService
 import PassMintTestSupport
 
-
 /// Merges changes into the record like the service's default validator; `validate` waits for `gate` once, so a
 /// job can be held running while a test looks at the queue.
 final class GatedChecker: BulkRecordChecker {

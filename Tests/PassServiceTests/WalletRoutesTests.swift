@@ -4,7 +4,6 @@ import Testing
 @testable import PassHTTP
 @testable import PassService
 
-
 @Suite("Wallet routes over HTTP")
 struct WalletRoutesTests {
     let device = "a1b2c3d4e5f6"

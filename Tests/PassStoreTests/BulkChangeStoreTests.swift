@@ -3,7 +3,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 @Suite("BulkChangeStore: chunks with their outbox rows and progress (SQLite and PostgreSQL)")
 struct BulkChangeStoreTests {
     let type = "pass.com.example.loyalty"

@@ -4,7 +4,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 /// A pass of template folder or reference `template`.
 private func pass(_ serial: String, _ template: String) -> StoredPass {
     var made = samplePass(serial)

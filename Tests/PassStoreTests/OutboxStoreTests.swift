@@ -3,7 +3,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 @Suite("PassStore as PushOutbox (SQLite and PostgreSQL)")
 struct OutboxStoreTests {
     let type = "pass.com.example.loyalty"

@@ -4,7 +4,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 /// `PassLinkStore` against both stores: links are found by their token's hash only, and revoking, reissuing and
 /// expiring change what the hash finds.
 @Suite("PassLinkStore (SQLite and PostgreSQL)")

@@ -2,7 +2,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 @Suite("PassStore pass type counts (SQLite and PostgreSQL)")
 struct PassTypeCountsTests {
     @Test("passes are counted per pass type identifier; an empty store has none", arguments: StoreBackend.all)

@@ -4,7 +4,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 /// The read caches of a listening `PostgresStore` (what `serve` opens) and the pusher wake-up, across two
 /// instances on one database: what one instance commits, the other serves within the notification latency.
 @Suite("PostgreSQL change notifications", .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))

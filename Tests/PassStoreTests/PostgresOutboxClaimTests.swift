@@ -3,7 +3,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 /// The claim of the shared outbox once the outbox went from empty (as PostgreSQL's statistics last saw it) to
 /// thousands of rows: the case of every fan-out after a quiet period.
 @Suite("PostgreSQL outbox claims", .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))

@@ -4,7 +4,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 /// PostgreSQL writes the registrations that arrive together as one statement: what that statement must keep
 /// of the one-at-a-time semantics (outcomes, tokens, pending pushes, install figures), and that a bad
 /// registration fails alone.

@@ -4,7 +4,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 /// What only the shared PostgreSQL store has to show: many instances on one database.
 @Suite("PostgresStore", .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason))
 struct PostgresStoreTests {

@@ -3,7 +3,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 @Suite("SQLite store file permissions")
 struct SQLiteFileModeTests {
     private func mode(_ path: String) -> Int? {

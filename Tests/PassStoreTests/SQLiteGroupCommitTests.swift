@@ -4,7 +4,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 @Suite("SQLite group commit and background checkpoints")
 struct SQLiteGroupCommitTests {
     private func pool(_ directory: TempDir, background: Bool = false) throws -> SQLiteConnectionPool {

@@ -3,7 +3,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 @Suite("SQLiteSchema migrations")
 struct SQLiteSchemaTests {
     @Test("both stores list their steps in strictly increasing versions (the last one is what a store records)")

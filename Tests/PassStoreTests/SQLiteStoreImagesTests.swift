@@ -3,7 +3,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 /// The per-record images a pass is stored with (`pass_images`), and databases made before that table existed.
 @Suite("PassStore pass images (SQLite and PostgreSQL)")
 struct SQLiteStoreImagesTests {

@@ -4,7 +4,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 @Suite("PassStore (SQLite and PostgreSQL)")
 struct SQLiteStoreTests {
     @Test("inserted passes round-trip with increasing tags", arguments: StoreBackend.all)

@@ -5,7 +5,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 @Suite("Template digests and references")
 struct TemplateDigestTests {
     @Test("the digest of no files is the SHA-256 of the empty listing")

@@ -3,7 +3,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 @Suite("TemplateVersionStore (SQLite and PostgreSQL)")
 struct TemplateVersionStoreTests {
     let files: [String: [UInt8]] = [

@@ -3,7 +3,6 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-
 @Suite("PassStore.updatedSerials (SQLite and PostgreSQL)")
 struct UpdatedSerialsTests {
     let type = "pass.com.example.loyalty"
