@@ -8,15 +8,15 @@ import PassModel
 /// or a header: paths hold device library identifiers and serials, headers hold authentication tokens, bodies
 /// hold push tokens. Lines are buffered in memory and written by a thread of the log's own (see
 /// `BufferedLogWriter`), so a slow disk never holds up a request.
-public final class AccessLog: Sendable {
+package final class AccessLog: Sendable {
     /// Where the lines go.
-    public enum Destination: Sendable, Equatable, CustomStringConvertible {
+    package enum Destination: Sendable, Equatable, CustomStringConvertible {
         case standardOutput
         case standardError
         /// A file opened for appending, created with mode 0600 when absent.
         case file(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .standardOutput: "standard output"
             case .standardError: "standard error"
@@ -25,13 +25,13 @@ public final class AccessLog: Sendable {
         }
     }
 
-    public let destination: Destination
+    package let destination: Destination
     private let writer: BufferedLogWriter
 
     /// Opens the destination and starts the writer thread.
     /// - Parameter flushInterval: longest time a line waits in memory.
     /// - Throws: `HTTPServerError.accessLog` when the file cannot be opened for appending.
-    public init(_ destination: Destination, flushInterval: Duration = .seconds(1)) throws(HTTPServerError) {
+    package init(_ destination: Destination, flushInterval: Duration = .seconds(1)) throws(HTTPServerError) {
         let fd: Int32
         switch destination {
         case .standardOutput: fd = STDOUT_FILENO
@@ -52,7 +52,7 @@ public final class AccessLog: Sendable {
     deinit { writer.close() }
 
     /// Writes every line recorded so far before returning (the service calls it when it stops).
-    public func flush() { writer.flush() }
+    package func flush() { writer.flush() }
 
     /// Records one answered request.
     /// - Parameters:

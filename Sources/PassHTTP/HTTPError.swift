@@ -1,7 +1,7 @@
 /// An error that knows how the client is answered, as hummingbird's `HTTPResponseError`: its status and its
 /// response. A handler throws what went wrong and the one place that writes responses asks the error; an error
 /// that does not conform is answered 500 (`Response.answering(_:)`), so a fault nobody named is never a 4xx.
-public protocol HTTPResponseError: Error {
+package protocol HTTPResponseError: Error {
     /// The HTTP status code the client gets.
     var status: Int { get }
     /// The whole response for this error.
@@ -9,33 +9,33 @@ public protocol HTTPResponseError: Error {
 }
 
 /// A failed request: its status and a message for the client, sent as `{"error":{"message":…}}`.
-public struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible, Equatable {
-    public var status: Int
-    public var message: String
-    public var headers: [(name: String, value: String)]
+package struct HTTPError: HTTPResponseError, Sendable, CustomStringConvertible, Equatable {
+    package var status: Int
+    package var message: String
+    package var headers: [(name: String, value: String)]
 
-    public init(_ status: Int, _ message: String, headers: [(name: String, value: String)] = []) {
+    package init(_ status: Int, _ message: String, headers: [(name: String, value: String)] = []) {
         self.status = status
         self.message = message
         self.headers = headers
     }
 
-    public var description: String { "HTTP \(status): \(message)" }
+    package var description: String { "HTTP \(status): \(message)" }
 
-    public static func == (a: HTTPError, b: HTTPError) -> Bool {
+    package static func == (a: HTTPError, b: HTTPError) -> Bool {
         a.status == b.status && a.message == b.message
     }
 
-    public static func badRequest(_ message: String) -> HTTPError { HTTPError(400, message) }
-    public static func unauthorized(_ message: String = "missing or wrong Authorization") -> HTTPError {
+    package static func badRequest(_ message: String) -> HTTPError { HTTPError(400, message) }
+    package static func unauthorized(_ message: String = "missing or wrong Authorization") -> HTTPError {
         HTTPError(401, message)
     }
-    public static func notFound(_ message: String) -> HTTPError { HTTPError(404, message) }
+    package static func notFound(_ message: String) -> HTTPError { HTTPError(404, message) }
 
     /// A server-side failure; the message must not contain secrets.
-    public static func internalError(_ message: String) -> HTTPError { HTTPError(500, message) }
+    package static func internalError(_ message: String) -> HTTPError { HTTPError(500, message) }
 
-    public var response: Response {
+    package var response: Response {
         var response = Response.json(status, "{\"error\":{\"message\":\(JSONText.string(message))}}")
         for header in headers { response.headers.add(header.name, header.value) }
         return response

@@ -1,6 +1,6 @@
 /// Everything that can fail while the HTTP server is set up or started (a single request's failure is an
 /// `HTTPResponseError` instead).
-public enum HTTPServerError: Error, CustomStringConvertible, Equatable {
+package enum HTTPServerError: Error, CustomStringConvertible, Equatable {
     /// The HTTP server could not start.
     case serverStart(host: String, port: Int, message: String)
     /// Two routes in the table can match the same request.
@@ -16,7 +16,7 @@ public enum HTTPServerError: Error, CustomStringConvertible, Equatable {
     /// The TLS private key is not the key of the certificate.
     case tlsKeyMismatch(certificatePath: String, keyPath: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .serverStart(let host, let port, let message):
             return "could not listen on \(host):\(port): \(message); pick another port or address"

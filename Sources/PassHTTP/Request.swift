@@ -1,31 +1,31 @@
 /// An HTTP method. A struct, not an enum, so that any method a client sends can be represented (and answered 405).
-public struct HTTPMethod: Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: String
-    public init(_ rawValue: String) { self.rawValue = rawValue }
+package struct HTTPMethod: Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: String
+    package init(_ rawValue: String) { self.rawValue = rawValue }
 
-    public static let get = HTTPMethod("GET")
-    public static let head = HTTPMethod("HEAD")
-    public static let post = HTTPMethod("POST")
-    public static let put = HTTPMethod("PUT")
-    public static let patch = HTTPMethod("PATCH")
-    public static let delete = HTTPMethod("DELETE")
+    package static let get = HTTPMethod("GET")
+    package static let head = HTTPMethod("HEAD")
+    package static let post = HTTPMethod("POST")
+    package static let put = HTTPMethod("PUT")
+    package static let patch = HTTPMethod("PATCH")
+    package static let delete = HTTPMethod("DELETE")
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// Header fields in arrival order; lookups ignore ASCII case.
-public struct HTTPHeaders: Sendable, ExpressibleByDictionaryLiteral {
-    public private(set) var fields: [(name: String, value: String)]
+package struct HTTPHeaders: Sendable, ExpressibleByDictionaryLiteral {
+    package private(set) var fields: [(name: String, value: String)]
 
-    public init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }
+    package init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
     }
 
-    public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
+    package mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
 
     /// The first value of `name`, compared case-insensitively.
-    public subscript(_ name: String) -> String? {
+    package subscript(_ name: String) -> String? {
         for field in fields where asciiCaseInsensitiveEquals(field.name, name) { return field.value }
         return nil
     }
@@ -44,38 +44,38 @@ package func asciiCaseInsensitiveEquals(_ a: String, _ b: String) -> Bool {
 
 /// The values of a route pattern's `:name` segments: percent-decoded, and each within its `ParameterGrammar`
 /// (the router refuses the request otherwise, before the handler runs).
-public struct PathParameters: Sendable {
+package struct PathParameters: Sendable {
     let names: [String]
     let values: [String]
 
-    public init(names: [String] = [], values: [String] = []) {
+    package init(names: [String] = [], values: [String] = []) {
         self.names = names
         self.values = values
     }
 
     /// The value of `:name`; "" when the pattern has no such parameter (a route-table bug, caught by tests).
-    public subscript(_ name: String) -> String {
+    package subscript(_ name: String) -> String {
         for (index, candidate) in names.enumerated() where candidate == name { return values[index] }
         return ""
     }
 }
 
 /// One HTTP request as handlers see it: plain values, no server pointers.
-public struct Request: Sendable {
-    public var method: HTTPMethod
+package struct Request: Sendable {
+    package var method: HTTPMethod
     /// The path without the query string, percent-encoding intact, exactly as the client sent it; the router
     /// decodes it segment by segment.
-    public var path: String
-    public var parameters: PathParameters
+    package var path: String
+    package var parameters: PathParameters
     /// Query arguments in arrival order, decoded (a key without `=` has the value "").
-    public var query: [(name: String, value: String)]
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    package var query: [(name: String, value: String)]
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
     /// The peer's IP address as text ("127.0.0.1", "::1"); "" when unknown (a request made in process). Behind a
     /// reverse proxy this is the proxy's address.
-    public var clientAddress: String
+    package var clientAddress: String
 
-    public init(
+    package init(
         method: HTTPMethod, path: String, parameters: PathParameters = PathParameters(names: [], values: []),
         query: [(name: String, value: String)] = [], headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
         clientAddress: String = ""
@@ -90,7 +90,7 @@ public struct Request: Sendable {
     }
 
     /// The first query argument called `name`.
-    public func queryValue(_ name: String) -> String? {
+    package func queryValue(_ name: String) -> String? {
         query.first { $0.name == name }?.value
     }
 }

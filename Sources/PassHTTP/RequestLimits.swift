@@ -1,25 +1,25 @@
 /// How much of a request the service reads from outside before refusing it; each limit is answered with a JSON
 /// error naming the limit and the `serve` option that raises it.
-public struct RequestLimits: Sendable, Equatable {
+package struct RequestLimits: Sendable, Equatable {
     /// Longest request target (path and query, as sent): 4 KiB; longer gets 414. `--max-url-bytes`.
     /// Wallet's longest URL is a few hundred bytes.
-    public var maxURLBytes: Int
+    package var maxURLBytes: Int
     /// Most header fields in one request: 64; more gets 431. `--max-headers`. Wallet sends about ten.
-    public var maxHeaderCount: Int
+    package var maxHeaderCount: Int
     /// Most bytes of header names and values together: 16 KiB; more gets 431. `--max-header-bytes`.
-    public var maxHeaderBytes: Int
+    package var maxHeaderBytes: Int
     /// Largest request body: 64 KiB; larger gets 413. `--max-body-bytes`. A registration is under 200 bytes; a
     /// Wallet log upload or an admin change is the largest body the service expects.
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// Largest body of `POST /admin/v1/updates` (a bulk change, CSV or JSON Lines): 64 MiB, about a million
     /// rows of a few fields; larger gets 413. `--max-bulk-bytes`. Held in memory until the job has read it.
-    public var maxUpdateBodyBytes: Int
+    package var maxUpdateBodyBytes: Int
 
     /// The one route whose body may exceed `maxBodyBytes`.
     package static let bulkUpdatePath = "/admin/v1/updates"
 
     /// - Parameters: see the properties; each must be at least 1.
-    public init(
+    package init(
         maxURLBytes: Int = 4096, maxHeaderCount: Int = 64, maxHeaderBytes: Int = 16 * 1024,
         maxBodyBytes: Int = 64 * 1024, maxUpdateBodyBytes: Int = 64 * 1024 * 1024
     ) {

@@ -3,10 +3,10 @@ import Foundation
 
 /// Immutable bytes in their own allocation, shared by the render cache and in-flight responses: the HTTP server
 /// hands the address to libmicrohttpd and keeps the object alive until the response is freed (no copy).
-public final class SharedBytes: @unchecked Sendable {  // immutable after init; the memory is freed only in deinit
+package final class SharedBytes: @unchecked Sendable {  // immutable after init; the memory is freed only in deinit
     let storage: UnsafeMutableRawBufferPointer
 
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
         bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
         self.storage = storage
@@ -15,19 +15,19 @@ public final class SharedBytes: @unchecked Sendable {  // immutable after init; 
 
     deinit { storage.deallocate() }
 
-    public let count: Int
+    package let count: Int
 
     /// A copy of the bytes.
-    public var bytes: [UInt8] { Array(UnsafeRawBufferPointer(rebasing: storage[0..<count])) }
+    package var bytes: [UInt8] { Array(UnsafeRawBufferPointer(rebasing: storage[0..<count])) }
 }
 
 /// One HTTP response produced by a handler.
-public struct Response: Sendable {
-    public enum Body: Sendable {
+package struct Response: Sendable {
+    package enum Body: Sendable {
         case bytes([UInt8])
         case shared(SharedBytes)
 
-        public var count: Int {
+        package var count: Int {
             switch self {
             case .bytes(let bytes): bytes.count
             case .shared(let shared): shared.count
@@ -35,7 +35,7 @@ public struct Response: Sendable {
         }
 
         /// The body as an array (used by tests and in-process callers).
-        public var array: [UInt8] {
+        package var array: [UInt8] {
             switch self {
             case .bytes(let bytes): bytes
             case .shared(let shared): shared.bytes
@@ -43,28 +43,28 @@ public struct Response: Sendable {
         }
     }
 
-    public var status: Int
-    public var headers: HTTPHeaders
-    public var body: Body
+    package var status: Int
+    package var headers: HTTPHeaders
+    package var body: Body
 
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Body = .bytes([])) {
+    package init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Body = .bytes([])) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// An empty response with `status`.
-    public static func empty(_ status: Int, headers: HTTPHeaders = HTTPHeaders()) -> Response {
+    package static func empty(_ status: Int, headers: HTTPHeaders = HTTPHeaders()) -> Response {
         Response(status: status, headers: headers)
     }
 
     /// A JSON response from already-serialized JSON text.
-    public static func json(_ status: Int, _ text: String) -> Response {
+    package static func json(_ status: Int, _ text: String) -> Response {
         Response(status: status, headers: ["Content-Type": "application/json"], body: .bytes(Array(text.utf8)))
     }
 
     /// A JSON response from an `Encodable` value, keys sorted.
-    public static func json(_ status: Int, encoding value: some Encodable) -> Response {
+    package static func json(_ status: Int, encoding value: some Encodable) -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
@@ -72,7 +72,7 @@ public struct Response: Sendable {
         return Response(status: status, headers: ["Content-Type": "application/json"], body: .bytes(Array(data)))
     }
 
-    public static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8")
+    package static func text(_ status: Int, _ text: String, contentType: String = "text/plain; charset=utf-8")
         -> Response
     {
         Response(status: status, headers: ["Content-Type": contentType], body: .bytes(Array(text.utf8)))

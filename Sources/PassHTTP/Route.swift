@@ -1,21 +1,21 @@
 /// A request handler: plain, synchronous, on values only. What it throws is answered by `Response.answering(_:)`:
 /// an `HTTPResponseError` with its own status, anything else with 500.
-public typealias Handler = @Sendable (Request) throws -> Response
+package typealias Handler = @Sendable (Request) throws -> Response
 
 /// One entry of the route table: method, pattern (`/v1/passes/:passType/:serial`) and handler.
-public struct Route: Sendable {
+package struct Route: Sendable {
     enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
     }
 
-    public let method: HTTPMethod
-    public let pattern: String
+    package let method: HTTPMethod
+    package let pattern: String
     let segments: [Segment]
     let parameterNames: [String]
     package let handler: Handler
 
-    public init(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+    package init(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
         self.method = method
         self.pattern = pattern
         self.segments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
@@ -28,7 +28,7 @@ public struct Route: Sendable {
     }
 
     /// "METHOD /pattern", the label used in metrics, logs and errors.
-    public var label: String { "\(method) \(pattern)" }
+    package var label: String { "\(method) \(pattern)" }
 
     /// Whether some path matches both patterns.
     func overlaps(_ other: Route) -> Bool {

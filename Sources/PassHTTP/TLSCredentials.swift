@@ -8,21 +8,21 @@ import PassSigning
 /// Both files are read once, checked with OpenSSL (PEM, parseable, the key belongs to the first certificate) so
 /// that a mistake is reported in words before anything listens, and kept in memory for the daemon. The key's
 /// bytes never appear in a description, a dump or an error.
-public struct TLSCredentials: Sendable, CustomStringConvertible, CustomReflectable {
-    public let certificatePath: String
-    public let keyPath: String
+package struct TLSCredentials: Sendable, CustomStringConvertible, CustomReflectable {
+    package let certificatePath: String
+    package let keyPath: String
     /// PEM text with a NUL terminator, as libmicrohttpd takes it.
     let certificatePEM: [CChar]
     let keyPEM: [CChar]
 
     /// Whether the libmicrohttpd in use can serve TLS at all.
-    public static var isAvailable: Bool { pm_mhd_supports_tls() != 0 }
+    package static var isAvailable: Bool { pm_mhd_supports_tls() != 0 }
 
     /// Reads and checks the two PEM files.
     /// - Throws: `HTTPServerError.tlsUnavailable` when libmicrohttpd has no TLS, `.tlsFile` naming the file that
     ///   cannot be read or is not a PEM certificate / unencrypted key, `.tlsKeyMismatch` when the key is not the
     ///   certificate's.
-    public static func load(certificatePath: String, keyPath: String) throws(HTTPServerError) -> TLSCredentials {
+    package static func load(certificatePath: String, keyPath: String) throws(HTTPServerError) -> TLSCredentials {
         guard isAvailable else { throw .tlsUnavailable }
         let certificateBytes = try read(certificatePath, kind: .certificate)
         let keyBytes = try read(keyPath, kind: .privateKey)
@@ -49,10 +49,10 @@ public struct TLSCredentials: Sendable, CustomStringConvertible, CustomReflectab
             keyPEM: keyBytes.map { CChar(bitPattern: $0) } + [0])
     }
 
-    public var description: String { "TLS certificate \(certificatePath), key \(keyPath)" }
+    package var description: String { "TLS certificate \(certificatePath), key \(keyPath)" }
 
     /// Only the paths: the key stays out of `dump` and debugger output.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["certificatePath": certificatePath, "keyPath": keyPath])
     }
 

@@ -1,6 +1,6 @@
 import PassSigning
 /// What is wrong with a TLS certificate or key file.
-public enum TLSFileProblem: Equatable, Sendable, CustomStringConvertible {
+package enum TLSFileProblem: Equatable, Sendable, CustomStringConvertible {
     /// The file cannot be read.
     case unreadable(kind: Kind, reason: String)
     /// The file is not PEM text (libmicrohttpd takes PEM only).
@@ -11,20 +11,20 @@ public enum TLSFileProblem: Equatable, Sendable, CustomStringConvertible {
     case encryptedKey
 
     /// Which of the two files.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         case certificate
         case privateKey = "private key"
     }
 
     /// The file the problem is in.
-    public var kind: Kind {
+    package var kind: Kind {
         switch self {
         case .unreadable(let kind, _), .notPEM(let kind), .invalid(let kind, _): kind
         case .encryptedKey: .privateKey
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(_, let reason): "cannot be read (\(reason))"
         case .notPEM: "is not PEM text (no -----BEGIN line)"

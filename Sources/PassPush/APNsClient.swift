@@ -4,7 +4,7 @@ import PassStore
 
 /// Sends pass-update pushes to APNs: HTTP/2 over TLS with the Pass Type ID certificate as client certificate,
 /// many streams over one long-lived connection (libcurl multi). Blocking; use it from one thread at a time.
-public final class APNsClient {
+package final class APNsClient {
     private let configuration: APNsConfiguration
     private let baseURL: String
     private let multi: CurlMulti
@@ -13,12 +13,12 @@ public final class APNsClient {
     private var headerLists: [String: CurlHeaderList] = [:]
 
     /// Connections opened so far (1 while one HTTP/2 connection carries everything).
-    public private(set) var connectionsOpened = 0
+    package private(set) var connectionsOpened = 0
 
     /// Creates a client; the connection opens with the first push and stays open across `send` calls.
     /// - Parameter configuration: endpoint, credential, trust and limits.
     /// - Throws: `PushError` when the configuration is invalid or libcurl cannot be set up.
-    public init(configuration: APNsConfiguration) throws(PushError) {
+    package init(configuration: APNsConfiguration) throws(PushError) {
         try configuration.validate()
         self.configuration = configuration
         self.baseURL = try configuration.normalizedBaseURL()
@@ -27,7 +27,7 @@ public final class APNsClient {
 
     /// The exact header lines of a push for `topic` (the pass type identifier).
     /// `Accept:` with no value removes curl's default `accept: */*`.
-    public static func headerLines(topic: String) -> [String] {
+    package static func headerLines(topic: String) -> [String] {
         [
             "apns-topic: \(topic)", "apns-push-type: background", "apns-priority: 5", "apns-expiration: 0",
             "content-type: application/json", "Accept:",
@@ -37,7 +37,7 @@ public final class APNsClient {
     /// Sends one push per job, up to `maxConcurrentStreams` in flight, and waits for every answer.
     /// - Parameter jobs: pushes to send; invalid (non-hex) tokens are answered `BadDeviceToken` without sending.
     /// - Returns: one result per job, in the order of `jobs`.
-    public func send(_ jobs: [PushJob]) -> [PushResult] {
+    package func send(_ jobs: [PushJob]) -> [PushResult] {
         var results = [PushResult?](repeating: nil, count: jobs.count)
         var inFlight: [Int: Int] = [:]  // slot -> job index
         var next = 0

@@ -1,16 +1,16 @@
 import Foundation
 
 /// Where and how the APNs client connects: base URL, TLS client identity, trust and limits.
-public struct APNsConfiguration: Sendable {
+package struct APNsConfiguration: Sendable {
     /// The TLS client identity (the Pass Type ID certificate and its private key).
-    public enum Credential: Sendable, CustomStringConvertible {
+    package enum Credential: Sendable, CustomStringConvertible {
         /// PEM files on disk; `keyPassword` decrypts an encrypted PEM key.
         case pemFiles(certificate: String, key: String, keyPassword: String?)
         /// PEM bytes held in memory (e.g. converted from a .p12), so no decrypted key is written to disk.
         case pemData(certificate: [UInt8], key: [UInt8])
 
         /// Never prints key material.
-        public var description: String {
+        package var description: String {
             switch self {
             case .pemFiles(let cert, let key, _): return "PEM files (certificate \(cert), key \(key))"
             case .pemData(let cert, _): return "in-memory PEM (certificate \(cert.count) bytes, key redacted)"
@@ -19,20 +19,20 @@ public struct APNsConfiguration: Sendable {
     }
 
     /// Apple's production endpoint. Pass updates work only against production.
-    public static let productionURL = "https://api.push.apple.com"
+    package static let productionURL = "https://api.push.apple.com"
 
     /// Base URL, `https://host[:port]` with no path; requests go to `{baseURL}/3/device/{token}`.
-    public var baseURL: String
+    package var baseURL: String
     /// TLS client certificate and key.
-    public var credential: Credential
+    package var credential: Credential
     /// PEM CA bundle used to verify the server (`--apns-ca`); `nil` uses the system trust store.
-    public var caFile: String?
+    package var caFile: String?
     /// Most requests in flight at once on the single HTTP/2 connection.
-    public var maxConcurrentStreams: Int
+    package var maxConcurrentStreams: Int
     /// Time allowed for one request, connection setup included.
-    public var requestTimeout: TimeInterval
+    package var requestTimeout: TimeInterval
     /// Time allowed to establish the TCP + TLS connection.
-    public var connectTimeout: TimeInterval
+    package var connectTimeout: TimeInterval
 
     /// Creates a configuration.
     /// - Parameters:
@@ -42,7 +42,7 @@ public struct APNsConfiguration: Sendable {
     ///   - maxConcurrentStreams: streams in flight on the one connection (default 500).
     ///   - requestTimeout: seconds per request (default 30).
     ///   - connectTimeout: seconds to connect (default 10).
-    public init(
+    package init(
         baseURL: String = APNsConfiguration.productionURL, credential: Credential, caFile: String? = nil,
         maxConcurrentStreams: Int = 500, requestTimeout: TimeInterval = 30, connectTimeout: TimeInterval = 10
     ) {
@@ -67,7 +67,7 @@ public struct APNsConfiguration: Sendable {
 
     /// Checks everything that can be checked before connecting.
     /// - Throws: `PushError` naming the bad setting or file.
-    public func validate() throws(PushError) {
+    package func validate() throws(PushError) {
         _ = try normalizedBaseURL()
         guard maxConcurrentStreams > 0 else {
             throw .invalidSetting(name: "maxConcurrentStreams", value: "\(maxConcurrentStreams)")

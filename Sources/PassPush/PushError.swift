@@ -1,7 +1,7 @@
 import Foundation
 
 /// Errors raised while setting up the APNs push sender.
-public enum PushError: Error, CustomStringConvertible, Equatable {
+package enum PushError: Error, CustomStringConvertible, Equatable {
     /// The APNs base URL is not an `https://host[:port]` URL.
     case invalidBaseURL(String)
     /// A credential or CA file named in the configuration cannot be read.
@@ -13,7 +13,7 @@ public enum PushError: Error, CustomStringConvertible, Equatable {
     /// libcurl refused to create a handle or accept an option.
     case curl(operation: String, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidBaseURL(let url):
             return "APNs base URL '\(url)' is not an https:// URL; pass --apns https://api.push.apple.com "

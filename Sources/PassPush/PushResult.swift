@@ -2,7 +2,7 @@ import Foundation
 import PassStore
 
 /// What to do with an outbox row after APNs answered (or failed to answer).
-public enum PushOutcome: Sendable, Equatable {
+package enum PushOutcome: Sendable, Equatable {
     /// 200: APNs accepted the notification.
     case delivered
     /// 410, or 400 `BadDeviceToken` / `DeviceTokenNotForTopic`: the token is dead; delete its registrations.
@@ -13,11 +13,11 @@ public enum PushOutcome: Sendable, Equatable {
     case failed(reason: String)
 
     /// The outcome without its reason; `Kind.rawValue` is the metrics label.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         case delivered, unregistered, retry, failed
     }
 
-    public var kind: Kind {
+    package var kind: Kind {
         switch self {
         case .delivered: return .delivered
         case .unregistered: return .unregistered
@@ -27,13 +27,13 @@ public enum PushOutcome: Sendable, Equatable {
     }
 
     /// Metrics label: `delivered`, `unregistered`, `retry` or `failed`.
-    public var label: String { kind.rawValue }
+    package var label: String { kind.rawValue }
 
     /// Maps an APNs HTTP answer to an outcome (Apple's "Handling notification responses" table).
     /// - Parameters:
     ///   - status: HTTP status code.
     ///   - reason: the `reason` of the JSON error body, if any.
-    public static func classify(status: Int, reason: String?) -> PushOutcome {
+    package static func classify(status: Int, reason: String?) -> PushOutcome {
         let why = reason ?? "HTTP \(status)"
         switch status {
         case 200..<300: return .delivered
@@ -47,18 +47,18 @@ public enum PushOutcome: Sendable, Equatable {
 }
 
 /// The answer for one `PushJob`.
-public struct PushResult: Sendable, Equatable {
+package struct PushResult: Sendable, Equatable {
     /// The job this answers.
-    public let job: PushJob
+    package let job: PushJob
     /// HTTP status, or 0 when nothing was received (transport error, or not sent because the token is invalid).
-    public let status: Int
+    package let status: Int
     /// The `apns-id` response header, when present.
-    public let apnsID: String?
+    package let apnsID: String?
     /// What the pusher does with the row.
-    public let outcome: PushOutcome
+    package let outcome: PushOutcome
 
     /// Creates a result.
-    public init(job: PushJob, status: Int, apnsID: String?, outcome: PushOutcome) {
+    package init(job: PushJob, status: Int, apnsID: String?, outcome: PushOutcome) {
         self.job = job
         self.status = status
         self.apnsID = apnsID

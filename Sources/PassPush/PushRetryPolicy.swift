@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the pusher does with one outbox row after a send.
-public enum PushDecision: Sendable, Equatable {
+package enum PushDecision: Sendable, Equatable {
     /// Delete the row (delivered, or given up without touching registrations).
     case complete
     /// Delete the row and every registration of its push token.
@@ -13,22 +13,22 @@ public enum PushDecision: Sendable, Equatable {
 }
 
 /// Exponential back-off with jitter, by the number of earlier attempts of a row.
-public struct PushRetryPolicy: Sendable, Equatable {
+package struct PushRetryPolicy: Sendable, Equatable {
     /// First back-off for 429 / 5xx / transport errors (doubles per attempt).
-    public var initialDelay: TimeInterval
+    package var initialDelay: TimeInterval
     /// First back-off for `.failed` answers (403 and other 4xx): long, since a person must fix something.
-    public var failedInitialDelay: TimeInterval
+    package var failedInitialDelay: TimeInterval
     /// Upper bound of every back-off.
-    public var maxDelay: TimeInterval
+    package var maxDelay: TimeInterval
     /// Relative jitter: a delay is scaled by a factor in `1 - jitter ..< 1 + jitter` (then capped).
-    public var jitter: Double
+    package var jitter: Double
     /// Attempts after which a retryable row is given up (about two days at the cap with the defaults).
-    public var maxRetryAttempts: Int
+    package var maxRetryAttempts: Int
     /// Attempts after which a `.failed` row is given up.
-    public var maxFailedAttempts: Int
+    package var maxFailedAttempts: Int
 
     /// Creates a policy; defaults: 1 s, 2 s, 4 s … capped at 1 h, ±20 % jitter; failed rows 60 s doubling, 5 tries.
-    public init(
+    package init(
         initialDelay: TimeInterval = 1, failedInitialDelay: TimeInterval = 60, maxDelay: TimeInterval = 3600,
         jitter: Double = 0.2, maxRetryAttempts: Int = 60, maxFailedAttempts: Int = 5
     ) {
@@ -41,13 +41,13 @@ public struct PushRetryPolicy: Sendable, Equatable {
     }
 
     /// `base * 2^attempts`, capped at `maxDelay`, without jitter.
-    public func nominalDelay(base: TimeInterval, attempts: Int) -> TimeInterval {
+    package func nominalDelay(base: TimeInterval, attempts: Int) -> TimeInterval {
         let exponent = Double(min(max(attempts, 0), 62))
         return min(maxDelay, base * pow(2, exponent))
     }
 
     /// The nominal delay scaled by jitter; `unit` is a uniform random number in `0..<1`.
-    public func delay(base: TimeInterval, attempts: Int, unit: Double) -> TimeInterval {
+    package func delay(base: TimeInterval, attempts: Int, unit: Double) -> TimeInterval {
         let factor = 1 - jitter + 2 * jitter * min(max(unit, 0), 1)
         return min(maxDelay, nominalDelay(base: base, attempts: attempts) * factor)
     }
@@ -56,7 +56,7 @@ public struct PushRetryPolicy: Sendable, Equatable {
     /// - Parameters:
     ///   - result: the APNs answer.
     ///   - unit: a uniform random number in `0..<1` for the jitter.
-    public func decision(for result: PushResult, unit: Double = Double.random(in: 0..<1)) -> PushDecision {
+    package func decision(for result: PushResult, unit: Double = Double.random(in: 0..<1)) -> PushDecision {
         let attempts = result.job.attempts
         switch result.outcome {
         case .delivered:

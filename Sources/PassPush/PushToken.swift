@@ -3,24 +3,24 @@
 /// The one grammar for push tokens: the register handler refuses what this refuses (400), and the pusher only
 /// builds `/3/device/{token}` from a value of this type, so the service never stores a token it cannot send.
 /// Its `description` is redacted, so interpolating a token into a message never logs it.
-public struct PushToken: Sendable, Hashable, CustomStringConvertible {
+package struct PushToken: Sendable, Hashable, CustomStringConvertible {
     /// Longest token accepted: Apple's are 64 hex digits today; allow growth.
-    public static let maxLength = 200
+    package static let maxLength = 200
 
     /// The rule in words, for error messages.
-    public static let rule = "an even number (2 to \(maxLength)) of hexadecimal characters"
+    package static let rule = "an even number (2 to \(maxLength)) of hexadecimal characters"
 
     /// The token's text, exactly as Wallet sent it.
-    public let hex: String
+    package let hex: String
 
     /// The token, or nil when `text` is not non-empty, even-length hexadecimal of at most `maxLength` characters.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard Self.isValid(text) else { return nil }
         hex = text
     }
 
     /// True for a non-empty, even-length, hexadecimal token no longer than `maxLength`.
-    public static func isValid(_ token: String) -> Bool {
+    package static func isValid(_ token: String) -> Bool {
         let utf8 = token.utf8
         guard !utf8.isEmpty, utf8.count <= maxLength, utf8.count % 2 == 0 else { return false }
         return utf8.allSatisfy { byte in
@@ -29,11 +29,11 @@ public struct PushToken: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A short prefix safe to log: at most 8 characters (never more than half the token) followed by `…`.
-    public static func redacted(_ token: String) -> String {
+    package static func redacted(_ token: String) -> String {
         let prefix = token.prefix(min(8, token.count / 2)).filter { $0.isHexDigit }
         return prefix + "…"
     }
 
     /// The redacted form: a token never reaches a log through string interpolation.
-    public var description: String { Self.redacted(hex) }
+    package var description: String { Self.redacted(hex) }
 }

@@ -6,22 +6,22 @@ import PassStore
 /// Drains a `PushOutbox` to APNs on its own thread: claim due rows, send them over one HTTP/2 connection,
 /// then complete, drop or reschedule each row. A row is only removed after APNs answered, so nothing is lost
 /// if the process dies (an unanswered row becomes due again when its lease ends).
-public final class Pusher: Sendable {
+package final class Pusher: Sendable {
     /// Tunables of the drain loop.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Rows claimed per round.
-        public var batchSize: Int
+        package var batchSize: Int
         /// How long claimed rows stay leased to this pusher.
-        public var lease: TimeInterval
+        package var lease: TimeInterval
         /// Sleep between empty rounds unless `wake()` is called.
-        public var pollInterval: TimeInterval
+        package var pollInterval: TimeInterval
         /// Back-off and give-up rules.
-        public var retryPolicy: PushRetryPolicy
+        package var retryPolicy: PushRetryPolicy
         /// The time rows come due and retries are scheduled by (a test moves a clock by hand instead of waiting).
-        public var clock: @Sendable () -> Date
+        package var clock: @Sendable () -> Date
 
         /// Creates options (defaults: 1000 rows, 30 s lease, 200 ms poll).
-        public init(
+        package init(
             batchSize: Int = 1000, lease: TimeInterval = 30, pollInterval: TimeInterval = 0.2,
             retryPolicy: PushRetryPolicy = PushRetryPolicy(), clock: @escaping @Sendable () -> Date = { Date() }
         ) {
@@ -41,7 +41,7 @@ public final class Pusher: Sendable {
     private let control = PusherControl()
 
     /// Writes one line to standard error.
-    public static let standardErrorLog: @Sendable (String) -> Void = { line in
+    package static let standardErrorLog: @Sendable (String) -> Void = { line in
         FileHandle.standardError.write(Data(("pusher: " + line + "\n").utf8))
     }
 
@@ -53,7 +53,7 @@ public final class Pusher: Sendable {
     ///   - onResult: called once per answered push with `delivered`, `unregistered`, `retry` or `failed`.
     ///   - log: receives log lines (push tokens appear only as a short prefix).
     /// - Throws: `PushError` for an invalid configuration.
-    public init(
+    package init(
         outbox: any PushOutbox, configuration: APNsConfiguration, options: Options = Options(),
         onResult: @escaping @Sendable (String) -> Void = { _ in },
         log: @escaping @Sendable (String) -> Void = Pusher.standardErrorLog
@@ -69,7 +69,7 @@ public final class Pusher: Sendable {
     deinit { control.stopAndJoin() }
 
     /// Starts the worker thread (once; a stopped pusher does not restart).
-    public func start() {
+    package func start() {
         guard control.markStarted() else { return }
         let worker = PusherWorker(
             outbox: outbox, configuration: configuration, options: options, onResult: onResult, log: log,
@@ -86,7 +86,7 @@ public final class Pusher: Sendable {
     /// Sends with `credential` from the next round on, over a new connection (the signing identity was renewed:
     /// APNs takes the Pass Type ID certificate as client certificate).
     /// - Throws: `PushError` when the credential is unusable; the current one stays.
-    public func replaceCredential(_ credential: APNsConfiguration.Credential) throws(PushError) {
+    package func replaceCredential(_ credential: APNsConfiguration.Credential) throws(PushError) {
         var replaced = configuration
         replaced.credential = credential
         try replaced.validate()
@@ -95,10 +95,10 @@ public final class Pusher: Sendable {
     }
 
     /// Runs a round now instead of after the poll interval (call it after queueing pushes).
-    public func wake() { control.wake() }
+    package func wake() { control.wake() }
 
     /// Stops the worker and waits until it has finished its current round (answers are still recorded).
-    public func stop() { control.stopAndJoin() }
+    package func stop() { control.stopAndJoin() }
 }
 
 /// Start / wake / stop signalling between the `Pusher` and its worker thread.

@@ -10,19 +10,19 @@ import PassService
 import PassLog
 
 /// Everything `passmint serve` runs: the store, the web service and the pusher, wired together.
-public final class ServiceRunner: Sendable {
+package final class ServiceRunner: Sendable {
     /// What `serve` was asked for.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The SQLite file or the PostgreSQL database.
-        public var store: StoreLocation
-        public var configuration: ServiceConfiguration
-        public var apnsURL: String
-        public var apnsCAFile: String?
-        public var identity: IdentityOptions
+        package var store: StoreLocation
+        package var configuration: ServiceConfiguration
+        package var apnsURL: String
+        package var apnsCAFile: String?
+        package var identity: IdentityOptions
         /// Roots accepted in place of Apple's when the identity's chain is checked at start.
-        public var trustRoots: TrustRoots
+        package var trustRoots: TrustRoots
 
-        public init(
+        package init(
             store: StoreLocation, configuration: ServiceConfiguration, apnsURL: String, apnsCAFile: String?,
             identity: IdentityOptions, trustRoots: TrustRoots = .none
         ) {
@@ -35,13 +35,13 @@ public final class ServiceRunner: Sendable {
         }
     }
 
-    public let service: WalletService
-    public let pusher: Pusher
-    public let store: any ServiceStore
+    package let service: WalletService
+    package let pusher: Pusher
+    package let store: any ServiceStore
     /// Signs every pass download; its identity is replaced by `reloadIdentity()`.
-    public let renderer: TemplateRenderer
+    package let renderer: TemplateRenderer
     /// Things to log at start: a private key readable by others, a certificate close to expiry.
-    public let warnings: [String]
+    package let warnings: [String]
     private let options: Options
     private let metrics: Metrics
     /// Reloads run one at a time (a second SIGHUP waits for the first).
@@ -53,7 +53,7 @@ public final class ServiceRunner: Sendable {
     /// - Parameter environment: where the admin token variable is looked up.
     /// - Throws: `PassMintError.environment` naming the variable (never the token) when the admin token is too
     ///   short, or the file or URL that could not be used.
-    public init(options: Options, environment: [String: String] = ProcessInfo.processInfo.environment)
+    package init(options: Options, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(PassMintError)
     {
         // Refused before the store is created or opened: a misconfigured service leaves nothing behind.
@@ -99,7 +99,7 @@ public final class ServiceRunner: Sendable {
 
     /// Starts listening and pushing, and checks the signing certificate's expiry once a day from now on
     /// (`log` receives the warning line while it expires within 30 days).
-    public func start(log: (@Sendable (String) -> Void)? = nil) throws(PassMintError) {
+    package func start(log: (@Sendable (String) -> Void)? = nil) throws(PassMintError) {
         let log = log ?? { ServiceLog.error($0) }
         do {
             try service.start()
@@ -118,7 +118,7 @@ public final class ServiceRunner: Sendable {
     }
 
     /// Stops the server (in-flight requests finish), the pusher (its current round finishes) and the daily check.
-    public func stop() {
+    package func stop() {
         expiryCheck.withLock { $0?.cancel() }
         service.stop()
         pusher.stop()
@@ -130,7 +130,7 @@ public final class ServiceRunner: Sendable {
     /// - Returns: warnings about the new identity, as at start (a certificate expiring within 30 days, a private
     ///   key file others can read).
     /// - Throws: `PassMintError` saying why the new identity was refused; the one in use stays.
-    public func reloadIdentity(now: Date = Date()) throws(PassMintError) -> [String] {
+    package func reloadIdentity(now: Date = Date()) throws(PassMintError) -> [String] {
         try reloading.withLock { _ throws(PassMintError) in
             let current = renderer.identity.certificate
             let identity = try options.identity.load()

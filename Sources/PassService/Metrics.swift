@@ -4,7 +4,7 @@ import PassConcurrency
 import PassStore
 
 /// Counters behind `GET /metrics` (Prometheus text format 0.0.4). Thread-safe; one instance per service.
-public final class Metrics: Sendable {
+package final class Metrics: Sendable {
     private struct RequestKey: Hashable {
         var route: String
         var status: Int
@@ -21,9 +21,9 @@ public final class Metrics: Sendable {
     /// The end of validity of the certificate passes are signed with now (nil: not known, gauges left out).
     private let signingCertificateNotAfter = Mutex<Date?>(nil)
     /// How long before the end of validity `passmint_signing_certificate_expiring` turns 1.
-    public static let expiryWarningSeconds: TimeInterval = 30 * 86_400
+    package static let expiryWarningSeconds: TimeInterval = 30 * 86_400
 
-    public init() { installRefresh = .seconds(5) }
+    package init() { installRefresh = .seconds(5) }
 
     /// - Parameter installRefresh: how long install totals are served from memory before the store is read again.
     init(installRefresh: Duration) { self.installRefresh = installRefresh }
@@ -39,7 +39,7 @@ public final class Metrics: Sendable {
     }
 
     /// Records the end of validity of the signing certificate in use (at start and after each reload).
-    public func setSigningCertificate(notAfter: Date) {
+    package func setSigningCertificate(notAfter: Date) {
         signingCertificateNotAfter.withLock { $0 = notAfter }
     }
 
@@ -53,27 +53,27 @@ public final class Metrics: Sendable {
 
     /// Counts one answered request; `route` is the route label ("GET /v1/passes/:passType/:serial") or
     /// "unmatched".
-    public func recordRequest(route: String, status: Int) {
+    package func recordRequest(route: String, status: Int) {
         requests.withLock { $0[RequestKey(route: route, status: status), default: 0] += 1 }
     }
 
     /// Counts one push outcome, e.g. "sent", "retry", "dropped", "failed". Called by the pusher.
-    public func recordPush(result: String) {
+    package func recordPush(result: String) {
         pushes.withLock { $0[result, default: 0] += 1 }
     }
 
     /// How many requests of `route` were answered with `status`.
-    public func requestCount(route: String, status: Int) -> Int {
+    package func requestCount(route: String, status: Int) -> Int {
         requests.withLock { $0[RequestKey(route: route, status: status)] ?? 0 }
     }
 
     /// How many pushes ended with `result`.
-    public func pushCount(result: String) -> Int {
+    package func pushCount(result: String) -> Int {
         pushes.withLock { $0[result] ?? 0 }
     }
 
     /// The Prometheus exposition text; gauges that could not be read are left out.
-    public func render(
+    package func render(
         registrations: Int?, outboxDepth: Int?, installs: [InstallTotals]? = nil, now: Date = Date()
     ) -> String {
         var out = "# HELP passmint_http_requests_total HTTP requests answered, by route and status.\n"

@@ -4,7 +4,7 @@ import PassStore
 import PassHTTP
 
 /// Renders a stored pass into `.pkpass` bytes. The pipeline (`PassMint`) provides the real one.
-public protocol PassRenderer: Sendable {
+package protocol PassRenderer: Sendable {
     /// - Throws: any error; the service answers 500 and logs it.
     func render(_ pass: StoredPass) throws -> [UInt8]
     /// Which signing identity renders now: it grows whenever the identity is replaced, so that bodies signed by an
@@ -17,8 +17,8 @@ public protocol PassRenderer: Sendable {
 
 extension PassRenderer {
     /// A renderer whose identity never changes.
-    public var identityGeneration: Int { 0 }
-    public func renderSigned(_ pass: StoredPass) throws -> (body: [UInt8], identityGeneration: Int) {
+    package var identityGeneration: Int { 0 }
+    package func renderSigned(_ pass: StoredPass) throws -> (body: [UInt8], identityGeneration: Int) {
         (try render(pass), 0)
     }
 }

@@ -2,49 +2,49 @@ import Foundation
 import PassHTTP
 
 /// How `WalletService` listens and behaves.
-public struct ServiceConfiguration: Sendable {
+package struct ServiceConfiguration: Sendable {
     /// One network thread per core (at least 2).
-    public static var defaultThreadPoolSize: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
+    package static var defaultThreadPoolSize: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// 16 per core (at most 64): a request that writes waits while its write is group-committed, so many workers
     /// keep enough writes in flight for one COMMIT to carry several of them.
-    public static var defaultWriteWorkers: Int { min(64, 16 * max(1, ProcessInfo.processInfo.activeProcessorCount)) }
+    package static var defaultWriteWorkers: Int { min(64, 16 * max(1, ProcessInfo.processInfo.activeProcessorCount)) }
 
     /// IPv4 or IPv6 address to bind ("localhost" means 127.0.0.1).
-    public var host: String
+    package var host: String
     /// 0 asks the kernel for a free port; read it back from `WalletService.boundPort`.
-    public var port: Int
+    package var port: Int
     /// Threads of the HTTP server (epoll, one listening socket shared).
-    public var threadPoolSize: Int
+    package var threadPoolSize: Int
     /// Threads that run requests which change state (register, unregister, log, personalize, admin PATCH) while
     /// the network threads go on serving; 0 answers them on the network threads.
-    public var writeWorkers: Int
+    package var writeWorkers: Int
     /// How much of a request is read from outside: target, header count and bytes, body.
-    public var limits: RequestLimits
+    package var limits: RequestLimits
     /// Request bodies larger than this get 413 (the same value as `limits.maxBodyBytes`).
-    public var maxBodyBytes: Int {
+    package var maxBodyBytes: Int {
         get { limits.maxBodyBytes }
         set { limits.maxBodyBytes = newValue }
     }
     /// Least per-connection memory for headers and buffers; raised to what `limits` need.
-    public var connectionMemoryLimit: Int
-    public var connectionTimeoutSeconds: Int
-    public var connectionLimit: Int
+    package var connectionMemoryLimit: Int
+    package var connectionTimeoutSeconds: Int
+    package var connectionLimit: Int
     /// Name of the environment variable holding the admin bearer token; admin API is disabled when unset.
-    public var adminTokenVariable: String
+    package var adminTokenVariable: String
     /// Where each answered request is logged as one JSON Lines object (route pattern, status, bytes, duration;
     /// never a path, a header or a body); nil logs nothing.
-    public var accessLog: AccessLog?
+    package var accessLog: AccessLog?
     /// Serve HTTPS only, with this certificate and key; nil serves plain HTTP (TLS ends at a proxy in front).
-    public var tls: TLSCredentials?
+    package var tls: TLSCredentials?
     /// Rendered pass bodies kept in memory.
-    public var renderCacheEntries: Int
-    public var renderCacheBytes: Int
+    package var renderCacheEntries: Int
+    package var renderCacheBytes: Int
     /// Where distribution links start (`<linkBase>/p/<token>`, the landing page's QR code and admin reissues);
     /// nil: at each pass's web service URL.
-    public var linkBase: String? = nil
+    package var linkBase: String? = nil
 
-    public init(
+    package init(
         host: String = "127.0.0.1", port: Int = 8080, threadPoolSize: Int = Self.defaultThreadPoolSize,
         writeWorkers: Int = Self.defaultWriteWorkers, limits: RequestLimits = RequestLimits(),
         connectionMemoryLimit: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 4096,

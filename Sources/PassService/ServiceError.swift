@@ -1,10 +1,10 @@
 /// Everything that can fail while the update service is set up, outside of a single HTTP request (the store's
 /// and the HTTP server's own failures are `StoreError` and `HTTPServerError`).
-public enum ServiceError: Error, CustomStringConvertible, Equatable {
+package enum ServiceError: Error, CustomStringConvertible, Equatable {
     /// The admin token in `variable` is too short to resist guessing (the token itself is never reported).
     case weakAdminToken(variable: String, minimumLength: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .weakAdminToken(let variable, let minimumLength):
             return "the admin token in \(variable) is shorter than \(minimumLength) characters; set it to a random "

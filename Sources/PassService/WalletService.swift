@@ -9,9 +9,9 @@ import PassLog
 ///
 /// Handlers are synchronous and run on the server's threads; `respond(to:)` answers a request in-process
 /// (tests, tools) through exactly the same routing.
-public final class WalletService: Sendable {
-    public let configuration: ServiceConfiguration
-    public let metrics: Metrics
+package final class WalletService: Sendable {
+    package let configuration: ServiceConfiguration
+    package let metrics: Metrics
     let router: Router
     /// Per-route duration histograms (rendered by `metrics`), indexed like `router.routes`.
     let durations: RequestDurations
@@ -28,7 +28,7 @@ public final class WalletService: Sendable {
     ///   - updateJobs: runs the bulk updates of `POST /admin/v1/updates`; nil answers that route 501.
     /// - Throws: `ServiceError.weakAdminToken` when the admin token is shorter than 32 characters;
     ///   `HTTPServerError` when the route table is inconsistent.
-    public init(
+    package init(
         configuration: ServiceConfiguration, store: any PassStore, renderer: any PassRenderer,
         recordValidator: @escaping RecordValidator = WalletService.mergeRecord, tokenSigner: TokenSigner? = nil,
         metrics: Metrics = Metrics(), environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -52,19 +52,19 @@ public final class WalletService: Sendable {
 
     /// Frees the cached pass bodies after the renderer's signing identity was replaced (they are not served again
     /// either way: each is filed under the identity generation that signed it).
-    public func signingIdentityReplaced() {
+    package func signingIdentityReplaced() {
         cache.removeAll()
     }
 
     /// The default validator: the stored record with the changed fields replaced, no checks.
-    public static let mergeRecord: RecordValidator = { pass, changes in
+    package static let mergeRecord: RecordValidator = { pass, changes in
         pass.record.merging(changes) { _, new in new }
     }
 
     /// Binds `configuration.host`:`configuration.port` and starts serving on the server's own threads (HTTPS only
     /// when `configuration.tls` is set).
     /// - Throws: `HTTPServerError.serverStart` when the address cannot be bound or TLS cannot start.
-    public func start() throws {
+    package func start() throws {
         let options = MHDDaemon.Options(
             host: configuration.host, port: configuration.port, threadPoolSize: configuration.threadPoolSize,
             writeWorkers: configuration.writeWorkers,
@@ -87,10 +87,10 @@ public final class WalletService: Sendable {
     var openRequests: Int? { daemon.withLock { $0?.openRequests } }
 
     /// The port actually bound (useful with port 0); nil when not running.
-    public var boundPort: Int? { daemon.withLock { $0?.port } }
+    package var boundPort: Int? { daemon.withLock { $0?.port } }
 
     /// Stops serving; in-flight requests finish first, then the access log is written out.
-    public func stop() {
+    package func stop() {
         do {
             let running = daemon.withLock { current -> MHDDaemon? in
                 defer { current = nil }
@@ -103,7 +103,7 @@ public final class WalletService: Sendable {
 
     /// Routes and answers one request (path parameters are filled in by the router); counts it in the metrics,
     /// times it into its route's histogram and writes its access log line.
-    public func respond(to request: Request) -> Response {
+    package func respond(to request: Request) -> Response {
         let started = ContinuousClock.now
         var index = durations.unmatched
         let response: Response

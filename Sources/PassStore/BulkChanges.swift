@@ -2,16 +2,16 @@ import Foundation
 
 /// One pass's change in a bulk job. Whatever is non-nil replaces the stored value; the pass always gets a new
 /// tag and modification second and one outbox row per registered device.
-public struct PassChange: Sendable, Equatable {
-    public var serialNumber: String
+package struct PassChange: Sendable, Equatable {
+    package var serialNumber: String
     /// nil: keep the record.
-    public var record: [String: String]?
+    package var record: [String: String]?
     /// nil: keep (the `template` column; `templates publish` repoints it).
-    public var templatePath: String?
+    package var templatePath: String?
     /// nil: keep.
-    public var voided: Bool?
+    package var voided: Bool?
 
-    public init(
+    package init(
         serialNumber: String, record: [String: String]? = nil, templatePath: String? = nil, voided: Bool? = nil
     ) {
         self.serialNumber = serialNumber
@@ -41,26 +41,26 @@ public struct PassChange: Sendable, Equatable {
 }
 
 /// Where a job stands: the store records `position` in the same transaction as the chunk it finishes.
-public struct BulkProgress: Sendable, Equatable {
+package struct BulkProgress: Sendable, Equatable {
     /// The job's identity (e.g. `update-csv:` and the hash of the file).
-    public var job: String
+    package var job: String
     /// How far the job got, in the job's own unit (a CSV line, a serial's index); only compared by its job.
-    public var position: Int64
+    package var position: Int64
 
-    public init(job: String, position: Int64) {
+    package init(job: String, position: Int64) {
         self.job = job
         self.position = position
     }
 }
 
 /// What one chunk did.
-public struct ChunkOutcome: Sendable, Equatable {
+package struct ChunkOutcome: Sendable, Equatable {
     /// Passes found and changed (a serial no longer stored is skipped, not counted).
-    public var passesChanged: Int
+    package var passesChanged: Int
     /// Outbox rows written.
-    public var pushesQueued: Int
+    package var pushesQueued: Int
 
-    public init(passesChanged: Int, pushesQueued: Int) {
+    package init(passesChanged: Int, pushesQueued: Int) {
         self.passesChanged = passesChanged
         self.pushesQueued = pushesQueued
     }
@@ -72,7 +72,7 @@ public struct ChunkOutcome: Sendable, Equatable {
 /// Pushes follow the rule of `PassStore.updateRecord`: one outbox row per registered device, except devices that
 /// already have a fresh unclaimed push of that pass type waiting (within a chunk too): one push makes the phone
 /// fetch every changed pass.
-public protocol BulkChangeStore: Sendable {
+package protocol BulkChangeStore: Sendable {
     /// Applies `changes` in one transaction, and when `progress` is given records it in that transaction, so a
     /// job killed between chunks resumes exactly after the last committed one (no change applied twice).
     func applyChanges(_ changes: [PassChange], progress: BulkProgress?) throws -> ChunkOutcome
@@ -91,11 +91,11 @@ public protocol BulkChangeStore: Sendable {
 }
 
 extension BulkChangeStore {
-    public func applyChanges(_ changes: [PassChange], progress: BulkProgress?) throws -> ChunkOutcome {
+    package func applyChanges(_ changes: [PassChange], progress: BulkProgress?) throws -> ChunkOutcome {
         try applyChangesCountingPushes(changes, progress: progress).outcome
     }
 }
 
 /// How many changes a bulk job puts in one transaction by default: large enough that the commit cost is spread,
 /// small enough that a killed job loses little and a concurrent `serve` waits briefly for the write lock.
-public let defaultBulkChunkSize = 500
+package let defaultBulkChunkSize = 500

@@ -2,23 +2,23 @@ import Foundation
 import PassModel
 
 /// A calendar day in UTC, counted in days since 1970-01-01: the key of the install figures.
-public struct UTCDay: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct UTCDay: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Days since 1970-01-01 (negative before).
-    public let number: Int64
+    package let number: Int64
 
-    public init(number: Int64) { self.number = number }
+    package init(number: Int64) { self.number = number }
 
     /// The UTC day `date` falls on.
-    public init(_ date: Date) { self.init(seconds: RecordCoding.seconds(date)) }
+    package init(_ date: Date) { self.init(seconds: RecordCoding.seconds(date)) }
 
     /// The UTC day of a second since 1970.
-    public init(seconds: Int64) {
+    package init(seconds: Int64) {
         let (quotient, remainder) = seconds.quotientAndRemainder(dividingBy: 86_400)
         number = remainder < 0 ? quotient - 1 : quotient
     }
 
     /// Parses `YYYY-MM-DD` (a real calendar date); nil for anything else.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
@@ -32,7 +32,7 @@ public struct UTCDay: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// `YYYY-MM-DD`.
-    public var description: String {
+    package var description: String {
         let (year, month, day) = civil
         func padded(_ value: Int64, _ width: Int) -> String {
             let digits = String(value)
@@ -41,7 +41,7 @@ public struct UTCDay: Sendable, Hashable, Comparable, CustomStringConvertible {
         return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 
-    public static func < (a: UTCDay, b: UTCDay) -> Bool { a.number < b.number }
+    package static func < (a: UTCDay, b: UTCDay) -> Bool { a.number < b.number }
 
     private var civil: (Int64, Int64, Int64) { CivilCalendar.civil(days: number) }
 }
@@ -55,15 +55,15 @@ public struct UTCDay: Sendable, Hashable, Comparable, CustomStringConvertible {
 ///   its registrations were deleted because APNs reported its push token dead.
 /// - `activeDevices`: distinct devices with at least one registration for a pass of the template at the end of
 ///   the day.
-public struct InstallDay: Sendable, Equatable {
-    public var template: String
-    public var day: UTCDay
-    public var issued: Int
-    public var added: Int
-    public var removed: Int
-    public var activeDevices: Int
+package struct InstallDay: Sendable, Equatable {
+    package var template: String
+    package var day: UTCDay
+    package var issued: Int
+    package var added: Int
+    package var removed: Int
+    package var activeDevices: Int
 
-    public init(template: String, day: UTCDay, issued: Int, added: Int, removed: Int, activeDevices: Int) {
+    package init(template: String, day: UTCDay, issued: Int, added: Int, removed: Int, activeDevices: Int) {
         self.template = template
         self.day = day
         self.issued = issued
@@ -74,14 +74,14 @@ public struct InstallDay: Sendable, Equatable {
 }
 
 /// The figures of one template summed over days: `activeDevices` is the count at the end of the last day.
-public struct InstallTotals: Sendable, Equatable {
-    public var template: String
-    public var issued: Int
-    public var added: Int
-    public var removed: Int
-    public var activeDevices: Int
+package struct InstallTotals: Sendable, Equatable {
+    package var template: String
+    package var issued: Int
+    package var added: Int
+    package var removed: Int
+    package var activeDevices: Int
 
-    public init(template: String, issued: Int, added: Int, removed: Int, activeDevices: Int) {
+    package init(template: String, issued: Int, added: Int, removed: Int, activeDevices: Int) {
         self.template = template
         self.issued = issued
         self.added = added
@@ -91,13 +91,13 @@ public struct InstallTotals: Sendable, Equatable {
 }
 
 /// Which install figures to read: days `from` through `to` (both included; nil: unbounded), one template or all.
-public struct InstallStatsQuery: Sendable, Equatable {
-    public var from: UTCDay?
-    public var to: UTCDay?
+package struct InstallStatsQuery: Sendable, Equatable {
+    package var from: UTCDay?
+    package var to: UTCDay?
     /// A template's display name (`InstallStats.templateName`), nil for every template.
-    public var template: String?
+    package var template: String?
 
-    public init(from: UTCDay? = nil, to: UTCDay? = nil, template: String? = nil) {
+    package init(from: UTCDay? = nil, to: UTCDay? = nil, template: String? = nil) {
         self.from = from
         self.to = to
         self.template = template
@@ -105,14 +105,14 @@ public struct InstallStatsQuery: Sendable, Equatable {
 }
 
 /// The answer of `passmint stats` and `GET /admin/v1/stats`: the days, and per template the sums over them.
-public struct InstallReport: Sendable, Equatable {
+package struct InstallReport: Sendable, Equatable {
     /// Ordered by template, then day.
-    public var days: [InstallDay]
+    package var days: [InstallDay]
     /// One per template in `days`, ordered by template.
-    public var totals: [InstallTotals]
+    package var totals: [InstallTotals]
 
     /// Sums `days` (ordered by template, then day) per template.
-    public init(days: [InstallDay]) {
+    package init(days: [InstallDay]) {
         self.days = days
         var totals: [InstallTotals] = []
         for day in days {
@@ -144,7 +144,7 @@ public struct InstallReport: Sendable, Equatable {
     /// The stable JSON form, keys sorted:
     /// `{"days": [{"activeDevices", "added", "day": "YYYY-MM-DD", "issued", "removed", "template"}],
     /// "totals": [{"activeDevices", "added", "issued", "removed", "template"}]}`.
-    public func json() -> [UInt8] {
+    package func json() -> [UInt8] {
         let view = JSONView(
             days: days.map {
                 .init(
@@ -164,7 +164,7 @@ public struct InstallReport: Sendable, Equatable {
 }
 
 /// Rules shared by both stores' install figures.
-public enum InstallStats {
+package enum InstallStats {
     /// The prefix of a versioned template reference, `passmint-template:NAME@<sha256 hex>`.
     static let versionedPrefix = "passmint-template:"
 
@@ -194,7 +194,7 @@ public enum InstallStats {
     /// otherwise the folder's last path component without `.pkpasstemplate` or `.zip` (`Templates/loyalty/` →
     /// `loyalty`, `/srv/Coffee.pkpasstemplate` → `Coffee`). The migration that back-fills older passes applies
     /// the same rule in SQL (`SQLiteSchema`, `PostgresSchema` version 5).
-    public static func templateName(_ template: String) -> String {
+    package static func templateName(_ template: String) -> String {
         var name: Substring
         if template.hasPrefix(versionedPrefix) {
             name = template.dropFirst(versionedPrefix.count)

@@ -2,14 +2,14 @@ import Foundation
 
 /// A distribution link to store: the pass it opens and the SHA-256 of its token (`LinkToken.hash`). The token
 /// itself never reaches the store, so a copy of the database does not give working links.
-public struct PassLinkGrant: Sendable, Equatable {
-    public var serialNumber: String
+package struct PassLinkGrant: Sendable, Equatable {
+    package var serialNumber: String
     /// Lowercase hex SHA-256 of the token's text.
-    public var tokenHash: String
+    package var tokenHash: String
     /// After this moment the link answers 404; nil: it does not expire.
-    public var expiresAt: Date?
+    package var expiresAt: Date?
 
-    public init(serialNumber: String, tokenHash: String, expiresAt: Date? = nil) {
+    package init(serialNumber: String, tokenHash: String, expiresAt: Date? = nil) {
         self.serialNumber = serialNumber
         self.tokenHash = tokenHash
         self.expiresAt = expiresAt
@@ -17,23 +17,23 @@ public struct PassLinkGrant: Sendable, Equatable {
 }
 
 /// Whether a link opens its pass right now.
-public enum PassLinkState: String, Sendable, Equatable {
+package enum PassLinkState: String, Sendable, Equatable {
     case active, revoked, expired
 }
 
 /// A stored distribution link as the CLI and the admin API show it (never the token: only its hash is kept).
-public struct PassLinkInfo: Sendable, Equatable {
-    public var serialNumber: String
+package struct PassLinkInfo: Sendable, Equatable {
+    package var serialNumber: String
     /// When the current token was issued (whole seconds).
-    public var createdAt: Date
-    public var expiresAt: Date?
-    public var revokedAt: Date?
+    package var createdAt: Date
+    package var expiresAt: Date?
+    package var revokedAt: Date?
     /// The state at the moment the store read it, by the store's clock.
-    public var state: PassLinkState
+    package var state: PassLinkState
     /// The pass is voided: whatever `state` says, the link answers 410 Gone (set by `LinkAdmin.show`).
-    public var passVoided = false
+    package var passVoided = false
 
-    public init(serialNumber: String, createdAt: Date, expiresAt: Date?, revokedAt: Date?, state: PassLinkState) {
+    package init(serialNumber: String, createdAt: Date, expiresAt: Date?, revokedAt: Date?, state: PassLinkState) {
         self.serialNumber = serialNumber
         self.createdAt = createdAt
         self.expiresAt = expiresAt
@@ -62,14 +62,14 @@ public struct PassLinkInfo: Sendable, Equatable {
 
 /// What `GET /p/:linkToken` needs to answer: the link's state and the current version of its pass, found in one
 /// query, so a cached pass is served without reading the record.
-public struct PassLinkTarget: Sendable, Equatable {
-    public var serialNumber: String
-    public var state: PassLinkState
+package struct PassLinkTarget: Sendable, Equatable {
+    package var serialNumber: String
+    package var state: PassLinkState
     /// The pass's current update tag (the render cache's key).
-    public var tag: Int64
-    public var voided: Bool
+    package var tag: Int64
+    package var voided: Bool
 
-    public init(serialNumber: String, state: PassLinkState, tag: Int64, voided: Bool) {
+    package init(serialNumber: String, state: PassLinkState, tag: Int64, voided: Bool) {
         self.serialNumber = serialNumber
         self.state = state
         self.tag = tag
@@ -81,7 +81,7 @@ public struct PassLinkTarget: Sendable, Equatable {
 ///
 /// A link is looked up by the hash of its token through the table's unique index: the secret itself is never
 /// compared, so no comparison can leak how much of a guessed token was right.
-public protocol PassLinkStore: Sendable {
+package protocol PassLinkStore: Sendable {
     /// Stores `passes` as `insertPasses(_:)` does and, in the same transaction, their new links: a pass stored
     /// again with a link gets that link, and its earlier one stops working.
     func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws

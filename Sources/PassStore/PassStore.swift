@@ -1,29 +1,29 @@
 import Foundation
 
 /// One issued pass as the update service stores it: enough to re-render it and to authenticate the phone.
-public struct StoredPass: Sendable, Equatable {
-    public var serialNumber: String
-    public var passTypeIdentifier: String
+package struct StoredPass: Sendable, Equatable {
+    package var serialNumber: String
+    package var passTypeIdentifier: String
     /// The template folder the pass was issued from (re-rendering uses it).
-    public var templatePath: String
+    package var templatePath: String
     /// The flat record the template was filled with.
-    public var record: [String: String]
+    package var record: [String: String]
     /// The pass's `authenticationToken`; never logged.
-    public var authenticationToken: String
+    package var authenticationToken: String
     /// The update tag of this version (assigned by the store from a monotonic sequence).
-    public var tag: Int64
+    package var tag: Int64
     /// When this version was written, in whole seconds; every version gets a strictly later second.
-    public var modifiedAt: Date
-    public var voided: Bool
+    package var modifiedAt: Date
+    package var voided: Bool
     /// The `webServiceURL` the pass was issued with (nil: a pass the service does not update).
-    public var webServiceURL: String?
+    package var webServiceURL: String?
     /// Issued with the legacy `generic` fallback derived from `posterGeneric`; re-renders keep it.
-    public var compatiblePass: Bool
+    package var compatiblePass: Bool
     /// The pass's per-record images (file name → PNG bytes: a member photo's `thumbnail.png`, `@2x`, `@3x`),
     /// placed into every re-render so the original photo is not needed.
-    public var images: [String: [UInt8]]
+    package var images: [String: [UInt8]]
 
-    public init(
+    package init(
         serialNumber: String, passTypeIdentifier: String, templatePath: String, record: [String: String],
         authenticationToken: String, tag: Int64 = 0, modifiedAt: Date = Date(timeIntervalSince1970: 0),
         voided: Bool = false, webServiceURL: String? = nil, compatiblePass: Bool = false,
@@ -44,13 +44,13 @@ public struct StoredPass: Sendable, Equatable {
 }
 
 /// What the hot HTTP paths need about a pass, without decoding its record.
-public struct PassVersion: Sendable, Equatable {
-    public var authenticationToken: String
-    public var tag: Int64
+package struct PassVersion: Sendable, Equatable {
+    package var authenticationToken: String
+    package var tag: Int64
     /// Whole seconds since 1970 of this version (the HTTP `Last-Modified`).
-    public var modifiedAtSeconds: Int64
+    package var modifiedAtSeconds: Int64
 
-    public init(authenticationToken: String, tag: Int64, modifiedAtSeconds: Int64) {
+    package init(authenticationToken: String, tag: Int64, modifiedAtSeconds: Int64) {
         self.authenticationToken = authenticationToken
         self.tag = tag
         self.modifiedAtSeconds = modifiedAtSeconds
@@ -58,29 +58,29 @@ public struct PassVersion: Sendable, Equatable {
 }
 
 /// Whether a registration was new.
-public enum RegistrationOutcome: Sendable {
+package enum RegistrationOutcome: Sendable {
     case created, alreadyRegistered
 }
 
 /// A device registered for a pass, as shown by the admin API (no push token).
-public struct RegistrationInfo: Sendable, Equatable {
-    public var deviceLibraryIdentifier: String
-    public var registeredAt: Date
+package struct RegistrationInfo: Sendable, Equatable {
+    package var deviceLibraryIdentifier: String
+    package var registeredAt: Date
 
-    public init(deviceLibraryIdentifier: String, registeredAt: Date) {
+    package init(deviceLibraryIdentifier: String, registeredAt: Date) {
         self.deviceLibraryIdentifier = deviceLibraryIdentifier
         self.registeredAt = registeredAt
     }
 }
 
 /// One past push attempt of a pass, as shown by the admin API.
-public struct PushHistoryEntry: Sendable, Equatable {
-    public var result: PushHistoryResult
-    public var tag: Int64
-    public var at: Date
-    public var detail: String
+package struct PushHistoryEntry: Sendable, Equatable {
+    package var result: PushHistoryResult
+    package var tag: Int64
+    package var at: Date
+    package var detail: String
 
-    public init(result: PushHistoryResult, tag: Int64, at: Date, detail: String) {
+    package init(result: PushHistoryResult, tag: Int64, at: Date, detail: String) {
         self.result = result
         self.tag = tag
         self.at = at
@@ -89,7 +89,7 @@ public struct PushHistoryEntry: Sendable, Equatable {
 }
 
 /// What became of one push attempt; `rawValue` is what the store and the admin view hold.
-public enum PushHistoryResult: String, Sendable, Equatable {
+package enum PushHistoryResult: String, Sendable, Equatable {
     /// APNs accepted it.
     case sent
     /// Rescheduled after a transient refusal.
@@ -101,15 +101,15 @@ public enum PushHistoryResult: String, Sendable, Equatable {
 }
 
 /// Everything the admin `GET /admin/v1/passes/{serial}` shows.
-public struct PassDetails: Sendable, Equatable {
-    public var pass: StoredPass
-    public var registrations: [RegistrationInfo]
+package struct PassDetails: Sendable, Equatable {
+    package var pass: StoredPass
+    package var registrations: [RegistrationInfo]
     /// Newest first, at most 100.
-    public var pushHistory: [PushHistoryEntry]
+    package var pushHistory: [PushHistoryEntry]
     /// Rows still waiting in the outbox for this pass.
-    public var pendingPushes: Int
+    package var pendingPushes: Int
 
-    public init(
+    package init(
         pass: StoredPass, registrations: [RegistrationInfo], pushHistory: [PushHistoryEntry], pendingPushes: Int
     ) {
         self.pass = pass
@@ -121,7 +121,7 @@ public struct PassDetails: Sendable, Equatable {
 
 /// Storage of passes, registrations, logs and the push outbox: `SQLiteStore` (one file, the default) or
 /// `PostgresStore` (one database shared by several `serve` instances).
-public protocol PassStore: Sendable {
+package protocol PassStore: Sendable {
     /// Stores new passes (or replaces passes with the same serial, images included) in one transaction, assigning
     /// each a fresh tag and `modifiedAt`; the `tag` and `modifiedAt` of the arguments are ignored.
     func insertPasses(_ passes: [StoredPass]) throws
@@ -167,24 +167,25 @@ public protocol PassStore: Sendable {
 
 extension PassStore {
     /// The days `query` asks for and their sums per template.
-    public func installReport(_ query: InstallStatsQuery) throws -> InstallReport {
+    package func installReport(_ query: InstallStatsQuery) throws -> InstallReport {
         InstallReport(days: try installDays(query))
     }
 
     /// `updateRecord(serial:record:images:voided:)` keeping the stored images and the voided state.
-    public func updateRecord(serial: String, record: [String: String]) throws -> (pass: StoredPass, pushesQueued: Int) {
+    package func updateRecord(serial: String, record: [String: String]) throws -> (pass: StoredPass, pushesQueued: Int)
+    {
         try updateRecord(serial: serial, record: record, images: nil, voided: nil)
     }
 
     /// `updateRecord(serial:record:images:voided:)` keeping the voided state.
-    public func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws -> (
+    package func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?) throws -> (
         pass: StoredPass, pushesQueued: Int
     ) {
         try updateRecord(serial: serial, record: record, images: images, voided: nil)
     }
 
     /// Default for stores without a cheaper query.
-    public func passVersion(passType: String, serial: String) throws -> PassVersion? {
+    package func passVersion(passType: String, serial: String) throws -> PassVersion? {
         guard let pass = try pass(passType: passType, serial: serial) else { return nil }
         return PassVersion(
             authenticationToken: pass.authenticationToken, tag: pass.tag,

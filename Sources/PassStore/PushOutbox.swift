@@ -1,13 +1,13 @@
 import Foundation
 
 /// One due push notification, leased from the outbox.
-public struct PushJob: Sendable, Equatable {
-    public let id: Int64
-    public let pushToken: String
-    public let passTypeIdentifier: String
-    public let attempts: Int
+package struct PushJob: Sendable, Equatable {
+    package let id: Int64
+    package let pushToken: String
+    package let passTypeIdentifier: String
+    package let attempts: Int
 
-    public init(id: Int64, pushToken: String, passTypeIdentifier: String, attempts: Int) {
+    package init(id: Int64, pushToken: String, passTypeIdentifier: String, attempts: Int) {
         self.id = id
         self.pushToken = pushToken
         self.passTypeIdentifier = passTypeIdentifier
@@ -16,7 +16,7 @@ public struct PushJob: Sendable, Equatable {
 }
 
 /// The durable queue of pending pushes that the pusher drains.
-public protocol PushOutbox: Sendable {
+package protocol PushOutbox: Sendable {
     /// Leases up to `limit` due rows (sets `claimed_until = now + lease`) so a concurrent pusher does not take
     /// them; rows that are neither completed, retried nor dropped become due again after the lease.
     func claimDuePushes(limit: Int, now: Date, lease: TimeInterval) throws -> [PushJob]
@@ -34,11 +34,11 @@ public protocol PushOutbox: Sendable {
 }
 
 extension PushOutbox {
-    public func abandonPush(id: Int64, reason: String) throws {
+    package func abandonPush(id: Int64, reason: String) throws {
         try completePush(id: id)
     }
 
-    public func completePushes(ids: [Int64]) throws {
+    package func completePushes(ids: [Int64]) throws {
         for id in ids { try completePush(id: id) }
     }
 }

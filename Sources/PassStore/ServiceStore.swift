@@ -1,6 +1,6 @@
 /// Everything `serve`, its pusher and the program's jobs need of one store: what `StoreAccess.open` returns, and
 /// what both `SQLiteStore` and `PostgresStore` are.
-public protocol ServiceStore: PassStore, PushOutbox, BulkChangeStore, UpdateJobStore, PassLinkStore,
+package protocol ServiceStore: PassStore, PushOutbox, BulkChangeStore, UpdateJobStore, PassLinkStore,
     TemplateVersionStore
 {
     /// Calls `handler` when another process (another `serve` instance, `passmint update`) queued pushes, so a
@@ -12,5 +12,5 @@ extension PostgresStore: ServiceStore {}
 
 extension SQLiteStore: ServiceStore {
     /// Never called: a SQLite file sends no notifications, and the pusher finds other processes' rows by polling.
-    public func onPushesQueued(_ handler: @escaping @Sendable () -> Void) {}
+    package func onPushesQueued(_ handler: @escaping @Sendable () -> Void) {}
 }

@@ -2,12 +2,12 @@ import Foundation
 import PassMint
 
 /// Opens stores for the CLI commands (`generate --db`, `batch --db`, `update`, `serve`).
-public enum StoreAccess {
+package enum StoreAccess {
     /// The SQLite store at `path` (created 0600 when missing), or an environment error naming the file.
     /// - Parameters:
     ///   - serving: the store of a long-running `serve` (checkpoints on a background thread).
     ///   - warn: receives one line per store file that other users can read (default: stderr).
-    public static func sqlite(
+    package static func sqlite(
         path: String, serving: Bool = false, warn: (String) -> Void = StoreAccess.warnOnStandardError
     ) throws(PassMintError) -> SQLiteStore {
         let store: SQLiteStore
@@ -24,7 +24,7 @@ public enum StoreAccess {
     /// migrated to the current schema either way.
     /// - Throws: `PassMintError.environment` naming the file or the server (never a password) when the store
     ///   cannot be opened or reached; the CLI exits 3.
-    public static func open(
+    package static func open(
         _ location: StoreLocation, serving: Bool = false, warn: (String) -> Void = StoreAccess.warnOnStandardError
     ) throws(PassMintError) -> any ServiceStore {
         switch location {
@@ -41,17 +41,17 @@ public enum StoreAccess {
     }
 
     /// Writes `line` to stderr.
-    public static func warnOnStandardError(_ line: String) {
+    package static func warnOnStandardError(_ line: String) {
         FileHandle.standardError.write(Data("passmint: \(line)\n".utf8))
     }
 
     /// A sink that stores issued passes in the SQLite store at `path`.
-    public static func issuedPassSink(path: String) throws(PassMintError) -> any IssuedPassSink {
+    package static func issuedPassSink(path: String) throws(PassMintError) -> any IssuedPassSink {
         StoreSink(store: try sqlite(path: path))
     }
 
     /// A sink that stores issued passes in the store at `location`.
-    public static func issuedPassSink(_ location: StoreLocation) throws(PassMintError) -> any IssuedPassSink {
+    package static func issuedPassSink(_ location: StoreLocation) throws(PassMintError) -> any IssuedPassSink {
         StoreSink(store: try open(location))
     }
 }

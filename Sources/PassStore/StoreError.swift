@@ -1,6 +1,6 @@
 /// Everything that can fail in a store: SQLite or PostgreSQL refusing, a store from a newer PassMint, a stored
 /// value that does not read back.
-public enum StoreError: Error, CustomStringConvertible, Equatable {
+package enum StoreError: Error, CustomStringConvertible, Equatable {
     /// SQLite refused an operation.
     case database(path: String, operation: String, message: String)
     /// PostgreSQL refused a statement (`sqlState` is its SQLSTATE code).
@@ -21,7 +21,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// A stored pass names a template version the store does not hold.
     case templateVersionMissing(reference: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .database(let path, let operation, let message):
             return "database \(path): \(operation) failed: \(message); check that the file is a PassMint store "

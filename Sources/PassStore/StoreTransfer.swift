@@ -5,16 +5,16 @@ import Foundation
 /// devices, registrations, pending pushes, push history, logs, personalizations, distribution links (their
 /// hashes: every link keeps working) and template versions. One PostgreSQL
 /// transaction: a failed copy leaves the database empty; the SQLite file is only read.
-public enum StoreTransfer {
+package enum StoreTransfer {
     /// What was copied, per table.
-    public struct Counts: Sendable, Equatable, CustomStringConvertible {
-        public var rows: [(table: String, count: Int)]
+    package struct Counts: Sendable, Equatable, CustomStringConvertible {
+        package var rows: [(table: String, count: Int)]
 
-        public static func == (a: Counts, b: Counts) -> Bool {
+        package static func == (a: Counts, b: Counts) -> Bool {
             a.rows.map(\.table) == b.rows.map(\.table) && a.rows.map(\.count) == b.rows.map(\.count)
         }
 
-        public var description: String { rows.map { "\($0.count) \($0.table)" }.joined(separator: ", ") }
+        package var description: String { rows.map { "\($0.count) \($0.table)" }.joined(separator: ", ") }
     }
 
     /// The tables and the columns both stores have, in an order that keeps references intact.
@@ -44,7 +44,7 @@ public enum StoreTransfer {
     /// Copies `source` into `target`.
     /// - Throws: `StoreError.invalidConfiguration` when `target` already holds passes (it must be empty, so
     ///   nothing is merged by accident), or the store errors of either side.
-    public static func copy(from source: SQLiteStore, to target: PostgresStore) throws -> Counts {
+    package static func copy(from source: SQLiteStore, to target: PostgresStore) throws -> Counts {
         try source.pool.withConnection { sqlite in
             try target.pool.transaction { pg in
                 let existing = try pg.query("SELECT count(*) FROM passes").int(0, 0)

@@ -4,24 +4,24 @@ import PassSigning
 ///
 /// Other features (install statistics) group passes by `name` from exactly this text, so the format is fixed.
 /// A value without the prefix is a folder path stored by an older PassMint, rendered from disk as before.
-public struct TemplateReference: Sendable, Hashable, CustomStringConvertible {
+package struct TemplateReference: Sendable, Hashable, CustomStringConvertible {
     /// What every reference starts with.
-    public static let prefix = "passmint-template:"
+    package static let prefix = "passmint-template:"
 
     /// The template's name (what `templates publish NAME` and install statistics group by).
-    public let name: String
+    package let name: String
     /// The version: lowercase hex SHA-256 of its files' canonical listing.
-    public let digest: String
+    package let digest: String
 
     /// - Throws: `StoreError.invalidTemplateName` when `name` cannot be stored in a reference.
-    public init(name: String, digest: String) throws(StoreError) {
+    package init(name: String, digest: String) throws(StoreError) {
         try Self.check(name: name)
         self.name = name
         self.digest = digest
     }
 
     /// Parses a stored `template` value; nil for a folder path (or anything else that is not a reference).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard text.hasPrefix(Self.prefix), let at = text.lastIndex(of: "@") else { return nil }
         let name = String(text[text.index(text.startIndex, offsetBy: Self.prefix.count)..<at])
         let digest = String(text[text.index(after: at)...])
@@ -31,11 +31,11 @@ public struct TemplateReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The stored form, `passmint-template:NAME@<digest>`.
-    public var description: String { Self.prefix + name + "@" + digest }
+    package var description: String { Self.prefix + name + "@" + digest }
 
     /// The template name a folder or zip path gives: its last path component without `.pkpasstemplate` or
     /// `.zip` (`Templates/status` → `status`, `club.pkpasstemplate` → `club`).
-    public static func name(forPath path: String) -> String {
+    package static func name(forPath path: String) -> String {
         var last = path
         while last.count > 1, last.hasSuffix("/") { last.removeLast() }
         last = last.split(separator: "/").last.map(String.init) ?? last
@@ -48,7 +48,7 @@ public struct TemplateReference: Sendable, Hashable, CustomStringConvertible {
 
     /// Template names are 1-100 characters, no `/`, `@`, whitespace or control characters (they appear in
     /// references, listings and URLs).
-    public static func check(name: String) throws(StoreError) {
+    package static func check(name: String) throws(StoreError) {
         if let problem = problem(name: name) { throw .invalidTemplateName(name: name, reason: problem) }
     }
 
@@ -65,11 +65,11 @@ public struct TemplateReference: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The digest of a template version: SHA-256 over the canonical listing of its files.
-public enum TemplateDigest {
+package enum TemplateDigest {
     /// The files in byte-wise order of their paths, each as `path NUL byte-count NUL bytes`. Paths never hold
     /// NUL and every length is given, so two different sets of files can never produce the same listing; order
     /// and modification times of the folder play no part.
-    public static func canonicalListing(_ files: [String: [UInt8]]) -> [UInt8] {
+    package static func canonicalListing(_ files: [String: [UInt8]]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(files.values.reduce(0) { $0 + $1.count + 64 })
         for path in files.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
@@ -83,7 +83,7 @@ public enum TemplateDigest {
     }
 
     /// Lowercase hex SHA-256 of the canonical listing.
-    public static func digest(_ files: [String: [UInt8]]) -> String {
+    package static func digest(_ files: [String: [UInt8]]) -> String {
         SHA256Digest.hex(canonicalListing(files))
     }
 

@@ -5,16 +5,16 @@ import Foundation
 /// Why content-addressed: a stored pass that names its template by a folder on disk changes what the service
 /// renders whenever someone edits that folder, without a new tag, so phones never hear of it. A pass that names
 /// a digest renders the same bytes forever; only publishing a new version (which bumps the tags) changes it.
-public struct TemplateVersion: Sendable, Equatable {
+package struct TemplateVersion: Sendable, Equatable {
     /// Lowercase hex SHA-256 of `TemplateDigest.canonicalListing(files)`.
-    public let digest: String
+    package let digest: String
     /// Relative `/`-separated path → bytes.
-    public let files: [String: [UInt8]]
+    package let files: [String: [UInt8]]
     /// Loaded as a Pass Designer template (a `.pkpasstemplate` folder name is not part of the files).
-    public let designer: Bool
+    package let designer: Bool
 
     /// A version of `files`, its digest computed here.
-    public init(files: [String: [UInt8]], designer: Bool = false) {
+    package init(files: [String: [UInt8]], designer: Bool = false) {
         self.files = files
         self.designer = designer
         self.digest = TemplateDigest.digest(files)
@@ -28,21 +28,21 @@ public struct TemplateVersion: Sendable, Equatable {
     }
 
     /// The first 12 hex digits, for listings.
-    public var shortDigest: String { String(digest.prefix(12)) }
+    package var shortDigest: String { String(digest.prefix(12)) }
 
     /// All bytes of all files.
-    public var totalBytes: Int { files.values.reduce(0) { $0 + $1.count } }
+    package var totalBytes: Int { files.values.reduce(0) { $0 + $1.count } }
 }
 
 /// A template name and the version that is current for it.
-public struct PublishedTemplate: Sendable, Equatable {
-    public var name: String
+package struct PublishedTemplate: Sendable, Equatable {
+    package var name: String
     /// The current version's digest.
-    public var digest: String
+    package var digest: String
     /// When this version was made current, in whole seconds.
-    public var publishedAt: Date
+    package var publishedAt: Date
 
-    public init(name: String, digest: String, publishedAt: Date) {
+    package init(name: String, digest: String, publishedAt: Date) {
         self.name = name
         self.digest = digest
         self.publishedAt = publishedAt
@@ -50,15 +50,15 @@ public struct PublishedTemplate: Sendable, Equatable {
 }
 
 /// How many stored passes name one `template` value, and how many device registrations they have.
-public struct TemplateUsage: Sendable, Equatable {
+package struct TemplateUsage: Sendable, Equatable {
     /// The stored `template` column: a `TemplateReference` text or (older PassMint) a folder path.
-    public var template: String
+    package var template: String
     /// Stored passes with this value.
-    public var passes: Int
+    package var passes: Int
     /// Device registrations of those passes.
-    public var registrations: Int
+    package var registrations: Int
 
-    public init(template: String, passes: Int, registrations: Int) {
+    package init(template: String, passes: Int, registrations: Int) {
         self.template = template
         self.passes = passes
         self.registrations = registrations
@@ -66,7 +66,7 @@ public struct TemplateUsage: Sendable, Equatable {
 }
 
 /// Template versions and the current version of each template name (both stores implement it).
-public protocol TemplateVersionStore: Sendable {
+package protocol TemplateVersionStore: Sendable {
     /// Stores `version` unless a version with its digest is stored already (the same content is stored once).
     /// - Returns: true when the version was new.
     func storeTemplateVersion(_ version: TemplateVersion) throws -> Bool

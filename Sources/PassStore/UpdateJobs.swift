@@ -2,9 +2,9 @@ import Foundation
 
 /// A bulk update sent to `POST /admin/v1/updates`, as the store keeps it so that every `serve` instance on the
 /// database answers `GET /admin/v1/updates/{id}`.
-public struct UpdateJobStatus: Sendable, Equatable {
+package struct UpdateJobStatus: Sendable, Equatable {
     /// Where the job is.
-    public enum State: String, Sendable, Equatable {
+    package enum State: String, Sendable, Equatable {
         /// Accepted, waiting for its instance's job thread.
         case queued
         case running
@@ -15,34 +15,34 @@ public struct UpdateJobStatus: Sendable, Equatable {
     }
 
     /// One failed row.
-    public struct Failure: Sendable, Equatable, Codable {
-        public var line: Int
+    package struct Failure: Sendable, Equatable, Codable {
+        package var line: Int
         /// The CSV column or JSON key at fault, when one is.
-        public var column: String?
-        public var message: String
+        package var column: String?
+        package var message: String
 
-        public init(line: Int, column: String?, message: String) {
+        package init(line: Int, column: String?, message: String) {
             self.line = line
             self.column = column
             self.message = message
         }
     }
 
-    public var id: String
-    public var state: State
-    public var rows: Int
-    public var changed: Int
-    public var unchanged: Int
-    public var failed: Int
-    public var pushesQueued: Int
+    package var id: String
+    package var state: State
+    package var rows: Int
+    package var changed: Int
+    package var unchanged: Int
+    package var failed: Int
+    package var pushesQueued: Int
     /// The first failed rows, at most `BulkUpdater.Summary.failuresKept`.
-    public var failures: [Failure]
+    package var failures: [Failure]
     /// Why a `failed` job stopped.
-    public var message: String?
-    public var createdAt: Date
-    public var updatedAt: Date
+    package var message: String?
+    package var createdAt: Date
+    package var updatedAt: Date
 
-    public init(
+    package init(
         id: String, state: State, rows: Int = 0, changed: Int = 0, unchanged: Int = 0, failed: Int = 0,
         pushesQueued: Int = 0, failures: [Failure] = [], message: String? = nil, createdAt: Date, updatedAt: Date
     ) {
@@ -61,7 +61,7 @@ public struct UpdateJobStatus: Sendable, Equatable {
 }
 
 /// Where update jobs' status lives (the `update_jobs` table of migration 7).
-public protocol UpdateJobStore: Sendable {
+package protocol UpdateJobStore: Sendable {
     /// Inserts the job or replaces its stored status.
     func saveUpdateJob(_ job: UpdateJobStatus) throws
     /// The job's status, nil for an unknown id.

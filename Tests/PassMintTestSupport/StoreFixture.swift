@@ -3,15 +3,15 @@ import PassStore
 import Synchronization
 
 /// A clock tests move by hand.
-public final class TestClock: Sendable {
+package final class TestClock: Sendable {
     private let current: Mutex<Date>
-    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
-    public var now: Date { current.withLock { $0 } }
-    public func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
-    public var closure: @Sendable () -> Date { { self.now } }
+    package init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
+    package var now: Date { current.withLock { $0 } }
+    package func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
+    package var closure: @Sendable () -> Date { { self.now } }
 }
 
-public func samplePass(_ serial: String, passType: String = "pass.com.example.loyalty", token: String? = nil)
+package func samplePass(_ serial: String, passType: String = "pass.com.example.loyalty", token: String? = nil)
     -> StoredPass
 {
     StoredPass(
@@ -21,14 +21,14 @@ public func samplePass(_ serial: String, passType: String = "pass.com.example.lo
 }
 
 /// A fresh store of one backend with a clock tests move by hand.
-public struct StoreFixture: Sendable {
-    public let directory: TempDir
-    public let clock: TestClock
-    public let store: any ServiceStore
+package struct StoreFixture: Sendable {
+    package let directory: TempDir
+    package let clock: TestClock
+    package let store: any ServiceStore
     /// Opens another store on the same file or database (another process, another `serve` instance).
-    public let secondStore: @Sendable () throws -> any ServiceStore
+    package let secondStore: @Sendable () throws -> any ServiceStore
 
-    public init(_ backend: StoreBackend = .sqlite, clock: TestClock = TestClock()) throws {
+    package init(_ backend: StoreBackend = .sqlite, clock: TestClock = TestClock()) throws {
         directory = try TempDir()
         self.clock = clock
         switch backend {
@@ -44,8 +44,8 @@ public struct StoreFixture: Sendable {
     }
 
     /// The store's template versions (both stores implement them).
-    public var templates: any ServiceStore { store }
+    package var templates: any ServiceStore { store }
 
     /// The store as SQLite, for the tests of what only the embedded store has (its file).
-    public var sqlite: SQLiteStore { store as! SQLiteStore }
+    package var sqlite: SQLiteStore { store as! SQLiteStore }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import FuzzSupport
-import PassStore
 
 @testable import PassHTTP
 @testable import PassService
+@testable import PassStore
 
 /// Input: one request as `METHOD TARGET` on the first line, header lines `Name: value`, an empty line, the
 /// body (LF or CRLF). It goes through what the live server runs after libmicrohttpd has split the head: the
@@ -11,8 +11,8 @@ import PassStore
 /// (`WalletService.respond(to:)`) against a SQLite store holding one pass. No socket: libmicrohttpd's own
 /// parsing is C and is not ours to fuzz.
 ///
-/// `@testable`: the screen is internal to PassHTTP (the MHD adapter is its only caller), and the fuzz build
-/// passes `-enable-testing`, so no API exists only for this target.
+/// `@testable`: the screen is internal to PassHTTP (the MHD adapter is its only caller) and the service's types are
+/// `package`, and the fuzz build passes `-enable-testing`, so no API exists only for this target.
 @main
 enum FuzzHTTP {
     static func main() { FuzzDriver.run(fuzzHTTP) }
@@ -67,7 +67,10 @@ private func currentService() -> WalletService {
 
 /// Renders any stored pass as fixed bytes: rendering and signing are other targets' business.
 private struct FixedRenderer: PassRenderer {
+    // Spelled out: the protocol's default implementations are `package`, out of reach of a conformance here.
+    var identityGeneration: Int { 0 }
     func render(_ pass: StoredPass) throws -> [UInt8] { Array("PKPASS \(pass.serialNumber) \(pass.tag)".utf8) }
+    func renderSigned(_ pass: StoredPass) throws -> (body: [UInt8], identityGeneration: Int) { (try render(pass), 0) }
 }
 
 /// `PASSMINT_FUZZ_TRACE=1`: print each answer's status and body, to see what the seeds reach.

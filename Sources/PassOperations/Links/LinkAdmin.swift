@@ -3,10 +3,10 @@ import PassMint
 import PassStore
 
 /// `passmint links`: the state of a pass's distribution link, and revoking, reissuing and expiring it.
-public enum LinkAdmin {
+package enum LinkAdmin {
     /// The pass's current link.
     /// - Throws: `PassMintError.invalidInput` when no pass has this serial or it has no link.
-    public static func show(serial: String, store: any PassStore & PassLinkStore) throws(PassMintError)
+    package static func show(serial: String, store: any PassStore & PassLinkStore) throws(PassMintError)
         -> PassLinkInfo
     {
         guard var info = try call(serial, { try store.link(serial: serial) }) else { throw try missing(serial, store) }
@@ -15,7 +15,7 @@ public enum LinkAdmin {
     }
 
     /// Revokes the link at once (it answers 404; reissue to give the holder a new one).
-    public static func revoke(serial: String, store: any PassStore & PassLinkStore) throws(PassMintError)
+    package static func revoke(serial: String, store: any PassStore & PassLinkStore) throws(PassMintError)
         -> PassLinkInfo
     {
         guard let info = try call(serial, { try store.revokeLink(serial: serial) }) else {
@@ -28,7 +28,7 @@ public enum LinkAdmin {
     /// - Parameter linkBase: where the link starts; nil: at the pass's web service URL.
     /// - Throws: `PassMintError.invalidInput` for an unknown serial, or a pass with neither a web service URL
     ///   nor a link base.
-    public static func reissue(
+    package static func reissue(
         serial: String, expiresAt: Date?, linkBase: String?, store: any PassStore & PassLinkStore
     ) throws(PassMintError) -> (link: PassLink, info: PassLinkInfo) {
         guard let pass = try call(serial, { try store.pass(serial: serial) }) else {
@@ -47,7 +47,7 @@ public enum LinkAdmin {
     }
 
     /// Sets when the link expires (`Date()` or earlier: it stops working now; nil: never).
-    public static func expire(serial: String, at expiresAt: Date?, store: any PassStore & PassLinkStore)
+    package static func expire(serial: String, at expiresAt: Date?, store: any PassStore & PassLinkStore)
         throws(PassMintError) -> PassLinkInfo
     {
         guard let info = try call(serial, { try store.setLinkExpiry(serial: serial, expiresAt: expiresAt) }) else {

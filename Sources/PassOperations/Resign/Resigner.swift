@@ -9,24 +9,24 @@ import PassStore
 ///
 /// Nothing is rendered here: `serve` renders and signs on download, so once it signs with the new identity (SIGHUP
 /// or a restart), the pushes make every phone fetch a pass signed by it.
-public final class Resigner {
+package final class Resigner {
     /// What `resign` was asked for.
-    public struct Options: Sendable {
-        public var store: StoreLocation
+    package struct Options: Sendable {
+        package var store: StoreLocation
         /// The renewed identity.
-        public var identity: IdentityOptions
+        package var identity: IdentityOptions
         /// The certificate the stored passes are signed with now: its team must be the new one's (nil: not
         /// compared).
-        public var previousCertificatePath: String?
-        public var trustRoots: TrustRoots
+        package var previousCertificatePath: String?
+        package var trustRoots: TrustRoots
         /// JSON Lines, one object per pass re-signed (those of an interrupted run it resumes marked `resumed`):
         /// written to a temporary name, renamed at the end.
-        public var reportPath: String?
+        package var reportPath: String?
         /// Continue the job this certificate started (after a kill or an interruption).
-        public var resume: Bool
-        public var chunkSize: Int
+        package var resume: Bool
+        package var chunkSize: Int
 
-        public init(
+        package init(
             store: StoreLocation, identity: IdentityOptions, previousCertificatePath: String? = nil,
             trustRoots: TrustRoots = .none, reportPath: String? = nil, resume: Bool = false,
             chunkSize: Int = defaultBulkChunkSize
@@ -42,34 +42,34 @@ public final class Resigner {
     }
 
     /// How far the job is, after each committed chunk.
-    public struct Progress: Sendable {
+    package struct Progress: Sendable {
         /// Passes re-signed so far, by this run and the runs it resumes.
-        public let done: Int
-        public let total: Int
-        public let elapsed: Double
+        package let done: Int
+        package let total: Int
+        package let elapsed: Double
     }
 
     /// What the job did.
-    public struct Summary: Sendable {
+    package struct Summary: Sendable {
         /// The job's name in the store (`resign:` and the new certificate's SHA-256).
-        public let job: String
-        public let total: Int
+        package let job: String
+        package let total: Int
         /// Passes re-signed by this run.
-        public let resigned: Int
+        package let resigned: Int
         /// Passes an earlier, interrupted run of the same job had re-signed.
-        public let resumed: Int
-        public let pushesQueued: Int
-        public let elapsed: Double
+        package let resumed: Int
+        package let pushesQueued: Int
+        package let elapsed: Double
         /// Stopped at a chunk boundary on request; `--resume` does the rest.
-        public let interrupted: Bool
+        package let interrupted: Bool
     }
 
     /// The new certificate.
-    public let certificate: Certificate
+    package let certificate: Certificate
     /// Stored passes per pass type.
-    public let passTypes: [String: Int]
+    package let passTypes: [String: Int]
     /// Worth saying before the job runs: a certificate close to expiry, the team not compared.
-    public let warnings: [String]
+    package let warnings: [String]
     private let options: Options
     private let store: any PassStore & BulkChangeStore
     private let job: String
@@ -77,7 +77,7 @@ public final class Resigner {
     /// Opens the store and loads and checks the new identity.
     /// - Throws: `PassMintError.invalidInput` when the identity is refused (naming why), `.environment` when a
     ///   file or the store cannot be used.
-    public init(options: Options) throws(PassMintError) {
+    package init(options: Options) throws(PassMintError) {
         guard options.chunkSize > 0 else { throw .invalidInput("the chunk size must be at least 1") }
         self.options = options
         let identity = try options.identity.load()
@@ -113,7 +113,7 @@ public final class Resigner {
     /// Re-signs every stored pass in serial order, a chunk at a time; `shouldStop` is asked between chunks.
     /// - Throws: `.invalidInput` for `resume` with no job to resume or a finished job run again,
     ///   `.environment` when the store or the report fails (the chunks committed so far stay; resume).
-    public func run(shouldStop: () -> Bool = { false }, progress: (Progress) -> Void = { _ in }) throws(PassMintError)
+    package func run(shouldStop: () -> Bool = { false }, progress: (Progress) -> Void = { _ in }) throws(PassMintError)
         -> Summary
     {
         let started = Date()

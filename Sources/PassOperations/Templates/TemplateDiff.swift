@@ -2,13 +2,13 @@ import Foundation
 
 /// What changes between two versions of a template: files added, removed or changed, and for its JSON files
 /// (pass.json, template.json) the changed keys with their old and new values.
-public struct TemplateDiff: Sendable, Equatable {
+package struct TemplateDiff: Sendable, Equatable {
     /// One file's change.
-    public enum FileChange: Sendable, Equatable {
+    package enum FileChange: Sendable, Equatable {
         case added(String), removed(String), changed(String)
 
         /// The file the change is about.
-        public var path: String {
+        package var path: String {
             switch self {
             case .added(let path), .removed(let path), .changed(let path): return path
             }
@@ -17,23 +17,23 @@ public struct TemplateDiff: Sendable, Equatable {
 
     /// One changed JSON value: `key` is a dotted path with `[i]` for array elements (`barcodes[0].format`);
     /// values are shown as they are written (strings bare, everything else as JSON), nil when absent.
-    public struct KeyChange: Sendable, Equatable {
+    package struct KeyChange: Sendable, Equatable {
         /// The JSON file (`pass.json`, `template.json`).
-        public var file: String
-        public var key: String
+        package var file: String
+        package var key: String
         /// nil: the key is new.
-        public var old: String?
+        package var old: String?
         /// nil: the key was removed.
-        public var new: String?
+        package var new: String?
     }
 
     /// Sorted by path.
-    public let files: [FileChange]
+    package let files: [FileChange]
     /// Per changed JSON file, sorted by key.
-    public let keys: [KeyChange]
+    package let keys: [KeyChange]
 
     /// Compares `old` (nil: there was no earlier version, every file is added) with `new`.
-    public init(old: [String: [UInt8]]?, new: [String: [UInt8]]) {
+    package init(old: [String: [UInt8]]?, new: [String: [UInt8]]) {
         let old = old ?? [:]
         let paths = Set(old.keys).union(new.keys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         var files: [FileChange] = []
@@ -55,7 +55,7 @@ public struct TemplateDiff: Sendable, Equatable {
     }
 
     /// True when the versions hold the same files.
-    public var isEmpty: Bool { files.isEmpty }
+    package var isEmpty: Bool { files.isEmpty }
 
     /// Leaf-by-leaf comparison; a file that does not parse as JSON is only reported as changed.
     static func keyChanges(file: String, old: [UInt8], new: [UInt8]) -> [KeyChange] {

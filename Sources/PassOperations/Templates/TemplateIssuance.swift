@@ -4,13 +4,13 @@ import PassStore
 
 /// Issuing passes into a store from a template folder: the folder's version is stored once (before any pass),
 /// and every pass names it by `TemplateReference`, so later edits of the folder change nothing that is served.
-public struct TemplateIssuance: Sendable {
+package struct TemplateIssuance: Sendable {
     /// What every issued pass stores as its template.
-    public let reference: TemplateReference
+    package let reference: TemplateReference
     /// Stores issued passes with `reference` as their template.
-    public let sink: any IssuedPassSink
+    package let sink: any IssuedPassSink
     /// Said once per run: e.g. the folder is not the version current for its name.
-    public let warnings: [String]
+    package let warnings: [String]
 
     /// Opens the store, stores the version of the template at `templatePath` (nothing when that content is
     /// stored already) and makes it current for its name when the name has no current version yet.
@@ -19,7 +19,7 @@ public struct TemplateIssuance: Sendable {
     ///     `.zip`.
     /// - Throws: `PassMintError.invalidInput` for an unreadable template or a name that cannot be used,
     ///   `.environment` when the store cannot be opened or written.
-    public static func prepare(store location: StoreLocation, templatePath: String, name: String?)
+    package static func prepare(store location: StoreLocation, templatePath: String, name: String?)
         throws(PassMintError) -> TemplateIssuance
     {
         let store = try StoreAccess.open(location)
@@ -27,7 +27,7 @@ public struct TemplateIssuance: Sendable {
     }
 
     /// `prepare(store:templatePath:name:)` on an open store.
-    public static func prepare(
+    package static func prepare(
         store: any PassStore & TemplateVersionStore & PassLinkStore, templatePath: String, name: String?
     ) throws(PassMintError) -> TemplateIssuance {
         let name = name ?? TemplateReference.name(forPath: templatePath)

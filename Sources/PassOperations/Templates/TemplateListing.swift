@@ -3,25 +3,25 @@ import PassStore
 
 /// What `passmint templates list` shows: each published name with its pass counts, and the folder paths older
 /// passes still name.
-public struct TemplateListing: Sendable {
+package struct TemplateListing: Sendable {
     /// One published name.
-    public struct Row: Sendable, Equatable {
+    package struct Row: Sendable, Equatable {
         /// The name and its current version.
-        public let template: PublishedTemplate
+        package let template: PublishedTemplate
         /// Passes on the current version.
-        public let currentPasses: Int
+        package let currentPasses: Int
         /// Passes on any version of the name.
-        public let passes: Int
+        package let passes: Int
     }
 
     /// Sorted by name.
-    public let rows: [Row]
+    package let rows: [Row]
     /// Stored template values that are folder paths (passes of an older PassMint).
-    public let unversioned: [TemplateUsage]
+    package let unversioned: [TemplateUsage]
 
     /// Reads the listing from `store`.
     /// - Throws: `PassMintError.environment` when the store cannot be read.
-    public static func read(_ store: any TemplateVersionStore) throws(PassMintError) -> TemplateListing {
+    package static func read(_ store: any TemplateVersionStore) throws(PassMintError) -> TemplateListing {
         do {
             let usage = try store.templateUsage()
             let rows = try store.publishedTemplates().map { template in

@@ -9,65 +9,65 @@ import PassStore
 /// Which passes are "of NAME": those whose stored template is a `TemplateReference` named NAME, and passes stored
 /// by an older PassMint with a folder path whose last component (without `.pkpasstemplate`/`.zip`) is NAME; a
 /// publish adopts them, so from then on they render from the store too.
-public enum TemplatePublisher {
+package enum TemplatePublisher {
     /// A store a publish works on.
-    public typealias Store = any PassStore & TemplateVersionStore & BulkChangeStore
+    package typealias Store = any PassStore & TemplateVersionStore & BulkChangeStore
 
     /// Passes per transaction.
-    public static let defaultChunkSize = 500
+    package static let defaultChunkSize = 500
 
     /// The bulk position a publish records when it moved every pass: a later run of the same publish (passes
     /// issued from an older version since) is then a new run, not the resumption of a stopped one.
-    public static let finishedPosition: Int64 = -1
+    package static let finishedPosition: Int64 = -1
 
     /// What a publish would do, worked out without changing anything.
-    public struct Plan: Sendable {
+    package struct Plan: Sendable {
         /// What the passes will name.
-        public let reference: TemplateReference
+        package let reference: TemplateReference
         /// The folder's files and digest.
-        public let version: TemplateVersion
+        package let version: TemplateVersion
         /// The name's current version before this publish (nil: never published).
-        public let previous: PublishedTemplate?
+        package let previous: PublishedTemplate?
         /// From the previous version (every file added when there was none).
-        public let diff: TemplateDiff
+        package let diff: TemplateDiff
         /// The stored template values whose passes move to the new version, with their counts.
-        public let sources: [TemplateUsage]
+        package let sources: [TemplateUsage]
         /// Passes already moved by an earlier run of this same publish that stopped (nil: none recorded).
-        public let interruptedAfter: Int64?
+        package let interruptedAfter: Int64?
         /// The bulk job's identity (one per name and digest).
-        public var job: String { "templates-publish:\(reference)" }
+        package var job: String { "templates-publish:\(reference)" }
         /// Passes that will get a new tag.
-        public var passes: Int { sources.reduce(0) { $0 + $1.passes } }
+        package var passes: Int { sources.reduce(0) { $0 + $1.passes } }
         /// Device registrations of those passes (each device holding one of them gets a push).
-        public var registrations: Int { sources.reduce(0) { $0 + $1.registrations } }
+        package var registrations: Int { sources.reduce(0) { $0 + $1.registrations } }
         /// True when `version` is the current version already.
-        public var isCurrent: Bool { previous?.digest == version.digest }
+        package var isCurrent: Bool { previous?.digest == version.digest }
         /// The version is current and every pass of the name is on it: publishing would change nothing.
-        public var changesNothing: Bool { isCurrent && sources.isEmpty }
+        package var changesNothing: Bool { isCurrent && sources.isEmpty }
         /// An earlier run of this publish stopped with passes left to move: continuing it must be asked for.
-        public var needsResume: Bool { interruptedAfter != nil && !sources.isEmpty }
+        package var needsResume: Bool { interruptedAfter != nil && !sources.isEmpty }
     }
 
     /// The outcome of `publish`.
-    public struct Outcome: Sendable, Equatable {
+    package struct Outcome: Sendable, Equatable {
         /// Passes moved to the new version (each with a new tag and Last-Modified second).
-        public var passesChanged: Int
+        package var passesChanged: Int
         /// Outbox rows written (one per registered device).
-        public var pushesQueued: Int
+        package var pushesQueued: Int
         /// The version stored by this publish was new to the store.
-        public var storedNewVersion: Bool
+        package var storedNewVersion: Bool
         /// Stopped on request before every pass was moved (the committed chunks stay; a rerun moves the rest).
-        public var stopped: Bool = false
+        package var stopped: Bool = false
     }
 
     /// One committed chunk, for progress and reports.
-    public struct Chunk: Sendable {
+    package struct Chunk: Sendable {
         /// The stored template value the passes had.
-        public let from: String
+        package let from: String
         /// The passes of the chunk.
-        public let serials: [String]
+        package let serials: [String]
         /// What the bulk engine did with them.
-        public let outcome: ChunkOutcome
+        package let outcome: ChunkOutcome
     }
 
     /// Loads and checks the folder and works out what publishing it as `name` changes. Nothing is written.
@@ -77,7 +77,7 @@ public enum TemplatePublisher {
     /// failures are reported with their serial numbers.
     /// - Throws: `PassMintError.invalidInput` for a bad name or folder or a failed check, `.environment` when
     ///   the store cannot be read.
-    public static func plan(name: String, directory: String, store: Store, renderer: TemplateRenderer)
+    package static func plan(name: String, directory: String, store: Store, renderer: TemplateRenderer)
         throws(PassMintError) -> Plan
     {
         let source = try PassFactory.templateSource(directory)
@@ -136,7 +136,7 @@ public enum TemplatePublisher {
     ///   - shouldStop: asked before each chunk; true stops the publish there (`Outcome.stopped`).
     ///   - onChunk: called after each committed chunk.
     /// - Throws: `PassMintError.environment` when the store fails (the chunks committed so far stay).
-    public static func publish(
+    package static func publish(
         _ plan: Plan, store: Store, chunkSize: Int = defaultChunkSize, shouldStop: () -> Bool = { false },
         onChunk: (Chunk) -> Void = { _ in }
     ) throws(PassMintError) -> Outcome {

@@ -10,7 +10,7 @@ import PassStore
 /// A pass stored with a `TemplateReference` is rendered from the version the store holds, never from a folder on
 /// disk, and its issuer is cached by digest: a version never changes, so that cache needs no invalidation. A pass
 /// stored by an older PassMint names a folder, loaded from disk on first use as before.
-public final class TemplateRenderer: Sendable {
+package final class TemplateRenderer: Sendable {
     private struct State {
         var identity: SigningIdentity
         /// Signs personalization tokens with the same identity (its preparation costs one signature).
@@ -30,7 +30,7 @@ public final class TemplateRenderer: Sendable {
     ///     names a template version cannot be rendered.
     ///   - photos: scales the photos records name; without one, a pass that needs a photo scaled fails with
     ///     `PhotoError.scalerUnavailable`.
-    public init(
+    package init(
         identity: SigningIdentity, templates: (any TemplateVersionStore)? = nil,
         photos: any PhotoScaling = NoPhotoScaler()
     ) {
@@ -40,13 +40,13 @@ public final class TemplateRenderer: Sendable {
     }
 
     /// The identity passes are signed with now.
-    public var identity: SigningIdentity { state.withLock { $0.identity } }
+    package var identity: SigningIdentity { state.withLock { $0.identity } }
 
-    public var identityGeneration: Int { state.withLock { $0.generation } }
+    package var identityGeneration: Int { state.withLock { $0.generation } }
 
     /// Signs every pass rendered from now on with `identity`. Renders already under way finish with the old one
     /// and say so by their generation, so the cache does not keep them.
-    public func replaceIdentity(_ identity: SigningIdentity) {
+    package func replaceIdentity(_ identity: SigningIdentity) {
         let signer = PassSigner(identity: identity)
         state.withLock { state in
             state.identity = identity
@@ -57,12 +57,12 @@ public final class TemplateRenderer: Sendable {
     }
 
     /// A detached signature over `content` by the identity in use (personalization tokens).
-    public func sign(_ content: [UInt8]) throws(SigningError) -> [UInt8] {
+    package func sign(_ content: [UInt8]) throws(SigningError) -> [UInt8] {
         try state.withLock { $0.signer }.sign(content)
     }
 
     /// The issuer for a stored `template` value: a template version reference or a folder (loaded on first use).
-    public func issuer(for templatePath: String) throws(PassMintError) -> PassIssuer {
+    package func issuer(for templatePath: String) throws(PassMintError) -> PassIssuer {
         try signingIssuer(for: templatePath).issuer
     }
 
@@ -86,13 +86,13 @@ public final class TemplateRenderer: Sendable {
     }
 
     /// An issuer for a template that is not stored yet (a publish renders stored passes with it as a check).
-    public func issuer(for template: Template) -> PassIssuer {
+    package func issuer(for template: Template) -> PassIssuer {
         PassIssuer(template: template, identity: self.identity, photos: photos)
     }
 
     /// Assembles a stored version into a template; messages name it `NAME@<short digest>`.
     /// - Throws: `PassMintError.template` when the stored files do not make a template.
-    public static func template(_ version: TemplateVersion, name: String) throws(PassMintError) -> Template {
+    package static func template(_ version: TemplateVersion, name: String) throws(PassMintError) -> Template {
         // A Designer template is recognised by its folder name when it has no tooling.json.
         let label = "\(name)@\(version.shortDigest)" + (version.designer ? ".pkpasstemplate" : "")
         do {
@@ -121,11 +121,11 @@ public final class TemplateRenderer: Sendable {
     }
 
     /// Signs the pass from its stored record and images; serial, pass type and token never change across updates.
-    public func render(_ pass: StoredPass) throws -> [UInt8] {
+    package func render(_ pass: StoredPass) throws -> [UInt8] {
         try issue(pass).archive
     }
 
-    public func renderSigned(_ pass: StoredPass) throws -> (body: [UInt8], identityGeneration: Int) {
+    package func renderSigned(_ pass: StoredPass) throws -> (body: [UInt8], identityGeneration: Int) {
         let (issuer, generation) = try signingIssuer(for: pass.templatePath)
         return (try issuer.issue(Self.request(pass)).archive, generation)
     }
@@ -135,14 +135,14 @@ public final class TemplateRenderer: Sendable {
     ///   - photos: record keys naming new images (`image.SLOT` keys, image fields) → paths; each replaces the
     ///     stored images of its slot.
     ///   - imageFolder: the folder relative photo paths start at and must stay inside (nil: current directory).
-    public func issue(_ pass: StoredPass, photos: [String: String] = [:], imageFolder: String? = nil) throws
+    package func issue(_ pass: StoredPass, photos: [String: String] = [:], imageFolder: String? = nil) throws
         -> IssuedPass
     {
         try issue(pass, with: issuer(for: pass.templatePath), photos: photos, imageFolder: imageFolder)
     }
 
     /// Issues the stored pass with `issuer`'s template (the stored images included).
-    public func issue(
+    package func issue(
         _ pass: StoredPass, with issuer: PassIssuer, photos: [String: String] = [:], imageFolder: String? = nil
     ) throws -> IssuedPass {
         try issuer.issue(Self.request(pass, photos: photos, imageFolder: imageFolder))
@@ -160,7 +160,7 @@ public final class TemplateRenderer: Sendable {
     }
 
     /// The changes that name images (`image.SLOT` keys and the template's image fields).
-    public func imageChanges(_ pass: StoredPass, changes: [String: String]) throws -> [String: String] {
+    package func imageChanges(_ pass: StoredPass, changes: [String: String]) throws -> [String: String] {
         let template = try issuer(for: pass.templatePath).template
         let imageFields = Set(template.fields.filter { $0.kind == .image }.map(\.name))
         return changes.filter { $0.key.hasPrefix(Template.imageKeyPrefix) || imageFields.contains($0.key) }
@@ -169,7 +169,7 @@ public final class TemplateRenderer: Sendable {
     /// Checks a change against the template: unknown fields, types and enum values; returns the new record.
     /// - Parameter allowImages: accept changes that name image files (a local update reads them); an HTTP caller
     ///   must not make the service read files of its choosing, so the admin API leaves this false.
-    public func validate(_ pass: StoredPass, changes: [String: String], allowImages: Bool = false) throws
+    package func validate(_ pass: StoredPass, changes: [String: String], allowImages: Bool = false) throws
         -> [String: String]
     {
         if let reserved = changes.keys.first(where: { $0.hasPrefix("@") || $0 == "serialNumber" }) {

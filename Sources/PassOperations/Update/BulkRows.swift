@@ -3,19 +3,19 @@ import PassMint
 import PassModel
 
 /// One input row of a bulk update: the serial and the fields it sets, or why it cannot be used.
-public struct BulkRow: Sendable, Equatable {
+package struct BulkRow: Sendable, Equatable {
     /// Where the row starts in its input (1-based; a CSV's header is line 1).
-    public var line: Int
+    package var line: Int
     /// The pass the row changes ("" when the row names none).
-    public var serialNumber: String
+    package var serialNumber: String
     /// Field name → new value. Empty CSV cells are left out: they keep the stored value.
-    public var values: [String: String]
+    package var values: [String: String]
     /// Why the row is unusable (unreadable CSV record, not a JSON object, …); the row then fails alone.
-    public var error: String?
+    package var error: String?
     /// The column or JSON key the error is about, when one is.
-    public var column: String?
+    package var column: String?
 
-    public init(
+    package init(
         line: Int, serialNumber: String, values: [String: String], error: String? = nil, column: String? = nil
     ) {
         self.line = line
@@ -27,17 +27,17 @@ public struct BulkRow: Sendable, Equatable {
 }
 
 /// Rows of a bulk update, read one at a time so memory stays flat whatever the input's size.
-public protocol BulkRowSource: AnyObject {
+package protocol BulkRowSource: AnyObject {
     /// The next row, nil at the end. A bad row comes back with its `error`; only an unreadable input throws.
     func nextRow() throws(PassMintError) -> BulkRow?
 }
 
 /// The column that names the pass in a bulk update's CSV or JSON Lines.
-public let bulkSerialColumn = "serialNumber"
+package let bulkSerialColumn = "serialNumber"
 
 /// CSV rows through `batch`'s reader (RFC 4180, separator and encoding detected, `CSVLimits`): a header with a
 /// `serialNumber` column and the fields to change.
-public final class CSVBulkRows: BulkRowSource {
+package final class CSVBulkRows: BulkRowSource {
     private let reader: CSVReader
     private let header: [String]
     private let serialIndex: Int
@@ -46,7 +46,7 @@ public final class CSVBulkRows: BulkRowSource {
     /// Opens `path` and checks the header.
     /// - Throws: `.invalidInput` naming the file when it cannot be opened, is empty, or its header has no
     ///   `serialNumber` column, an empty name or a name twice.
-    public init(path: String, format: CSVFormat = CSVFormat(), name: String? = nil) throws(PassMintError) {
+    package init(path: String, format: CSVFormat = CSVFormat(), name: String? = nil) throws(PassMintError) {
         self.name = name ?? path
         reader = try CSVReader(path: path, format: format)
         guard let first = try reader.nextRecord() else {
@@ -83,7 +83,7 @@ public final class CSVBulkRows: BulkRowSource {
         self.serialIndex = serialIndex
     }
 
-    public func nextRow() throws(PassMintError) -> BulkRow? {
+    package func nextRow() throws(PassMintError) -> BulkRow? {
         guard let record = try reader.nextRecord() else { return nil }
         guard let fields = record.fields else {
             return BulkRow(line: record.line, serialNumber: "", values: [:], error: record.error ?? "unreadable")
@@ -104,7 +104,7 @@ public final class CSVBulkRows: BulkRowSource {
 
 /// JSON Lines rows: one JSON object per line, `serialNumber` and the fields to change (strings, numbers or
 /// booleans, stored as their text; null keeps the stored value). Blank lines are skipped.
-public final class JSONLinesBulkRows: BulkRowSource {
+package final class JSONLinesBulkRows: BulkRowSource {
     private let bytes: [UInt8]
     private let maxLineBytes: Int
     private let name: String
@@ -112,13 +112,13 @@ public final class JSONLinesBulkRows: BulkRowSource {
     private var line = 0
 
     /// - Parameter maxLineBytes: a longer line fails alone (the limit of one CSV record).
-    public init(bytes: [UInt8], name: String, maxLineBytes: Int = CSVLimits().maxRecordBytes) {
+    package init(bytes: [UInt8], name: String, maxLineBytes: Int = CSVLimits().maxRecordBytes) {
         self.bytes = bytes
         self.name = name
         self.maxLineBytes = maxLineBytes
     }
 
-    public func nextRow() throws(PassMintError) -> BulkRow? {
+    package func nextRow() throws(PassMintError) -> BulkRow? {
         while position < bytes.count {
             line += 1
             let start = position

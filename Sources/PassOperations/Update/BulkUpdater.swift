@@ -7,7 +7,7 @@ import PassSigning
 import PassStore
 
 /// What a bulk update checks a changed row with: the template's validation, and a render of the new pass.
-public protocol BulkRecordChecker: Sendable {
+package protocol BulkRecordChecker: Sendable {
     /// The complete new record of `pass` with `changes` applied, or the error that refuses them.
     func validate(_ pass: StoredPass, changes: [String: String]) throws -> [String: String]
     /// Passes with the same key render alike as far as a refusal goes (same template, same tier): one successful
@@ -18,16 +18,16 @@ public protocol BulkRecordChecker: Sendable {
 }
 
 extension TemplateRenderer: BulkRecordChecker {
-    public func validate(_ pass: StoredPass, changes: [String: String]) throws -> [String: String] {
+    package func validate(_ pass: StoredPass, changes: [String: String]) throws -> [String: String] {
         try validate(pass, changes: changes, allowImages: false)
     }
 
-    public func renderKey(_ pass: StoredPass) -> String {
+    package func renderKey(_ pass: StoredPass) -> String {
         let tierField = (try? issuer(for: pass.templatePath).template.tierField) ?? nil
         return pass.templatePath + "\u{0}" + (tierField.flatMap { pass.record[$0] } ?? "")
     }
 
-    public func renderCheck(_ pass: StoredPass) throws {
+    package func renderCheck(_ pass: StoredPass) throws {
         _ = try issue(pass)
     }
 }
@@ -43,17 +43,17 @@ extension TemplateRenderer: BulkRecordChecker {
 /// - A bad row fails alone (reported with its line, and its column when one is at fault); the job goes on.
 /// - With `resume`, rows up to the position the job last committed are skipped: the job's identity is the
 ///   input's content hash, recorded in the store that holds the passes.
-public final class BulkUpdater {
+package final class BulkUpdater {
     /// How a run goes.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The job's identity in the store's progress table (see `BulkUpdater.jobIdentity(csvPath:)`).
-        public var job: String
+        package var job: String
         /// Skip the rows the job already committed.
-        public var resume: Bool
+        package var resume: Bool
         /// Rows per chunk (a chunk holds at most this many changes).
-        public var chunkSize: Int
+        package var chunkSize: Int
 
-        public init(job: String, resume: Bool = false, chunkSize: Int = defaultBulkChunkSize) {
+        package init(job: String, resume: Bool = false, chunkSize: Int = defaultBulkChunkSize) {
             self.job = job
             self.resume = resume
             self.chunkSize = max(1, chunkSize)
@@ -61,23 +61,23 @@ public final class BulkUpdater {
     }
 
     /// What became of one row.
-    public enum RowStatus: String, Sendable {
+    package enum RowStatus: String, Sendable {
         case changed, unchanged, failed
     }
 
     /// One row's result, as the report line shows it.
-    public struct RowOutcome: Sendable, Equatable {
-        public var line: Int
-        public var serialNumber: String
-        public var status: RowStatus
+    package struct RowOutcome: Sendable, Equatable {
+        package var line: Int
+        package var serialNumber: String
+        package var status: RowStatus
         /// Outbox rows the change queued (0 when a pending push already covers the device).
-        public var pushes: Int
-        public var error: String?
+        package var pushes: Int
+        package var error: String?
         /// The column (CSV) or key (JSON Lines) at fault, when one is.
-        public var column: String?
+        package var column: String?
 
         /// The report's JSON Lines object: line, serialNumber, status, pushes, error (and column).
-        public var reportObject: [String: JSONValue] {
+        package var reportObject: [String: JSONValue] {
             var object: [String: JSONValue] = [
                 "line": .integer(Int64(line)), "serialNumber": serialNumber.isEmpty ? .null : .string(serialNumber),
                 "status": .string(status.rawValue), "pushes": .integer(Int64(pushes)),
@@ -89,33 +89,33 @@ public final class BulkUpdater {
     }
 
     /// Totals of a run (so far, when handed to `progress`).
-    public struct Summary: Sendable {
+    package struct Summary: Sendable {
         /// Rows read in this run (skipped ones included).
-        public var rows = 0
-        public var changed = 0
-        public var unchanged = 0
-        public var failed = 0
+        package var rows = 0
+        package var changed = 0
+        package var unchanged = 0
+        package var failed = 0
         /// Rows skipped because an earlier run of the job committed them (`resume`).
-        public var skipped = 0
-        public var pushesQueued = 0
-        public var elapsed = 0.0
+        package var skipped = 0
+        package var pushesQueued = 0
+        package var elapsed = 0.0
         /// Stopped at a chunk boundary because `shouldStop` said so.
-        public var interrupted = false
+        package var interrupted = false
         /// The job's committed position: the last input line done.
-        public var position: Int64 = 0
+        package var position: Int64 = 0
         /// Where an earlier run had got to (`resume`), nil when it started at the beginning.
-        public var resumedFrom: Int64?
+        package var resumedFrom: Int64?
         /// The first failed rows, at most `failuresKept`.
-        public var failures: [RowOutcome] = []
+        package var failures: [RowOutcome] = []
 
         /// How many failed rows a summary keeps.
-        public static let failuresKept = 100
+        package static let failuresKept = 100
     }
 
     private let store: any PassStore & BulkChangeStore
     private let checker: any BulkRecordChecker
 
-    public init(store: any PassStore & BulkChangeStore, checker: any BulkRecordChecker) {
+    package init(store: any PassStore & BulkChangeStore, checker: any BulkRecordChecker) {
         self.store = store
         self.checker = checker
     }
@@ -123,7 +123,7 @@ public final class BulkUpdater {
     /// The job identity of a CSV file: `update-csv:` and the SHA-256 of its bytes, so the same content resumes
     /// the same job whatever the file is called, and an edited file starts a new one.
     /// - Throws: `.invalidInput` naming the file when it cannot be read.
-    public static func jobIdentity(csvPath: String) throws(PassMintError) -> String {
+    package static func jobIdentity(csvPath: String) throws(PassMintError) -> String {
         guard let handle = FileHandle(forReadingAtPath: csvPath) else {
             throw .invalidInput("\(csvPath): cannot open the CSV file; check the path", about: .csv)
         }
@@ -151,7 +151,7 @@ public final class BulkUpdater {
     /// - Throws: `.environment` when the store cannot be read or written (the chunks committed so far stay, and a
     ///   rerun with `resume` continues after them), or the report cannot be written; whatever reading the rows
     ///   throws. Bad rows are reported, not thrown.
-    public func run(
+    package func run(
         _ rows: any BulkRowSource, options: Options, reportPath: String? = nil, shouldStop: () -> Bool = { false },
         progress: (Summary) -> Void = { _ in }
     ) throws(PassMintError) -> Summary {

@@ -2,14 +2,14 @@ import PassMint
 import PassStore
 
 /// `passmint update`: validate a change against the template and store it with its pushes, in one transaction.
-public enum PassUpdater {
+package enum PassUpdater {
     /// The outcome of one update.
-    public struct Outcome: Sendable {
-        public let serialNumber: String
-        public let tag: Int64
-        public let pushesQueued: Int
+    package struct Outcome: Sendable {
+        package let serialNumber: String
+        package let tag: Int64
+        package let pushesQueued: Int
         /// Fields whose value changed, old → new.
-        public let changed: [(field: String, from: String?, to: String)]
+        package let changed: [(field: String, from: String?, to: String)]
     }
 
     /// Applies `changes` to the stored pass `serial`. Changes that name image files (`image.SLOT`, image fields)
@@ -18,7 +18,7 @@ public enum PassUpdater {
     ///   - voided: the pass's new voided state (true cancels the card: Wallet greys it out), nil to keep it.
     ///   - imageFolder: where relative image paths start and must stay inside (nil: current directory).
     /// - Throws: `.invalidInput` for an unknown serial, a value the template rejects or an unusable image.
-    public static func update(
+    package static func update(
         serial: String, changes: [String: String], voided: Bool? = nil, store: any PassStore,
         renderer: TemplateRenderer, imageFolder: String? = nil
     ) throws(PassMintError) -> Outcome {

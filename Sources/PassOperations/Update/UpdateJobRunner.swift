@@ -9,14 +9,14 @@ import PassLog
 /// `BulkUpdater` (the same checks and engine as `update --csv`). The job's status is written to the store when it
 /// is accepted, after every chunk and at the end, so any instance on the database answers
 /// `GET /admin/v1/updates/{id}`. A job whose instance dies stays `running`; its committed chunks are kept.
-public final class UpdateJobRunner: Sendable {
+package final class UpdateJobRunner: Sendable {
     /// The body's format, from its `Content-Type`.
-    public enum Format: Sendable {
+    package enum Format: Sendable {
         case csv, jsonLines
     }
 
     /// What became of a submitted job.
-    public enum Submission: Sendable, Equatable {
+    package enum Submission: Sendable, Equatable {
         /// Recorded as `queued`; it starts after the jobs before it.
         case accepted(UpdateJobStatus)
         /// Not accepted: `waiting` jobs already wait, and their bodies are held in memory.
@@ -30,13 +30,13 @@ public final class UpdateJobRunner: Sendable {
     private let queue = DispatchQueue(label: "passmint.update-jobs")
     private let waiting = Atomic<Int>(0)
     /// Jobs accepted and not finished, at most (each holds its body until it has been read).
-    public let maxWaiting: Int
+    package let maxWaiting: Int
     private let chunkSize: Int
 
     /// - Parameters:
     ///   - onChunk: called after each stored chunk (wake the pusher).
     ///   - now: the clock of the status times.
-    public init(
+    package init(
         store: any PassStore & BulkChangeStore & UpdateJobStore, checker: any BulkRecordChecker,
         maxWaiting: Int = 4, chunkSize: Int = defaultBulkChunkSize,
         onChunk: @escaping @Sendable () -> Void = {}, now: @escaping @Sendable () -> Date = { Date() }
@@ -51,7 +51,7 @@ public final class UpdateJobRunner: Sendable {
 
     /// Records a new job as `queued` and starts it after the jobs before it, unless `maxWaiting` jobs wait.
     /// - Throws: a store error when the job cannot be recorded.
-    public func submit(body: [UInt8], format: Format) throws -> Submission {
+    package func submit(body: [UInt8], format: Format) throws -> Submission {
         guard waiting.wrappingAdd(1, ordering: .relaxed).newValue <= maxWaiting else {
             waiting.wrappingSubtract(1, ordering: .relaxed)
             return .busy(waiting: maxWaiting)
@@ -67,7 +67,7 @@ public final class UpdateJobRunner: Sendable {
     }
 
     /// The stored status of job `id` (whichever instance runs it), nil for an unknown id.
-    public func status(id: String) throws -> UpdateJobStatus? {
+    package func status(id: String) throws -> UpdateJobStatus? {
         try store.updateJob(id: id)
     }
 

@@ -7,10 +7,10 @@ import PassLog
 
 /// Validates an admin change: gets the stored pass and the changed fields, returns the complete new record or
 /// throws an error whose description is sent to the client with a 400.
-public typealias RecordValidator = @Sendable (StoredPass, [String: String]) throws -> [String: String]
+package typealias RecordValidator = @Sendable (StoredPass, [String: String]) throws -> [String: String]
 
 /// Signs a personalization token: detached PKCS#7 (DER) over the token's UTF-8 bytes with the pass identity.
-public typealias TokenSigner = @Sendable ([UInt8]) throws -> [UInt8]
+package typealias TokenSigner = @Sendable ([UInt8]) throws -> [UInt8]
 
 /// Everything handlers share. Value type; the reference members are thread-safe.
 struct HandlerContext: Sendable {

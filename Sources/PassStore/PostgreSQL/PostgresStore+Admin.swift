@@ -2,7 +2,7 @@ import Foundation
 
 /// Logs, personalizations, counters and the admin view.
 extension PostgresStore {
-    public func appendLogs(_ lines: [String]) throws {
+    package func appendLogs(_ lines: [String]) throws {
         guard !lines.isEmpty else { return }
         let nowSeconds = String(RecordCoding.seconds(now()))
         try pool.transaction { db in
@@ -13,14 +13,14 @@ extension PostgresStore {
     }
 
     /// The newest stored Wallet log lines, oldest first.
-    public func recentLogs(limit: Int) throws -> [String] {
+    package func recentLogs(limit: Int) throws -> [String] {
         try pool.withConnection { db in
             let result = try db.query("SELECT message FROM logs ORDER BY id DESC LIMIT $1", [String(limit)])
             return (0..<result.rowCount).map { result.string($0, 0) }.reversed()
         }
     }
 
-    public func storePersonalization(passType: String, serial: String, token: String, info: [String: String])
+    package func storePersonalization(passType: String, serial: String, token: String, info: [String: String])
         throws
     {
         let encoded = try RecordCoding.encode(info)
@@ -33,22 +33,22 @@ extension PostgresStore {
     }
 
     /// The personalization info stored for a serial, newest first.
-    public func personalizations(serial: String) throws -> [[String: String]] {
+    package func personalizations(serial: String) throws -> [[String: String]] {
         try pool.withConnection { db in
             let result = try db.query("SELECT info FROM personalizations WHERE serial = $1 ORDER BY id DESC", [serial])
             return try (0..<result.rowCount).map { try RecordCoding.decode(result.string($0, 0), serial: serial) }
         }
     }
 
-    public func registrationsCount() throws -> Int {
+    package func registrationsCount() throws -> Int {
         try pool.withConnection { db in try db.query("SELECT count(*) FROM registrations").int(0, 0) }
     }
 
-    public func outboxDepth() throws -> Int {
+    package func outboxDepth() throws -> Int {
         try pool.withConnection { db in try db.query("SELECT count(*) FROM push_outbox").int(0, 0) }
     }
 
-    public func passTypeCounts() throws -> [String: Int] {
+    package func passTypeCounts() throws -> [String: Int] {
         try pool.withConnection { db in
             let result = try db.query("SELECT pass_type, count(*) FROM passes GROUP BY pass_type")
             var counts: [String: Int] = [:]
@@ -57,7 +57,7 @@ extension PostgresStore {
         }
     }
 
-    public func details(serial: String) throws -> PassDetails? {
+    package func details(serial: String) throws -> PassDetails? {
         try pool.withConnection { db in
             let passes = try db.query("SELECT \(Self.passColumns) FROM passes WHERE serial = $1", [serial])
             guard passes.rowCount > 0 else { return nil }

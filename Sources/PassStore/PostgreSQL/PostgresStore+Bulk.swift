@@ -4,7 +4,7 @@ import Foundation
 /// travel as arrays (`unnest`), one `UPDATE … FROM` changes every pass and one `INSERT … SELECT` writes the outbox
 /// rows of all their registrations, so a chunk of 500 passes costs a few round trips, not one per pass or device.
 extension PostgresStore: BulkChangeStore {
-    public func applyChangesCountingPushes(_ changes: [PassChange], progress: BulkProgress?) throws -> (
+    package func applyChangesCountingPushes(_ changes: [PassChange], progress: BulkProgress?) throws -> (
         outcome: ChunkOutcome, pushesBySerial: [String: Int]
     ) {
         let changes = PassChange.coalesced(changes)
@@ -70,14 +70,14 @@ extension PostgresStore: BulkChangeStore {
         }
     }
 
-    public func bulkPosition(job: String) throws -> Int64? {
+    package func bulkPosition(job: String) throws -> Int64? {
         try pool.withConnection { db in
             let result = try db.query("SELECT position FROM bulk_progress WHERE job = $1", [job])
             return result.rowCount > 0 ? result.int64(0, 0) : nil
         }
     }
 
-    public func passes(after serial: String?, limit: Int, templatePath: String?) throws -> [StoredPass] {
+    package func passes(after serial: String?, limit: Int, templatePath: String?) throws -> [StoredPass] {
         try pool.withConnection { db in
             // "" sorts before every serial, and a plain comparison keeps the primary-key index usable.
             let result = try db.query(
@@ -89,7 +89,7 @@ extension PostgresStore: BulkChangeStore {
         }
     }
 
-    public func passes(serials: [String]) throws -> [StoredPass] {
+    package func passes(serials: [String]) throws -> [StoredPass] {
         guard !serials.isEmpty else { return [] }
         return try pool.withConnection { db in
             let result = try db.query(
@@ -138,7 +138,7 @@ extension PostgresStore: BulkChangeStore {
 }
 
 extension PostgresStore: UpdateJobStore {
-    public func saveUpdateJob(_ job: UpdateJobStatus) throws {
+    package func saveUpdateJob(_ job: UpdateJobStatus) throws {
         let failures = try UpdateJobCoding.encode(job.failures)
         try pool.withConnection { db in
             try db.query(
@@ -158,7 +158,7 @@ extension PostgresStore: UpdateJobStore {
         }
     }
 
-    public func updateJob(id: String) throws -> UpdateJobStatus? {
+    package func updateJob(id: String) throws -> UpdateJobStatus? {
         try pool.withConnection { db in
             let r = try db.query(
                 """

@@ -4,12 +4,12 @@ import Foundation
 extension PostgresStore {
     /// Calls `handler` (on the listener thread) when any instance queued pushes into the shared outbox, so a
     /// pusher sends them at once instead of at its next poll; never called unless the store listens.
-    public func onPushesQueued(_ handler: @escaping @Sendable () -> Void) {
+    package func onPushesQueued(_ handler: @escaping @Sendable () -> Void) {
         changes?.onPushesQueued(handler)
     }
 
     /// True while the store receives change notifications (its read caches are in use).
-    public var isListeningForChanges: Bool { changes?.isLive ?? false }
+    package var isListeningForChanges: Bool { changes?.isLive ?? false }
 
     /// Every serial of `passType` the device is registered for, with its tag, ordered by tag and serial.
     func registrations(device: String, passType: String) throws -> PostgresChangeFeed.Registrations {

@@ -4,7 +4,7 @@ import Foundation
 extension PostgresStore {
     static let linkColumns = "serial, created_at, expires_at, revoked_at"
 
-    public func resolveLink(tokenHash: String) throws -> PassLinkInfo? {
+    package func resolveLink(tokenHash: String) throws -> PassLinkInfo? {
         let nowSeconds = RecordCoding.seconds(now())
         return try pool.withConnection { db in
             Self.linkInfo(
@@ -13,7 +13,7 @@ extension PostgresStore {
         }
     }
 
-    public func openLink(tokenHash: String) throws -> PassLinkTarget? {
+    package func openLink(tokenHash: String) throws -> PassLinkTarget? {
         let nowSeconds = RecordCoding.seconds(now())
         return try pool.withConnection { db in
             let result = try db.query(
@@ -31,7 +31,7 @@ extension PostgresStore {
         }
     }
 
-    public func link(serial: String) throws -> PassLinkInfo? {
+    package func link(serial: String) throws -> PassLinkInfo? {
         let nowSeconds = RecordCoding.seconds(now())
         return try pool.withConnection { db in
             Self.linkInfo(
@@ -40,7 +40,7 @@ extension PostgresStore {
         }
     }
 
-    public func reissueLink(_ grant: PassLinkGrant) throws -> PassLinkInfo {
+    package func reissueLink(_ grant: PassLinkGrant) throws -> PassLinkInfo {
         let nowSeconds = RecordCoding.seconds(now())
         return try pool.transaction { db in
             // The pass row is locked, so a concurrent delete of the pass cannot leave an orphan link.
@@ -53,7 +53,7 @@ extension PostgresStore {
         }
     }
 
-    public func revokeLink(serial: String) throws -> PassLinkInfo? {
+    package func revokeLink(serial: String) throws -> PassLinkInfo? {
         let nowSeconds = RecordCoding.seconds(now())
         return try pool.withConnection { db in
             Self.linkInfo(
@@ -66,7 +66,7 @@ extension PostgresStore {
         }
     }
 
-    public func setLinkExpiry(serial: String, expiresAt: Date?) throws -> PassLinkInfo? {
+    package func setLinkExpiry(serial: String, expiresAt: Date?) throws -> PassLinkInfo? {
         let nowSeconds = RecordCoding.seconds(now())
         return try pool.withConnection { db in
             Self.linkInfo(

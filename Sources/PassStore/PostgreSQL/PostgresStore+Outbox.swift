@@ -10,7 +10,7 @@ import Foundation
 /// The claim and the batch completion are planned on each call (`queryPlanned`): the outbox goes from empty to
 /// thousands of rows in one update, and a plan cached while it was empty is the wrong one for it full.
 extension PostgresStore {
-    public func claimDuePushes(limit: Int, now: Date, lease: TimeInterval) throws -> [PushJob] {
+    package func claimDuePushes(limit: Int, now: Date, lease: TimeInterval) throws -> [PushJob] {
         let nowMilliseconds = RecordCoding.milliseconds(now)
         let leaseUntil = nowMilliseconds + Int64((lease * 1000).rounded(.up))
         return try pool.withConnection { db in
@@ -30,17 +30,17 @@ extension PostgresStore {
         }
     }
 
-    public func completePush(id: Int64) throws {
+    package func completePush(id: Int64) throws {
         try completePushes(ids: [id])
     }
 
-    public func completePushes(ids: [Int64]) throws {
+    package func completePushes(ids: [Int64]) throws {
         guard !ids.isEmpty else { return }
         let list = "{" + ids.map(String.init).joined(separator: ",") + "}"
         try finish(ids: list, result: .sent, detail: "")
     }
 
-    public func retryPush(id: Int64, at: Date, reason: String) throws {
+    package func retryPush(id: Int64, at: Date, reason: String) throws {
         let nowSeconds = String(RecordCoding.seconds(now()))
         try pool.withConnection { db in
             try db.query(
@@ -55,7 +55,7 @@ extension PostgresStore {
         }
     }
 
-    public func dropPush(id: Int64, deletingRegistrationsFor pushToken: String, reason: String) throws {
+    package func dropPush(id: Int64, deletingRegistrationsFor pushToken: String, reason: String) throws {
         let nowSeconds = String(RecordCoding.seconds(now()))
         // The deleted registrations reach other instances' caches by notification; this one's at once (rare:
         // the devices of the token are not known here, so every cached list goes).
@@ -68,7 +68,7 @@ extension PostgresStore {
         }
     }
 
-    public func abandonPush(id: Int64, reason: String) throws {
+    package func abandonPush(id: Int64, reason: String) throws {
         try finish(ids: "{\(id)}", result: .failed, detail: reason)
     }
 

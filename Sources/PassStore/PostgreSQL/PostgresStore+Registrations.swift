@@ -31,7 +31,7 @@ extension PostgresStore {
         try db.execute("SET enable_seqscan = off")
     }
 
-    public func register(device: String, passType: String, serial: String, pushToken: String) throws
+    package func register(device: String, passType: String, serial: String, pushToken: String) throws
         -> RegistrationOutcome
     {
         defer { changes?.registrationsChanged(device: device) }

@@ -160,7 +160,7 @@ extension PostgresStore {
             """, [pushToken, String(day), shard()])
     }
 
-    public func installDays(_ query: InstallStatsQuery) throws -> [InstallDay] {
+    package func installDays(_ query: InstallStatsQuery) throws -> [InstallDay] {
         try pool.withConnection { db in
             // The running sum covers every earlier day, so a range that starts late still gets the right count.
             let result = try db.query(
@@ -182,7 +182,7 @@ extension PostgresStore {
         }
     }
 
-    public func installTotals() throws -> [InstallTotals] {
+    package func installTotals() throws -> [InstallTotals] {
         try pool.withConnection { db in
             let result = try db.execute(
                 """

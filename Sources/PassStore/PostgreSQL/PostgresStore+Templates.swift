@@ -2,7 +2,7 @@ import Foundation
 
 /// Template versions in PostgreSQL (see `TemplateVersionStore`).
 extension PostgresStore: TemplateVersionStore {
-    public func storeTemplateVersion(_ version: TemplateVersion) throws -> Bool {
+    package func storeTemplateVersion(_ version: TemplateVersion) throws -> Bool {
         let nowSeconds = String(RecordCoding.seconds(now()))
         return try pool.transaction { db in
             // Two processes storing the same new version at once: the second waits on the row and inserts nothing.
@@ -27,7 +27,7 @@ extension PostgresStore: TemplateVersionStore {
         }
     }
 
-    public func templateVersion(digest: String) throws -> TemplateVersion? {
+    package func templateVersion(digest: String) throws -> TemplateVersion? {
         try pool.withConnection { db in
             let version = try db.query("SELECT designer FROM template_versions WHERE digest = $1", [digest])
             guard version.rowCount > 0 else { return nil }
@@ -38,7 +38,7 @@ extension PostgresStore: TemplateVersionStore {
         }
     }
 
-    public func currentTemplate(name: String) throws -> PublishedTemplate? {
+    package func currentTemplate(name: String) throws -> PublishedTemplate? {
         try pool.withConnection { db in
             let result = try db.query("SELECT name, digest, published_at FROM templates WHERE name = $1", [name])
             return result.rowCount > 0 ? Self.published(result, row: 0) : nil
@@ -46,7 +46,7 @@ extension PostgresStore: TemplateVersionStore {
     }
 
     @discardableResult
-    public func publishTemplate(name: String, digest: String, onlyIfUnpublished: Bool) throws -> Bool {
+    package func publishTemplate(name: String, digest: String, onlyIfUnpublished: Bool) throws -> Bool {
         let nowSeconds = String(RecordCoding.seconds(now()))
         let upsert =
             onlyIfUnpublished
@@ -60,14 +60,14 @@ extension PostgresStore: TemplateVersionStore {
         }
     }
 
-    public func publishedTemplates() throws -> [PublishedTemplate] {
+    package func publishedTemplates() throws -> [PublishedTemplate] {
         try pool.withConnection { db in
             let result = try db.query("SELECT name, digest, published_at FROM templates ORDER BY name")
             return (0..<result.rowCount).map { Self.published(result, row: $0) }
         }
     }
 
-    public func templateUsage() throws -> [TemplateUsage] {
+    package func templateUsage() throws -> [TemplateUsage] {
         try pool.withConnection { db in
             let result = try db.query(
                 """

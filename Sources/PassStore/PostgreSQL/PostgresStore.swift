@@ -6,7 +6,7 @@ import Foundation
 /// own: update tags come from the `pass_tag` sequence (monotonic across instances), `Last-Modified` seconds are
 /// raised under the row lock of the UPDATE, and pushers claim outbox rows with `FOR UPDATE SKIP LOCKED` and a
 /// lease (see `PostgresStore+Outbox.swift`).
-public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
+package final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     let pool: PostgresPool
     let now: @Sendable () -> Date
     /// The caches of `passVersion` and `updatedSerials` and the pusher wake-up; nil unless listening.
@@ -28,7 +28,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     ///     pushes (`serve`; see `PostgresChangeFeed` for how stale a cached read can be).
     /// - Throws: `StoreError.databaseUnavailable` when the server cannot be reached, `.postgres` when a
     ///   migration fails, `.schemaTooNew` for a database migrated by a newer PassMint.
-    public init(
+    package init(
         url: PostgresURL, poolSize: Int = 8, now: @escaping @Sendable () -> Date = { Date() },
         listensForChanges: Bool = false
     ) throws {
@@ -43,17 +43,17 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     deinit { changes?.stop() }
 
     /// The server, without password.
-    public var server: String { pool.url.description }
+    package var server: String { pool.url.description }
 
     /// The connections this store opens at most.
-    public var poolSize: Int { pool.size }
+    package var poolSize: Int { pool.size }
 
     static let passColumns =
         "serial, pass_type, template, record, auth_token, tag, modified_at, voided, web_service_url, compatible_pass"
 
-    public func insertPasses(_ passes: [StoredPass]) throws { try insertPasses(passes, links: []) }
+    package func insertPasses(_ passes: [StoredPass]) throws { try insertPasses(passes, links: []) }
 
-    public func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws {
+    package func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws {
         guard !passes.isEmpty else { return }
         let nowSeconds = String(RecordCoding.seconds(now()))
         let day = UTCDay(now()).number
@@ -86,12 +86,12 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
         changes?.passesChanged(passes.map(\.serialNumber))
     }
 
-    public func pass(passType: String, serial: String) throws -> StoredPass? {
+    package func pass(passType: String, serial: String) throws -> StoredPass? {
         guard let pass = try pass(serial: serial), pass.passTypeIdentifier == passType else { return nil }
         return pass
     }
 
-    public func pass(serial: String) throws -> StoredPass? {
+    package func pass(serial: String) throws -> StoredPass? {
         try pool.withConnection { db in
             let result = try db.query("SELECT \(Self.passColumns) FROM passes WHERE serial = $1", [serial])
             guard result.rowCount > 0 else { return nil }
@@ -101,7 +101,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
         }
     }
 
-    public func passVersion(passType: String, serial: String) throws -> PassVersion? {
+    package func passVersion(passType: String, serial: String) throws -> PassVersion? {
         let lookup = changes?.version(passType: passType, serial: serial) ?? .bypass
         if case .hit(let version) = lookup { return version }
         let version = try pool.withConnection { db -> PassVersion? in
@@ -119,7 +119,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
         return version
     }
 
-    public func unregister(device: String, passType: String, serial: String) throws -> Bool {
+    package func unregister(device: String, passType: String, serial: String) throws -> Bool {
         defer { changes?.registrationsChanged(device: device) }
         let day = String(UTCDay(now()).number)
         return try pool.withConnection { db in
@@ -140,7 +140,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
         }
     }
 
-    public func updatedSerials(device: String, passType: String, since: Int64?) throws -> (
+    package func updatedSerials(device: String, passType: String, since: Int64?) throws -> (
         serials: [String], lastUpdated: Int64
     )? {
         switch changes?.registrations(device: device, passType: passType) ?? .bypass {
@@ -179,7 +179,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
 
     /// One statement: the new record, tag and second, and one outbox row per registered device (except devices
     /// with a fresh unclaimed push of this pass type waiting: one push makes the phone fetch every change).
-    public func updateRecord(
+    package func updateRecord(
         serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?
     ) throws -> (pass: StoredPass, pushesQueued: Int) {
         let nowDate = now()

@@ -3,13 +3,13 @@
 ///
 /// `description` never shows a password: the user-info password and a `password=` query value are replaced
 /// by `***`, so the value can be logged and put in error messages.
-public struct PostgresURL: Sendable, CustomStringConvertible, Equatable {
+package struct PostgresURL: Sendable, CustomStringConvertible, Equatable {
     /// The full URI as libpq reads it (may contain a password: never print it).
     let connectionString: String
 
     /// Checks that `text` is a `postgres://` or `postgresql://` URI.
     /// - Throws: `StoreError.invalidConfiguration` for anything else.
-    public init(_ text: String) throws(StoreError) {
+    package init(_ text: String) throws(StoreError) {
         guard text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") else {
             throw .invalidConfiguration(
                 "a PostgreSQL store is given as postgresql://USER@HOST:PORT/DATABASE, not '\(Self.redact(text))'")
@@ -18,10 +18,10 @@ public struct PostgresURL: Sendable, CustomStringConvertible, Equatable {
     }
 
     /// Whether the URI itself carries a password (which then must not come from a command line).
-    public var hasPassword: Bool { Self.redact(connectionString) != connectionString }
+    package var hasPassword: Bool { Self.redact(connectionString) != connectionString }
 
     /// The URI with any password replaced by `***`.
-    public var description: String { Self.redact(connectionString) }
+    package var description: String { Self.redact(connectionString) }
 
     /// Replaces the password of `scheme://user:password@host` and of `password=` parameters by `***`.
     static func redact(_ text: String) -> String {

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A store file (the database, its `-wal` or `-shm`) that other users may read or write.
-public struct StoreFileExposure: Sendable, Equatable, CustomStringConvertible {
+package struct StoreFileExposure: Sendable, Equatable, CustomStringConvertible {
     /// The file.
-    public let path: String
+    package let path: String
     /// Its permission bits (e.g. 0o644).
-    public let mode: UInt32
+    package let mode: UInt32
 
     /// What is wrong and the command that fixes it.
-    public var description: String {
+    package var description: String {
         "store file \(path) is accessible to other users (mode \(String(mode, radix: 8))); it holds every pass's "
             + "authentication token and every device's push token: chmod 600 \(path)"
     }

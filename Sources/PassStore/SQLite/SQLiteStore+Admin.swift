@@ -2,7 +2,7 @@ import Foundation
 
 /// Logs, personalizations, counters and the admin view.
 extension SQLiteStore {
-    public func appendLogs(_ lines: [String]) throws {
+    package func appendLogs(_ lines: [String]) throws {
         guard !lines.isEmpty else { return }
         let nowSeconds = Self.seconds(now())
         try pool.write { db in
@@ -17,7 +17,7 @@ extension SQLiteStore {
     }
 
     /// The newest stored Wallet log lines, oldest first.
-    public func recentLogs(limit: Int) throws -> [String] {
+    package func recentLogs(limit: Int) throws -> [String] {
         try pool.withConnection { db in
             try db.withStatement("SELECT message FROM logs ORDER BY id DESC LIMIT ?1") { s in
                 try s.bind(1, limit)
@@ -28,7 +28,7 @@ extension SQLiteStore {
         }
     }
 
-    public func storePersonalization(passType: String, serial: String, token: String, info: [String: String])
+    package func storePersonalization(passType: String, serial: String, token: String, info: [String: String])
         throws
     {
         let encoded = try Self.encode(info)
@@ -48,7 +48,7 @@ extension SQLiteStore {
     }
 
     /// The personalization info stored for a serial, newest first.
-    public func personalizations(serial: String) throws -> [[String: String]] {
+    package func personalizations(serial: String) throws -> [[String: String]] {
         try pool.withConnection { db in
             try db.withStatement("SELECT info FROM personalizations WHERE serial = ?1 ORDER BY id DESC") { s in
                 try s.bind(1, serial)
@@ -59,15 +59,15 @@ extension SQLiteStore {
         }
     }
 
-    public func registrationsCount() throws -> Int {
+    package func registrationsCount() throws -> Int {
         try count("SELECT count(*) FROM registrations")
     }
 
-    public func outboxDepth() throws -> Int {
+    package func outboxDepth() throws -> Int {
         try count("SELECT count(*) FROM push_outbox")
     }
 
-    public func passTypeCounts() throws -> [String: Int] {
+    package func passTypeCounts() throws -> [String: Int] {
         try pool.withConnection { db in
             try db.withStatement("SELECT pass_type, count(*) FROM passes GROUP BY pass_type") { s in
                 var counts: [String: Int] = [:]
@@ -83,7 +83,7 @@ extension SQLiteStore {
         }
     }
 
-    public func details(serial: String) throws -> PassDetails? {
+    package func details(serial: String) throws -> PassDetails? {
         try pool.withConnection { db in
             guard let pass = try Self.selectPass(db, serial: serial) else { return nil }
             let registrations = try db.withStatement(

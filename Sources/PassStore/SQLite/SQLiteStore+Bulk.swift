@@ -4,7 +4,7 @@ import Foundation
 /// statements, which cost no round trip in an embedded database; outbox rows come from one
 /// `INSERT … SELECT` over the registrations of each changed pass.
 extension SQLiteStore: BulkChangeStore {
-    public func applyChangesCountingPushes(_ changes: [PassChange], progress: BulkProgress?) throws -> (
+    package func applyChangesCountingPushes(_ changes: [PassChange], progress: BulkProgress?) throws -> (
         outcome: ChunkOutcome, pushesBySerial: [String: Int]
     ) {
         let changes = PassChange.coalesced(changes)
@@ -63,7 +63,7 @@ extension SQLiteStore: BulkChangeStore {
         }
     }
 
-    public func bulkPosition(job: String) throws -> Int64? {
+    package func bulkPosition(job: String) throws -> Int64? {
         try pool.withConnection { db in
             try db.withStatement("SELECT position FROM bulk_progress WHERE job = ?1") { s in
                 try s.bind(1, job)
@@ -72,7 +72,7 @@ extension SQLiteStore: BulkChangeStore {
         }
     }
 
-    public func passes(after serial: String?, limit: Int, templatePath: String?) throws -> [StoredPass] {
+    package func passes(after serial: String?, limit: Int, templatePath: String?) throws -> [StoredPass] {
         try pool.withConnection { db in
             let serials = try db.withStatement(
                 """
@@ -92,7 +92,7 @@ extension SQLiteStore: BulkChangeStore {
         }
     }
 
-    public func passes(serials: [String]) throws -> [StoredPass] {
+    package func passes(serials: [String]) throws -> [StoredPass] {
         try pool.withConnection { db in
             try Self.reading(db) { try serials.compactMap { try Self.selectPass(db, serial: $0) } }
         }
@@ -121,7 +121,7 @@ extension SQLiteStore: BulkChangeStore {
 }
 
 extension SQLiteStore: UpdateJobStore {
-    public func saveUpdateJob(_ job: UpdateJobStatus) throws {
+    package func saveUpdateJob(_ job: UpdateJobStatus) throws {
         let failures = try UpdateJobCoding.encode(job.failures)
         try pool.write { db in
             try db.withStatement(
@@ -150,7 +150,7 @@ extension SQLiteStore: UpdateJobStore {
         }
     }
 
-    public func updateJob(id: String) throws -> UpdateJobStatus? {
+    package func updateJob(id: String) throws -> UpdateJobStatus? {
         try pool.withConnection { db in
             try db.withStatement(
                 """

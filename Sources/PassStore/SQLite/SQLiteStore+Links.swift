@@ -2,14 +2,14 @@ import Foundation
 
 /// Distribution links (`pass_links`).
 extension SQLiteStore {
-    public func resolveLink(tokenHash: String) throws -> PassLinkInfo? {
+    package func resolveLink(tokenHash: String) throws -> PassLinkInfo? {
         let nowSeconds = Self.seconds(now())
         return try pool.withConnection { db in
             try Self.selectLink(db, where: "token_hash = ?1", tokenHash, nowSeconds: nowSeconds)
         }
     }
 
-    public func openLink(tokenHash: String) throws -> PassLinkTarget? {
+    package func openLink(tokenHash: String) throws -> PassLinkTarget? {
         let nowSeconds = Self.seconds(now())
         return try pool.withConnection { db in
             try db.withStatement(
@@ -30,14 +30,14 @@ extension SQLiteStore {
         }
     }
 
-    public func link(serial: String) throws -> PassLinkInfo? {
+    package func link(serial: String) throws -> PassLinkInfo? {
         let nowSeconds = Self.seconds(now())
         return try pool.withConnection { db in
             try Self.selectLink(db, where: "serial = ?1", serial, nowSeconds: nowSeconds)
         }
     }
 
-    public func reissueLink(_ grant: PassLinkGrant) throws -> PassLinkInfo {
+    package func reissueLink(_ grant: PassLinkGrant) throws -> PassLinkInfo {
         let nowSeconds = Self.seconds(now())
         return try pool.write { db in
             let known = try db.withStatement("SELECT 1 FROM passes WHERE serial = ?1") { s in
@@ -52,7 +52,7 @@ extension SQLiteStore {
         }
     }
 
-    public func revokeLink(serial: String) throws -> PassLinkInfo? {
+    package func revokeLink(serial: String) throws -> PassLinkInfo? {
         let nowSeconds = Self.seconds(now())
         return try pool.write { db in
             try db.withStatement("UPDATE pass_links SET revoked_at = ?2 WHERE serial = ?1 AND revoked_at IS NULL") {
@@ -65,7 +65,7 @@ extension SQLiteStore {
         }
     }
 
-    public func setLinkExpiry(serial: String, expiresAt: Date?) throws -> PassLinkInfo? {
+    package func setLinkExpiry(serial: String, expiresAt: Date?) throws -> PassLinkInfo? {
         let nowSeconds = Self.seconds(now())
         return try pool.write { db in
             try db.withStatement("UPDATE pass_links SET expires_at = ?2 WHERE serial = ?1") { s in

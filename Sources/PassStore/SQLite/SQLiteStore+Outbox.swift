@@ -2,7 +2,7 @@ import Foundation
 
 /// The push outbox: leased claims, so several pushers (threads or processes) never take the same row.
 extension SQLiteStore {
-    public func claimDuePushes(limit: Int, now: Date, lease: TimeInterval) throws -> [PushJob] {
+    package func claimDuePushes(limit: Int, now: Date, lease: TimeInterval) throws -> [PushJob] {
         let nowMilliseconds = Self.milliseconds(now)
         let leaseUntil = nowMilliseconds + Int64((lease * 1000).rounded(.up))
         return try pool.write { db in
@@ -29,11 +29,11 @@ extension SQLiteStore {
         }
     }
 
-    public func completePush(id: Int64) throws {
+    package func completePush(id: Int64) throws {
         try finish(id: id, result: .sent, detail: "")
     }
 
-    public func completePushes(ids: [Int64]) throws {
+    package func completePushes(ids: [Int64]) throws {
         let nowSeconds = Self.seconds(now())
         try pool.write { db in
             for id in ids {
@@ -46,7 +46,7 @@ extension SQLiteStore {
         }
     }
 
-    public func retryPush(id: Int64, at: Date, reason: String) throws {
+    package func retryPush(id: Int64, at: Date, reason: String) throws {
         let nowSeconds = Self.seconds(now())
         try pool.write { db in
             try Self.recordHistory(db, id: id, result: .retry, detail: reason, at: nowSeconds)
@@ -64,7 +64,7 @@ extension SQLiteStore {
         }
     }
 
-    public func dropPush(id: Int64, deletingRegistrationsFor pushToken: String, reason: String) throws {
+    package func dropPush(id: Int64, deletingRegistrationsFor pushToken: String, reason: String) throws {
         let nowSeconds = Self.seconds(now())
         try pool.write { db in
             try Self.recordHistory(db, id: id, result: .dropped, detail: reason, at: nowSeconds)
@@ -89,7 +89,7 @@ extension SQLiteStore {
         }
     }
 
-    public func abandonPush(id: Int64, reason: String) throws {
+    package func abandonPush(id: Int64, reason: String) throws {
         try finish(id: id, result: .failed, detail: reason)
     }
 

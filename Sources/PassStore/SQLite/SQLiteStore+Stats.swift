@@ -167,7 +167,7 @@ extension SQLiteStore {
         }
     }
 
-    public func installDays(_ query: InstallStatsQuery) throws -> [InstallDay] {
+    package func installDays(_ query: InstallStatsQuery) throws -> [InstallDay] {
         try pool.withConnection { db in
             // The running sum covers every earlier day, so a range that starts late still gets the right count.
             try db.withStatement(
@@ -194,7 +194,7 @@ extension SQLiteStore {
         }
     }
 
-    public func installTotals() throws -> [InstallTotals] {
+    package func installTotals() throws -> [InstallTotals] {
         try pool.withConnection { db in
             try db.withStatement(
                 """

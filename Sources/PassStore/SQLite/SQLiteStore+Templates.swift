@@ -2,7 +2,7 @@ import Foundation
 
 /// Template versions in SQLite (see `TemplateVersionStore`).
 extension SQLiteStore: TemplateVersionStore {
-    public func storeTemplateVersion(_ version: TemplateVersion) throws -> Bool {
+    package func storeTemplateVersion(_ version: TemplateVersion) throws -> Bool {
         let nowSeconds = Self.seconds(now())
         return try pool.write { db in
             let inserted = try db.withStatement(
@@ -32,7 +32,7 @@ extension SQLiteStore: TemplateVersionStore {
         }
     }
 
-    public func templateVersion(digest: String) throws -> TemplateVersion? {
+    package func templateVersion(digest: String) throws -> TemplateVersion? {
         try pool.withConnection { db in
             let designer: Bool? = try db.withStatement("SELECT designer FROM template_versions WHERE digest = ?1") {
                 s in
@@ -50,7 +50,7 @@ extension SQLiteStore: TemplateVersionStore {
         }
     }
 
-    public func currentTemplate(name: String) throws -> PublishedTemplate? {
+    package func currentTemplate(name: String) throws -> PublishedTemplate? {
         try pool.withConnection { db in
             try db.withStatement("SELECT name, digest, published_at FROM templates WHERE name = ?1") { s in
                 try s.bind(1, name)
@@ -60,7 +60,7 @@ extension SQLiteStore: TemplateVersionStore {
     }
 
     @discardableResult
-    public func publishTemplate(name: String, digest: String, onlyIfUnpublished: Bool) throws -> Bool {
+    package func publishTemplate(name: String, digest: String, onlyIfUnpublished: Bool) throws -> Bool {
         let nowSeconds = Self.seconds(now())
         let upsert =
             onlyIfUnpublished
@@ -79,7 +79,7 @@ extension SQLiteStore: TemplateVersionStore {
         }
     }
 
-    public func publishedTemplates() throws -> [PublishedTemplate] {
+    package func publishedTemplates() throws -> [PublishedTemplate] {
         try pool.withConnection { db in
             try db.withStatement("SELECT name, digest, published_at FROM templates ORDER BY name") { s in
                 var out: [PublishedTemplate] = []
@@ -89,7 +89,7 @@ extension SQLiteStore: TemplateVersionStore {
         }
     }
 
-    public func templateUsage() throws -> [TemplateUsage] {
+    package func templateUsage() throws -> [TemplateUsage] {
         try pool.withConnection { db in
             try db.withStatement(
                 """

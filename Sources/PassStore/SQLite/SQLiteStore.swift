@@ -2,12 +2,12 @@ import Foundation
 
 /// The default `PassStore`: one SQLite file in WAL mode, shareable with a second process
 /// (`passmint update --db` while `passmint serve` runs).
-public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
+package final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
     let pool: SQLiteConnectionPool
     let now: @Sendable () -> Date
 
     /// Store files that other users can read, found when the store was opened (see `StoreFileExposure`).
-    public let exposures: [StoreFileExposure]
+    package let exposures: [StoreFileExposure]
 
     /// Opens (creating when missing, with mode 0600) the store at `path` and brings its schema up to date.
     /// - Parameters:
@@ -16,7 +16,7 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
     ///     inside a write (for `serve`: no request waits for a checkpoint's fsync).
     ///   - now: the clock; tests pass a fixed one.
     /// - Throws: `StoreError.database` when the file cannot be opened or is not a SQLite database.
-    public init(
+    package init(
         path: String, busyTimeoutMilliseconds: Int32 = 10_000, backgroundCheckpoints: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
@@ -29,14 +29,14 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
     }
 
     /// The database file.
-    public var path: String { pool.path }
+    package var path: String { pool.path }
 
     static let passColumns =
         "serial, pass_type, template, record, auth_token, tag, modified_at, voided, web_service_url, compatible_pass"
 
-    public func insertPasses(_ passes: [StoredPass]) throws { try insertPasses(passes, links: []) }
+    package func insertPasses(_ passes: [StoredPass]) throws { try insertPasses(passes, links: []) }
 
-    public func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws {
+    package func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws {
         guard !passes.isEmpty else { return }
         let nowSeconds = Self.seconds(now())
         let day = UTCDay(seconds: nowSeconds).number
@@ -73,7 +73,7 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
         }
     }
 
-    public func pass(passType: String, serial: String) throws -> StoredPass? {
+    package func pass(passType: String, serial: String) throws -> StoredPass? {
         try pool.withConnection { db in
             guard let pass = try Self.selectPass(db, serial: serial), pass.passTypeIdentifier == passType else {
                 return nil
@@ -82,11 +82,11 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
         }
     }
 
-    public func pass(serial: String) throws -> StoredPass? {
+    package func pass(serial: String) throws -> StoredPass? {
         try pool.withConnection { db in try Self.selectPass(db, serial: serial) }
     }
 
-    public func passVersion(passType: String, serial: String) throws -> PassVersion? {
+    package func passVersion(passType: String, serial: String) throws -> PassVersion? {
         try pool.withConnection { db in
             try db.withStatement("SELECT auth_token, tag, modified_at FROM passes WHERE serial = ?1 AND pass_type = ?2")
             {
@@ -99,7 +99,7 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
         }
     }
 
-    public func register(device: String, passType: String, serial: String, pushToken: String) throws
+    package func register(device: String, passType: String, serial: String, pushToken: String) throws
         -> RegistrationOutcome
     {
         let nowSeconds = Self.seconds(now())
@@ -148,7 +148,7 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
         }
     }
 
-    public func unregister(device: String, passType: String, serial: String) throws -> Bool {
+    package func unregister(device: String, passType: String, serial: String) throws -> Bool {
         let day = UTCDay(now()).number
         return try pool.write { db in
             let removed = try db.withStatement(
@@ -174,7 +174,7 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
         }
     }
 
-    public func updatedSerials(device: String, passType: String, since: Int64?) throws -> (
+    package func updatedSerials(device: String, passType: String, since: Int64?) throws -> (
         serials: [String], lastUpdated: Int64
     )? {
         try pool.withConnection { db in
@@ -199,7 +199,7 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
         }
     }
 
-    public func updateRecord(
+    package func updateRecord(
         serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?
     ) throws -> (pass: StoredPass, pushesQueued: Int) {
         let nowDate = now()
