@@ -13,7 +13,8 @@ let package = Package(
         // HTML and PNG previews (libzint barcodes, Chromium) and the design lint, photos included.
         .library(name: "PassPreview", targets: ["PassPreview"]),
         // The update service in process (`WalletService.respond(to:)`), for packages built beside this one:
-        // Fuzz/ drives the router with it. A product only names the target; it builds nothing extra.
+        // Fuzz/ drives the router with it through `@testable` imports (the service's API is `package`, not public).
+        // A product only names the target; it builds nothing extra.
         .library(name: "PassService", targets: ["PassService"]),
     ],
     targets: [

@@ -31,12 +31,21 @@ package enum StoreAccess {
         case .sqlite(let path):
             return try sqlite(path: path, serving: serving, warn: warn)
         case .postgres(let url, let poolSize):
-            do {
-                // A long-running `serve` caches hot reads, kept current by LISTEN/NOTIFY; one-shot commands do not.
-                return try PostgresStore(url: url, poolSize: poolSize, listensForChanges: serving)
-            } catch {
-                throw .environment("cannot open the PostgreSQL store \(url): \(error)")
-            }
+            return try postgres(url: url, poolSize: poolSize, serving: serving)
+        }
+    }
+
+    /// The PostgreSQL store at `url`, migrated to the current schema.
+    /// - Parameter serving: the store of a long-running `serve` (it caches hot reads, kept current by
+    ///   LISTEN/NOTIFY; one-shot commands do not).
+    /// - Throws: `PassMintError.environment` naming the server (never a password) when it cannot be reached.
+    package static func postgres(url: PostgresURL, poolSize: Int, serving: Bool = false) throws(PassMintError)
+        -> PostgresStore
+    {
+        do {
+            return try PostgresStore(url: url, poolSize: poolSize, listensForChanges: serving)
+        } catch {
+            throw .environment("cannot open the PostgreSQL store \(url): \(error)")
         }
     }
 

@@ -10,7 +10,7 @@ import Testing
 enum ServeTools {
     static let testsFolder = CLI.root.appendingPathComponent("Tests/passmintTests")
     static let simulator = testsFolder.appendingPathComponent("WalletDeviceSimulator.py").path
-    static let pushServer = CLI.root.appendingPathComponent("Tests/PassServiceTests/PushTestServer.py").path
+    static let pushServer = CLI.root.appendingPathComponent("Tests/PassPushTests/PushTestServer.py").path
     static let status = CLI.root.appendingPathComponent("Templates/status").path
     static let passType = "pass.dev.passmint"
 

@@ -26,13 +26,18 @@ struct MigrateCommand: Command {
 
     let sourcePath: String
     let target: StoreLocation
+    /// The target database, as `target` names it.
+    let postgres: (url: PostgresURL, poolSize: Int)
 
     init(_ args: ParsedArguments) throws(CLIError) {
         sourcePath = try args.required("from-sqlite", of: Self.spec)
-        guard let location = try StoreArguments.location(args, of: Self.spec), case .postgres = location else {
+        guard let location = try StoreArguments.location(args, of: Self.spec),
+            case .postgres(let url, let poolSize) = location
+        else {
             throw .usage("migrate needs --postgres URL (or PASSMINT_DATABASE_URL) for the target database")
         }
         target = location
+        postgres = (url, poolSize)
     }
 
     func run() throws(CLIError) -> Int32 {
@@ -40,16 +45,15 @@ struct MigrateCommand: Command {
             throw .environment("--from-sqlite \(sourcePath): no such file")
         }
         let source: SQLiteStore
-        let destination: any PassStore
+        let destination: PostgresStore
         do {
             source = try StoreAccess.sqlite(path: sourcePath)
-            destination = try StoreAccess.open(target)
+            destination = try StoreAccess.postgres(url: postgres.url, poolSize: postgres.poolSize)
         } catch {
             throw error.cli
         }
-        guard let postgres = destination as? PostgresStore else { return 2 }
         do {
-            let counts = try StoreTransfer.copy(from: source, to: postgres)
+            let counts = try StoreTransfer.copy(from: source, to: destination)
             print("migrated \(sourcePath) to \(target): \(counts)")
             return 0
         } catch {
