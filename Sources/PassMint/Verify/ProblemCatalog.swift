@@ -5,9 +5,11 @@ import PassModel
 public enum ProblemCatalog {
     /// One code of the catalogue.
     public struct Entry: Sendable {
+        /// The stable code, e.g. `pass.poster-nfc`.
         public var code: String
         /// "E" error, "W" warning, "E/W" either, depending on the case.
         public var severity: String
+        /// What the code means, in a few words.
         public var meaning: String
 
         /// True when a rule of Apple's validator is reported with this code.

@@ -16,11 +16,13 @@ public struct AppleValidatorRule: Sendable {
     public var appliesTo: String
     /// Apple's message, e.g. "NFC data is required".
     public var apple: String
+    /// The severity in Apple's validator (an error blocks signing in Apple's tool).
     public var appleSeverity: Problem.Severity
     /// The PassMint problem code.
     public var code: String
     /// The JSON path or file PassMint reports; `*.` stands for any field's path.
     public var path: String
+    /// The severity PassMint reports.
     public var severity: Problem.Severity
     public var agreement: Agreement
 }
