@@ -146,7 +146,17 @@ public final class TemplateRenderer: PassRenderer {
             webServiceURL: pass.webServiceURL,
             authenticationToken: pass.webServiceURL == nil ? nil : pass.authenticationToken,
             compatiblePass: pass.compatiblePass, imageFolder: imageFolder, storedImages: pass.images,
-            voided: pass.voided)
+            voided: pass.voided, personalized: pass.personalized)
+    }
+
+    /// Whether Apple's rewards flow may personalize `pass` (wallet-spec §6): its template has
+    /// `personalization.json` and pass.json `nfc` (Wallet takes no personalizable pass without), and the pass has
+    /// a web service URL for Wallet to send the sign-up to. False when the template cannot be loaded.
+    public func isPersonalizable(_ pass: StoredPass) -> Bool {
+        guard pass.webServiceURL != nil, let template = try? issuer(for: pass.templatePath).template else {
+            return false
+        }
+        return template.isPersonalizable && template.passJSON["nfc"] != nil
     }
 
     /// The changes that name images (`image.SLOT` keys and the template's image fields).
