@@ -14,6 +14,13 @@ public enum UnauthenticatedWriteResult: String, Sendable, CaseIterable {
     case storeCap = "store_cap"
 }
 
+extension UnauthenticatedWriteResult {
+    /// Log posts are stored or refused for a limit; the other results are a sign-up's.
+    func applies(to kind: UnauthenticatedKind) -> Bool {
+        kind == .personalization || [.stored, .addressLimit, .storeCap].contains(self)
+    }
+}
+
 /// The label pair of `passmint_unauthenticated_writes_total`.
 struct UnauthenticatedWriteKey: Hashable {
     var kind: UnauthenticatedKind
@@ -44,7 +51,7 @@ extension Metrics {
         out += "by kind and result.\n# TYPE \(name) counter\n"
         let writes = unauthenticatedWrites.withLock { $0 }
         for kind in UnauthenticatedKind.allCases {
-            for result in UnauthenticatedWriteResult.allCases {
+            for result in UnauthenticatedWriteResult.allCases where result.applies(to: kind) {
                 let count = writes[UnauthenticatedWriteKey(kind: kind, result: result)] ?? 0
                 out += "\(name){kind=\(Self.label(kind.rawValue)),result=\(Self.label(result.rawValue))} \(count)\n"
             }

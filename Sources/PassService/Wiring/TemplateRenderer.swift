@@ -150,12 +150,13 @@ public final class TemplateRenderer: PassRenderer {
     }
 
     /// Whether Apple's rewards flow may personalize `pass` (wallet-spec §6): its template has
-    /// `personalization.json` and pass.json `nfc` (Wallet takes no personalizable pass without), and the pass has
-    /// a web service URL for Wallet to send the sign-up to. False when the template cannot be loaded.
+    /// `personalization.json` and pass.json `nfc`, the identity in use is an NFC-enabled Pass Type ID certificate
+    /// (Wallet takes no personalizable pass without both), and the pass has a web service URL for Wallet to send
+    /// the sign-up to. False when the template cannot be loaded.
     public func isPersonalizable(_ pass: StoredPass) -> Bool {
-        guard pass.webServiceURL != nil, let template = try? issuer(for: pass.templatePath).template else {
-            return false
-        }
+        guard pass.webServiceURL != nil, identity.certificate.isNFCEnabled,
+            let template = try? issuer(for: pass.templatePath).template
+        else { return false }
         return template.isPersonalizable && template.passJSON["nfc"] != nil
     }
 
