@@ -154,7 +154,8 @@ public protocol PassStore: Sendable {
     func appendLogs(_ lines: [String], maxStoredBytes: Int) throws -> Bool
     /// The newest stored Wallet log lines, oldest first.
     func recentLogs(limit: Int) throws -> [String]
-    /// The rewards sign-up stored for a pass (with the signature that was returned); nil when there is none.
+    /// The rewards sign-up of a personalized pass (with the signature that was returned); nil when the pass is not
+    /// personalized or its sign-up was deleted by retention.
     func enrollment(passType: String, serial: String) throws -> PersonalizationEnrollment?
     /// Stores a rewards sign-up and marks its pass personalized (a new tag and modification second, pushes
     /// queued), in one transaction; nothing is written when the pass is already personalized, is gone, or when

@@ -154,8 +154,8 @@ extension SQLiteStore {
     {
         try db.withStatement(
             """
-            SELECT token, info, signature FROM personalizations
-            WHERE serial = ?1 AND pass_type = ?2 AND signature IS NOT NULL
+            SELECT e.token, e.info, e.signature FROM personalizations e JOIN passes p ON p.serial = e.serial
+            WHERE e.serial = ?1 AND e.pass_type = ?2 AND e.signature IS NOT NULL AND p.personalized_at IS NOT NULL
             """
         ) { s in
             try s.bind(1, serial)
