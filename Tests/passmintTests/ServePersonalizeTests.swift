@@ -2,21 +2,14 @@ import Foundation
 import Testing
 
 /// A personalizable rewards card made in a test's folder: Templates/loyalty plus `nfc`, `personalization.json`
-/// and `personalizationLogo.png` (wallet-spec §6), and an NFC-enabled development identity (`certs dev --nfc`),
-/// which passes with `nfc` or `personalization.json` need.
+/// and `personalizationLogo.png` (wallet-spec §6), signed with the NFC-enabled development identity, which passes
+/// with `nfc` or `personalization.json` need.
 struct RewardsSetup {
     let template: String
-    let certificates: String
-    var rootCA: String { certificates + "/root-ca.pem" }
-    var signingArguments: [String] {
-        ["--cert", certificates + "/pass-cert.pem", "--key", certificates + "/pass-key.pem", "--wwdr",
-            certificates + "/wwdr.pem"]
-    }
+    var rootCA: String { DevIdentity.nfcDirectory + "/root-ca.pem" }
+    var signingArguments: [String] { DevIdentity.nfcSigningArgs }
 
     init(in tmp: TempDir) throws {
-        certificates = tmp.path("nfc-certs")
-        let certs = try CLI.passmint(["certs", "dev", "--nfc", "--dir", certificates])
-        guard certs.status == 0 else { throw ServeFailure("certs dev --nfc: \(certs.stderr)") }
         template = tmp.path("rewards")
         try FileManager.default.copyItem(atPath: CLI.root.appendingPathComponent("Templates/loyalty").path, toPath: template)
         let script = """
