@@ -32,8 +32,10 @@ public enum DevIdentity {
 
     /// `--cert … --key … --wwdr …` of the NFC-enabled identity, for the binary.
     public static var nfcSigningArgs: [String] {
-        ["--cert", nfcDirectory + "/pass-cert.pem", "--key", nfcDirectory + "/pass-key.pem", "--wwdr",
-            nfcDirectory + "/wwdr.pem"]
+        [
+            "--cert", nfcDirectory + "/pass-cert.pem", "--key", nfcDirectory + "/pass-key.pem", "--wwdr",
+            nfcDirectory + "/wwdr.pem",
+        ]
     }
 
     /// `--cert … --key … --wwdr …` for the binary.

@@ -36,7 +36,8 @@ struct AddressBudgetTests {
             ("192.0.2.7", "192.0.2.8", false),
         ])
     func keys(a: String, b: String, same: Bool) {
-        #expect((AddressBudget.key(a) == AddressBudget.key(b)) == same, "\(AddressBudget.key(a)) \(AddressBudget.key(b))")
+        #expect(
+            (AddressBudget.key(a) == AddressBudget.key(b)) == same, "\(AddressBudget.key(a)) \(AddressBudget.key(b))")
         let budget = AddressBudget(perHour: 10)
         #expect(budget.take(10, from: a, now: start) == nil)
         #expect((budget.take(1, from: b, now: start) != nil) == same)

@@ -87,7 +87,10 @@ struct PersonalizationRoutesTests {
         #expect(after.personalized && after.tag > before.tag && after.modifiedAt > before.modifiedAt)
         #expect(try live.store.outboxDepth() == 1)
         // Only the keys Apple documents are kept.
-        #expect(try live.store.personalizations(serial: "P1") == [["fullName": "Ada Lovelace", "emailAddress": "ada@example.com"]])
+        #expect(
+            try live.store.personalizations(serial: "P1") == [
+                ["fullName": "Ada Lovelace", "emailAddress": "ada@example.com"]
+            ])
 
         let repeated = try live.call("POST", path("P1"), body: personalizeBody(walletToken))
         #expect(repeated.status == 200 && repeated.body == first.body)
@@ -147,7 +150,9 @@ struct PersonalizationRoutesTests {
     func addressBudget() throws {
         let live = try service(UnauthenticatedWriteLimits(personalizeRequestsPerAddressPerHour: 3))
         for _ in 0..<3 {
-            #expect(try live.call("POST", path("NOPE"), body: personalizeBody(walletToken), clientAddress: "10.0.0.1").status == 404)
+            #expect(
+                try live.call("POST", path("NOPE"), body: personalizeBody(walletToken), clientAddress: "10.0.0.1")
+                    .status == 404)
         }
         let limited = try live.call("POST", path("P1"), body: personalizeBody(walletToken), clientAddress: "10.0.0.1")
         #expect(limited.status == 429)

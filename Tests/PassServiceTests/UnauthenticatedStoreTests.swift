@@ -55,7 +55,9 @@ struct UnauthenticatedStoreTests {
         #expect(try f.store.unauthenticatedUsage()[.log]?.bytes == counted(stored))
     }
 
-    @Test("a sign-up is stored once: the pass is personalized with a new tag and a push; the next is refused", arguments: StoreBackend.all)
+    @Test(
+        "a sign-up is stored once: the pass is personalized with a new tag and a push; the next is refused",
+        arguments: StoreBackend.all)
     func enrollOnce(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
@@ -76,11 +78,13 @@ struct UnauthenticatedStoreTests {
         #expect(try f.store.outboxDepth() == 1)
         #expect(try f.store.enrollment(passType: type, serial: "A") == enrollment("A"))
         #expect(
-            try f.store.storeEnrollment(enrollment("A", token: "another-token-000", signature: [1]), maxStoredBytes: .max)
+            try f.store.storeEnrollment(
+                enrollment("A", token: "another-token-000", signature: [1]), maxStoredBytes: .max)
                 == .alreadyPersonalized(enrollment("A")))
         #expect(try f.store.pass(serial: "A")?.tag == tag)
         let bytes = PersonalizationEnrollment.storedBytes(
-            token: walletToken, encodedInfo: try RecordCoding.encode(["fullName": "Ada"]), signature: enrollment("A").signature)
+            token: walletToken, encodedInfo: try RecordCoding.encode(["fullName": "Ada"]),
+            signature: enrollment("A").signature)
         #expect(try f.store.unauthenticatedUsage()[.personalization] == UnauthenticatedUsage(bytes: bytes, rows: 1))
 
         // Issued again under the same serial: a new pass, personalizable again; the old sign-up answers no more.
@@ -110,11 +114,15 @@ struct UnauthenticatedStoreTests {
         let all = outcomes.withLock { $0 }
         let stored = all.filter { if case .stored = $0 { true } else { false } }
         #expect(stored.count == 1, "\(all)")
-        #expect(all.count - stored.count == all.filter { if case .alreadyPersonalized(.some) = $0 { true } else { false } }.count)
+        #expect(
+            all.count - stored.count
+                == all.filter { if case .alreadyPersonalized(.some) = $0 { true } else { false } }.count)
         #expect(try f.store.personalizations(serial: "A").count == 1)
     }
 
-    @Test("retention deletes lines and sign-ups stored before the cutoff; the pass stays personalized", arguments: StoreBackend.all)
+    @Test(
+        "retention deletes lines and sign-ups stored before the cutoff; the pass stays personalized",
+        arguments: StoreBackend.all)
     func retention(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
@@ -130,6 +138,9 @@ struct UnauthenticatedStoreTests {
         let usage = try f.store.unauthenticatedUsage()
         #expect(usage[.log] == UnauthenticatedUsage(bytes: counted(["new"]), rows: 1))
         #expect(usage[.personalization] == UnauthenticatedUsage(bytes: 0, rows: 0))
-        #expect(try f.store.deleteUnauthenticated(storedBefore: f.clock.now.addingTimeInterval(-30 * 86_400)) == [.log: 0, .personalization: 0])
+        #expect(
+            try f.store.deleteUnauthenticated(storedBefore: f.clock.now.addingTimeInterval(-30 * 86_400)) == [
+                .log: 0, .personalization: 0,
+            ])
     }
 }

@@ -11,7 +11,8 @@ struct RewardsSetup {
 
     init(in tmp: TempDir) throws {
         template = tmp.path("rewards")
-        try FileManager.default.copyItem(atPath: CLI.root.appendingPathComponent("Templates/loyalty").path, toPath: template)
+        try FileManager.default.copyItem(
+            atPath: CLI.root.appendingPathComponent("Templates/loyalty").path, toPath: template)
         let script = """
             import json, struct, sys, zlib
             folder = sys.argv[1]
@@ -73,8 +74,10 @@ struct ServePersonalizeTests {
         let trust = rootCA.map { ["-CAfile", $0, "-purpose", "any"] } ?? ["-noverify"]
         return try CLI.run(
             "openssl",
-            ["cms", "-verify", "-binary", "-inform", "DER", "-in", signatureFile, "-content", contentFile, "-out",
-                "/dev/null"] + trust
+            [
+                "cms", "-verify", "-binary", "-inform", "DER", "-in", signatureFile, "-content", contentFile, "-out",
+                "/dev/null",
+            ] + trust
         ).status == 0
     }
 
@@ -107,7 +110,8 @@ struct ServePersonalizeTests {
 
         // The real sign-up.
         let signed = try personalize(
-            f, "REWARD-1", token: Self.walletToken, info: ["fullName": "Ada Lovelace", "emailAddress": "ada@example.com"])
+            f, "REWARD-1", token: Self.walletToken,
+            info: ["fullName": "Ada Lovelace", "emailAddress": "ada@example.com"])
         #expect(signed.status == 200, "\(signed.text)")
         #expect(signed.headers["content-type"] == "application/octet-stream")
         let token = Data(Self.walletToken.utf8)

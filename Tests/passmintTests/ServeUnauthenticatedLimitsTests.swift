@@ -31,7 +31,8 @@ struct ServeUnauthenticatedLimitsTests {
     func post(_ f: ServeFixture, count: Int, length: Int, from source: String = "127.0.0.1") throws -> [String: Int] {
         let result = try CLI.run(
             "/usr/bin/python3", ["-c", Self.poster, String(f.port), source, String(count), String(length)])
-        guard result.status == 0, let counts = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Int]
+        guard result.status == 0,
+            let counts = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Int]
         else { throw ServeFailure("poster: \(result.stderr)") }
         return counts
     }
@@ -47,7 +48,9 @@ struct ServeUnauthenticatedLimitsTests {
 
     func metric(_ f: ServeFixture, _ series: String) throws -> Int? {
         let text = try f.http("GET", "/metrics").text
-        return text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Int($0.split(separator: " ").last ?? "") }
+        return text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap {
+            Int($0.split(separator: " ").last ?? "")
+        }
     }
 
     @Test("10,000 log posts: the store stays within its cap in bytes, the rest get 429 with Retry-After")
@@ -63,8 +66,9 @@ struct ServeUnauthenticatedLimitsTests {
         let stored = try storedLogs(f)
         #expect(stored.bytes <= cap && stored.bytes > cap - 264, "\(stored)")
         #expect(stored.rows == accepted && accepted == cap / 264, "\(stored) \(counts)")
-        #expect(try ServeTools.sqlite(f.db, "select bytes || ' ' || rows from unauthenticated_usage where kind = 'log'")
-            == "\(stored.bytes) \(stored.rows)")
+        #expect(
+            try ServeTools.sqlite(f.db, "select bytes || ' ' || rows from unauthenticated_usage where kind = 'log'")
+                == "\(stored.bytes) \(stored.rows)")
         #expect(try metric(f, #"passmint_unauthenticated_writes_total{kind="log",result="stored"}"#) == accepted)
         #expect(try metric(f, #"passmint_unauthenticated_writes_total{kind="log",result="store_cap"}"#) == refused)
         #expect(try metric(f, #"passmint_unauthenticated_stored_bytes{kind="log"}"#) == stored.bytes)
@@ -91,7 +95,10 @@ struct ServeUnauthenticatedLimitsTests {
         let tmp = try TempDir()
         let db = tmp.path("store.db")
         let generated = try CLI.passmint(
-            ["generate", "--template", ServeTools.status, "--db", db, "--serial", "OLD-1", "--out", tmp.path("o.pkpass")]
+            [
+                "generate", "--template", ServeTools.status, "--db", db, "--serial", "OLD-1", "--out",
+                tmp.path("o.pkpass"),
+            ]
                 + DevIdentity.signingArgs)
         try #require(generated.status == 0, "\(generated.stderr)")
         let day = 86_400
@@ -105,12 +112,16 @@ struct ServeUnauthenticatedLimitsTests {
             """)
         let process = try ManagedProcess(
             "passmint serve", CLI.binary,
-            ["serve", "--db", db, "--port", "0", "--threads", "2", "--apns", "https://127.0.0.1:9", "--retention-days", "30"]
+            [
+                "serve", "--db", db, "--port", "0", "--threads", "2", "--apns", "https://127.0.0.1:9",
+                "--retention-days", "30",
+            ]
                 + DevIdentity.signingArgs,
             stderrPath: tmp.path("serve.err"))
         defer { process.stop() }
         let line = try process.firstLine()
-        let port = try #require(line.range(of: "127.0.0.1:").map { Int(line[$0.upperBound...].prefix { $0.isNumber }) } ?? nil)
+        let port = try #require(
+            line.range(of: "127.0.0.1:").map { Int(line[$0.upperBound...].prefix { $0.isNumber }) } ?? nil)
         let swept = try ServeTools.waitUntil(timeout: 30) {
             try ServeTools.sqlite(db, "select count(*) from logs") == "1"
         }

@@ -39,7 +39,8 @@ private struct ServiceGeneration {
             try store.insertPasses([storedPass])
             service = try WalletService(
                 configuration: ServiceConfiguration(limits: limits), store: store, renderer: FixedRenderer(),
-                personalization: PersonalizationSigning(isPersonalizable: { _ in true }, sign: { Array($0.reversed()) }),
+                personalization: PersonalizationSigning(
+                    isPersonalizable: { _ in true }, sign: { Array($0.reversed()) }),
                 environment: ["PASSMINT_ADMIN_TOKEN": adminToken])
         } catch {
             fatalError("fuzz harness: cannot set up the service: \(error)")

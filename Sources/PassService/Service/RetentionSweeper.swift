@@ -46,8 +46,9 @@ final class RetentionSweeper: Sendable {
             for (kind, rows) in deleted { metrics.recordExpired(kind, rows: rows) }
             return deleted
         } catch {
-            ServiceLog.error("retention: deleting log lines and sign-ups older than \(limits.retentionDays) days "
-                + "failed: \(error)")
+            ServiceLog.error(
+                "retention: deleting log lines and sign-ups older than \(limits.retentionDays) days "
+                    + "failed: \(error)")
             return [:]
         }
     }

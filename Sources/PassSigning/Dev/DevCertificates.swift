@@ -99,7 +99,8 @@ public enum DevCertificates {
         let leafKey = try CertificateBuilder.generateRSAKey()
         let leaf = try CertificateBuilder.make(
             subject: [
-                ("UID", passTypeIdentifier), ("CN", (nfc ? "Pass Type ID with NFC: " : "Pass Type ID: ") + passTypeIdentifier),
+                ("UID", passTypeIdentifier),
+                ("CN", (nfc ? "Pass Type ID with NFC: " : "Pass Type ID: ") + passTypeIdentifier),
                 ("OU", teamIdentifier), ("O", "PassMint Development"), ("C", "US"),
             ],
             key: leafKey, issuer: (wwdr, wwdrKey), validDays: validDays,

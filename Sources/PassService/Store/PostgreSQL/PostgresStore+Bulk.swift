@@ -93,7 +93,8 @@ extension PostgresStore: BulkChangeStore {
         guard !serials.isEmpty else { return [] }
         return try pool.withConnection { db in
             let result = try db.query(
-                "SELECT \(Self.storedPassColumns) FROM passes WHERE serial = ANY($1::text[])", [Self.textArray(serials)])
+                "SELECT \(Self.storedPassColumns) FROM passes WHERE serial = ANY($1::text[])", [Self.textArray(serials)]
+            )
             return try Self.storedPasses(db, result)
         }
     }

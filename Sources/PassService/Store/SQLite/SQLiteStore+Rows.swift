@@ -3,7 +3,8 @@ import Foundation
 /// Row mapping and small shared queries of `SQLiteStore`.
 extension SQLiteStore {
     static func selectPass(_ db: SQLiteConnection, serial: String) throws -> StoredPass? {
-        let found = try db.withStatement("SELECT \(storedPassColumns) FROM passes WHERE serial = ?1") { s -> StoredPass? in
+        let found = try db.withStatement("SELECT \(storedPassColumns) FROM passes WHERE serial = ?1") {
+            s -> StoredPass? in
             try s.bind(1, serial)
             guard try s.step() else { return nil }
             return StoredPass(
