@@ -89,7 +89,10 @@ package final class ServiceRunner: Sendable {
             service = try WalletService(
                 configuration: options.configuration, store: store, renderer: renderer,
                 recordValidator: { pass, changes in try renderer.validate(pass, changes: changes) },
-                tokenSigner: { token in try renderer.sign(token) }, metrics: metrics, environment: environment,
+                personalization: PersonalizationSigning(
+                    isPersonalizable: { pass in renderer.isPersonalizable(pass) },
+                    sign: { token in try renderer.sign(token) }),
+                metrics: metrics, environment: environment,
                 onRecordUpdated: { _, _ in pusher.wake() },
                 updateJobs: UpdateJobRunner(store: store, checker: renderer, onChunk: { pusher.wake() }))
         } catch {

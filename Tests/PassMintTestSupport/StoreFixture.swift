@@ -20,6 +20,9 @@ package func samplePass(_ serial: String, passType: String = "pass.com.example.l
         authenticationToken: token ?? "token-\(serial)-0123456789abcdef0123456789abcdef")
 }
 
+/// A personalization token of the shape Wallet sends (the route tests post it, the store tests store it).
+public let walletToken = "dGhlIHBlcnNvbmFsaXphdGlvbiB0b2tlbiBvZiBhIHJlYWwgc2lnbi11cA=="
+
 /// A fresh store of one backend with a clock tests move by hand.
 package struct StoreFixture: Sendable {
     package let directory: TempDir

@@ -23,11 +23,7 @@ enum VerifyTestSupport {
     }()
 
     /// A PNG header (signature + IHDR) of the given size; enough for the size checks.
-    static func png(_ width: Int, _ height: Int) -> [UInt8] {
-        func be32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
-        return ImageInfo.pngSignature + be32(13) + Array("IHDR".utf8) + be32(width) + be32(height)
-            + [8, 6, 0, 0, 0] + [0, 0, 0, 0] + be32(0) + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
-    }
+    static func png(_ width: Int, _ height: Int) -> [UInt8] { pngHeader(width, height) }
 
     /// A valid generic pass.json for the test identity.
     static func passJSON(extra: String = "") -> [UInt8] {
@@ -40,12 +36,14 @@ enum VerifyTestSupport {
             """.utf8)
     }
 
-    /// The files of a good generic pass (before manifest and signature).
+    /// The files of a good generic pass (before manifest and signature): the icon at all three scales, as Apple's
+    /// validator recommends.
     static func goodFiles(passJSON json: [UInt8] = passJSON()) -> [ArchiveEntry] {
         [
             ArchiveEntry(name: "pass.json", bytes: json),
             ArchiveEntry(name: "icon.png", bytes: png(29, 29)),
             ArchiveEntry(name: "icon@2x.png", bytes: png(58, 58)),
+            ArchiveEntry(name: "icon@3x.png", bytes: png(87, 87)),
             ArchiveEntry(name: "logo.png", bytes: png(120, 40)),
         ]
     }

@@ -1,8 +1,7 @@
 import Foundation
-import PassStore
 import Synchronization
 import Testing
-
+@testable import PassStore
 @testable import PassService
 
 /// The install figures as `/metrics` serves them (the store's side is `InstallStatsTests`).

@@ -12,6 +12,20 @@ package typealias RecordValidator = @Sendable (StoredPass, [String: String]) thr
 /// Signs a personalization token: detached PKCS#7 (DER) over the token's UTF-8 bytes with the pass identity.
 package typealias TokenSigner = @Sendable ([UInt8]) throws -> [UInt8]
 
+/// What `POST …/personalize` needs from the pipeline: which stored passes Apple's rewards flow may personalize,
+/// and the signer of their tokens.
+package struct PersonalizationSigning: Sendable {
+    /// Whether a stored pass is personalizable: its template has `personalization.json` (and whatever else the
+    /// pipeline requires of such a pass). Only these passes ever get a token signed.
+    package var isPersonalizable: @Sendable (StoredPass) -> Bool
+    package var sign: TokenSigner
+
+    package init(isPersonalizable: @escaping @Sendable (StoredPass) -> Bool, sign: @escaping TokenSigner) {
+        self.isPersonalizable = isPersonalizable
+        self.sign = sign
+    }
+}
+
 /// Everything handlers share. Value type; the reference members are thread-safe.
 struct HandlerContext: Sendable {
     let store: any PassStore
@@ -19,7 +33,14 @@ struct HandlerContext: Sendable {
     let cache: RenderCache
     let metrics: Metrics
     let recordValidator: RecordValidator
-    let tokenSigner: TokenSigner?
+    /// nil disables `…/personalize`.
+    let personalization: PersonalizationSigning?
+    /// What callers without credentials may make the service store and do.
+    let unauthenticated: UnauthenticatedWriteLimits
+    /// Log bytes per client address.
+    let logBudget: AddressBudget
+    /// Personalize requests per client address.
+    let personalizeBudget: AddressBudget
     /// nil disables the admin API.
     let adminToken: String?
     let adminTokenVariable: String
@@ -35,6 +56,11 @@ struct HandlerContext: Sendable {
             constantTimeEquals(token, version.authenticationToken)
         else { throw .unauthorized() }
         return version
+    }
+
+    /// 429 with `Retry-After`: a caller without credentials is over its budget or the store over its cap.
+    static func tooMany(_ message: String, retryAfter seconds: Int) -> HTTPError {
+        HTTPError(429, message, headers: [(name: "Retry-After", value: String(max(1, seconds)))])
     }
 
     /// What a 503 asks clients to wait: about how long a PostgreSQL restart or failover takes.
