@@ -71,8 +71,8 @@ let package = Package(
         .executableTarget(
             name: "passmint",
             dependencies: [
-                "PassModel", "PassTemplates", "PassSigning", "PassArchive", "PassMint", "PassPhotos", "PassPreview",
-                "PassStore", "PassHTTP", "PassOperations", "PassService", "PassServer",
+                "PassModel", "PassSigning", "PassArchive", "PassMint", "PassPhotos", "PassPreview", "PassStore",
+                "PassHTTP", "PassOperations", "PassService", "PassServer",
             ]),
 
         // Tests mirror targets; shared test helpers (temporary folders, fixtures, the binary, a dev identity, store

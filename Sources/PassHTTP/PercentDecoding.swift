@@ -1,4 +1,3 @@
-import PassModel
 /// Percent-decoding of request-target parts, done by PassMint on the raw target as the client sent it.
 ///
 /// Why not libmicrohttpd's: it decodes the whole path into a C string, so `%00` cut `S1%00junk` down to `S1`

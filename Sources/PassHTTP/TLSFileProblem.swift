@@ -1,4 +1,3 @@
-import PassSigning
 /// What is wrong with a TLS certificate or key file.
 package enum TLSFileProblem: Equatable, Sendable, CustomStringConvertible {
     /// The file cannot be read.

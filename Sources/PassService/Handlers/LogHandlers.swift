@@ -1,5 +1,4 @@
 import PassHTTP
-import PassLog
 import PassStore
 /// `POST /v1/log` (wallet-spec §6, call 5): Wallet's diagnostics, stored as untrusted text.
 struct LogHandlers: Sendable {

@@ -1,5 +1,4 @@
 import PassMint
-import PassModel
 import PassSigning
 
 /// The signing-identity options shared by every command that signs.

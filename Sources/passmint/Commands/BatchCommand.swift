@@ -1,7 +1,6 @@
 import Foundation
 import PassMint
 import PassPhotos
-import PassModel
 import PassStore
 import PassOperations
 

@@ -1,5 +1,4 @@
 import PassSigning
-import PassModel
 
 /// `passmint certs dev`: a local root, a WWDR-like intermediate and a Pass Type ID leaf for development.
 struct CertsDevCommand: Command {

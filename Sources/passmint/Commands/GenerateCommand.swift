@@ -1,8 +1,6 @@
 import Foundation
 import PassMint
 import PassPhotos
-import PassModel
-import PassTemplates
 import PassSigning
 import PassStore
 import PassOperations

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import PassService
 import PassSigning
-import PassModel
 import PassHTTP
 import PassServer
 
