@@ -7,7 +7,8 @@ enum TemplateImages {
     /// Checks every file of `template` that is a PNG or JPEG by its content (whatever its name).
     /// - Throws: `PassMintError.photo` naming the file (`TEMPLATE/icon.png`).
     static func check(_ template: Template, limits: PhotoLimits = .standard) throws(PassMintError) {
-        for file in template.packedFiles where file.bytes.count > limits.maxFileBytes || ImageHeader(file.bytes) != nil {
+        for file in template.packedFiles where file.bytes.count > limits.maxFileBytes || ImageHeader(file.bytes) != nil
+        {
             do {
                 _ = try limits.checkHeader(file.bytes, file: template.directory + "/" + file.path)
             } catch {

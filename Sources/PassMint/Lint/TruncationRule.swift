@@ -5,14 +5,16 @@ import PassModel
 /// localization, and reports each cut with the field and the characters that fit.
 enum TruncationRule {
     /// The cut texts of the front in pass.json's own text (locale nil, as `preview` draws it by default) and in
-    /// each `xx.lproj` localization, each once.
+    /// each `xx.lproj` localization, each cut once (a localization adds the cuts its own texts and widths make).
     static func cuts(_ source: PreviewSource) -> [(locale: String?, text: ShownText)] {
         var out: [(String?, ShownText)] = []
         var seen = Set<String>()
         for locale in [nil] + localizations(source) {
             guard let card = try? PassCard(source, options: PreviewOptions(locale: locale)) else { continue }
             for text in FrontCard.draw(card).texts where text.fitted.isCut {
-                if seen.insert(text.path + "\u{1F}" + text.fitted.full).inserted { out.append((locale, text)) }
+                // The same text cut at the same place is one row; a localization that cuts it elsewhere is another.
+                let key = [text.path, text.fitted.full, text.fitted.shown].joined(separator: "\u{1F}")
+                if seen.insert(key).inserted { out.append((locale, text)) }
             }
         }
         return out
