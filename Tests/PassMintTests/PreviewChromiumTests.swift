@@ -197,7 +197,8 @@ struct PreviewChromiumTests {
         }
     }
 
-    @Test("Chromium agrees with the layout: every cut text fits its box and was too long for it; nothing else overflows")
+    @Test(
+        "Chromium agrees with the layout: every cut text fits its box and was too long for it; nothing else overflows")
     func layoutAgreesWithBrowser() throws {
         var doc = try PassPreview.document(try Self.crowdedPasses)
         doc.html = PreviewPage.probe(
@@ -233,7 +234,9 @@ struct PreviewChromiumTests {
             #expect(shown <= box + 0.25, "\(text): \(shown) px of text in a \(box) px box")
             if line[4] as? Int == 1 {
                 cut += 1
-                #expect(text.hasSuffix("\u{2026}") && full > box, "\(text) was cut, but its whole text is \(full) px in \(box)")
+                #expect(
+                    text.hasSuffix("\u{2026}") && full > box,
+                    "\(text) was cut, but its whole text is \(full) px in \(box)")
             }
         }
         #expect(cut >= 8, "\(lines)")
