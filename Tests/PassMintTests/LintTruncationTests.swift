@@ -133,6 +133,10 @@ struct LintTruncationTests {
                         && !$0.before.hasPrefix("de:")
                 }
                 let nameCut = cuts.first { $0.hasPrefix(String(name.prefix(2))) }
+                // The long names do not fit beside the other field of their row; "Ada" does.
+                if name.count > 20 || name == "Ada" {
+                    #expect((nameCut != nil) == (name.count > 20), "\(name): \(cuts)")
+                }
                 #expect(nameRows.count == (nameCut == nil ? 0 : 1), "\(name): \(cuts)")
                 if let nameCut { #expect(nameRows.first?.before.contains("shows as \"\(nameCut)\"") == true) }
             }
