@@ -38,8 +38,12 @@ enum TruncationRule {
             let what = text.key.map { "field \(LintContext.quote($0))" } ?? "logo text"
             let part = String(text.path.split(separator: ".").last ?? "")
             let short = FieldRules.shortened(fitted.full, to: fits)
+            let field = c.fields.first { c.path($0.group, $0.index) + ".value" == text.path }?.field
             let after: String
-            if locale == nil, TextRules.literal(c, text.path) {
+            if let field, field.dateStyle != nil || field.timeStyle != nil {
+                after = "a shorter \"dateStyle\" or \"timeStyle\" (PKDateStyleShort; PKDateStyleNone leaves the time or "
+                    + "the date out), or the field where it has more room"
+            } else if locale == nil, TextRules.literal(c, text.path) {
                 after = "\"\(part)\": \(LintContext.quote(short)) (\(fits) characters fit)"
             } else if let locale {
                 after =
