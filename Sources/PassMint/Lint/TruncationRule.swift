@@ -41,7 +41,8 @@ enum TruncationRule {
             let field = c.fields.first { c.path($0.group, $0.index) + ".value" == text.path }?.field
             let after: String
             if let field, field.dateStyle != nil || field.timeStyle != nil {
-                after = "a shorter \"dateStyle\" or \"timeStyle\" (PKDateStyleShort; PKDateStyleNone leaves the time or "
+                after =
+                    "a shorter \"dateStyle\" or \"timeStyle\" (PKDateStyleShort; PKDateStyleNone leaves the time or "
                     + "the date out), or the field where it has more room"
             } else if locale == nil, TextRules.literal(c, text.path) {
                 after = "\"\(part)\": \(LintContext.quote(short)) (\(fits) characters fit)"
