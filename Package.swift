@@ -78,7 +78,8 @@ let package = Package(
         // Tests mirror targets; shared test helpers (temporary folders, fixtures, the binary, a dev identity, store
         // fixtures of both backends).
         .target(
-            name: "PassMintTestSupport", dependencies: ["PassSigning", "PassStore"], path: "Tests/PassMintTestSupport"),
+            name: "PassMintTestSupport", dependencies: ["PassSigning", "PassArchive", "PassStore"],
+            path: "Tests/PassMintTestSupport"),
         .testTarget(name: "PassModelTests", dependencies: ["PassModel", "PassMintTestSupport"]),
         .testTarget(name: "PassTemplatesTests", dependencies: ["PassTemplates", "PassMintTestSupport"]),
         .testTarget(name: "PassSigningTests", dependencies: ["PassSigning", "PassMintTestSupport"]),

@@ -355,7 +355,7 @@ STRINGS = {  # pass.json string -> German; English maps each key to itself
     "HOW TO EARN": "SO SAMMELN SIE",
     "TERMS AND CONDITIONS": "TEILNAHMEBEDINGUNGEN",
     "CONTACT": "KONTAKT",
-    "Coffee Rewards": "Kaffee-Prämien",
+    "Rewards": "Prämien",
     "You now have %@ points": "Sie haben jetzt %@ Punkte",
     "You are now %@": "Ihre Stufe ist jetzt %@",
     "Your balance is now %@": "Ihr Guthaben beträgt jetzt %@",

@@ -60,7 +60,7 @@ public final class PhotoScaler: PhotoScaling {
         if let cached = cache.files(for: key) { return cached }
 
         let bytes = try read(source.resolved, given: path)
-        let header = try checkHeader(bytes, file: path)
+        let header = try limits.checkHeader(bytes, file: path)
         try VipsRuntime.start()
         var files: [PassFile] = []
         do throws(VipsFailure) {
@@ -86,23 +86,6 @@ public final class PhotoScaler: PhotoScaling {
         }
         cache.insert(files, for: key)
         return files
-    }
-
-    /// Refuses what is not a PNG or JPEG, or declares more pixels than allowed, from the header alone.
-    func checkHeader(_ bytes: [UInt8], file: String) throws(PhotoError)
-        -> (format: VipsImage.Format, width: Int, height: Int)
-    {
-        let header: (VipsImage.Format, (width: Int, height: Int))
-        if let size = ImageInfo.pngSize(bytes) {
-            header = (.png, size)
-        } else if let size = ImageInfo.jpegSize(bytes) {
-            header = (.jpeg, size)
-        } else {
-            let found = ImageInfo.formatName(bytes)
-            throw .notAnImage(file: file, found: found == "JPEG" ? "a damaged JPEG (no frame header)" : found)
-        }
-        try limits.check(width: header.1.width, height: header.1.height, fileBytes: bytes.count, file: file)
-        return (header.0, header.1.width, header.1.height)
     }
 
     /// The file's bytes, refusing it once more than `limits.maxFileBytes` have been read (so a file that grows

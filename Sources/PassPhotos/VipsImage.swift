@@ -1,4 +1,5 @@
 internal import CVips
+import PassMint
 
 /// Owns one `VipsImage *` (a reference-counted GObject): created by a libvips call, released in `deinit`.
 /// Never leaves this file's callers as a raw pointer.
@@ -17,7 +18,7 @@ final class VipsImage {
     var height: Int { Int(vips_image_get_height(handle)) }
 
     /// The encodings PassMint reads.
-    enum Format { case png, jpeg }
+    typealias Format = ImageHeader.Format
 
     /// Decodes `bytes` and cover-crops it to exactly `width`×`height`, rendered into memory so that smaller
     /// scales made from it do not decode the input again. `bytes` need not outlive the call.

@@ -63,6 +63,17 @@ public struct Template: Sendable {
     /// Tier image source path → bytes.
     let tierImages: [String: [UInt8]]
 
+    /// Every file the template packs into passes, by its path in the template: top-level files and the files of
+    /// `xx.lproj` folders (pass.strings aside), then the tier images by their source paths. For checks of their
+    /// contents (images are held to the limits of member photos).
+    public var packedFiles: [(path: String, bytes: [UInt8])] {
+        let files = assets.compactMap { asset -> (path: String, bytes: [UInt8])? in
+            guard case .file(let file) = asset else { return nil }
+            return (file.path, file.bytes)
+        }
+        return files + tierImages.keys.sorted().map { ($0, tierImages[$0]!) }
+    }
+
     /// `directory/pass.json`, for messages.
     public var passJSONFile: String { directory + "/pass.json" }
     /// `directory/template.json`, for messages.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PassMintTestSupport
 import PassModel
 @testable import PassTemplates
 @testable import PassMint

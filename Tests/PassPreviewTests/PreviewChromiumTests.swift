@@ -140,6 +140,109 @@ struct PreviewChromiumTests {
         #expect(Double(pixels.height) >= (last.y + last.h) * 3)
     }
 
+    @Test("the page's Content-Security-Policy stops a script that got into it; the preview still draws")
+    func policyStopsScripts() throws {
+        var doc = try PassPreview.document([S.source(Self.barcodePass("PKBarcodeFormatQR", "M-1"))])
+        doc.html = doc.html.replacingOccurrences(
+            of: "</body>",
+            with: "<script>document.body.setAttribute('data-ran','script')</script>"
+                + "<img src=\"x\" onerror=\"document.body.setAttribute('data-ran','handler')\"></body>")
+        let dom = try S.chromium!.dumpDOM(doc)
+        #expect(dom.contains("data-key=\"name\""))
+        let body = try #require(dom.range(of: "<body")).upperBound
+        let bodyTag = dom[body...].prefix { $0 != ">" }
+        #expect(!bodyTag.contains("data-ran"), "a script ran in the preview page: <body\(bodyTag)>")
+    }
+
+    /// Passes whose front has more text than room: long logo text beside a wide logo, long header values, a full
+    /// row of long values and labels, a boarding pass's long codes, a generic pass with a thumbnail.
+    static var crowdedPasses: [PreviewSource] {
+        get throws {
+            let logo = try #require(FileManager.default.contents(atPath: S.root + "/Templates/loyalty/logo@3x.png"))
+            let thumbnail = try #require(
+                FileManager.default.contents(atPath: S.root + "/Templates/event/thumbnail@3x.png"))
+            let store = S.pass(
+                top: "\"logoText\": \"Bean There Coffee Rewards Club\"",
+                fields: """
+                    "headerFields": [{"key": "beans", "label": "BEANS COLLECTED THIS YEAR", "value": "12,500 beans and counting"}],
+                    "primaryFields": [{"key": "drinks", "label": "FREE DRINKS", "value": "Two large lattes"}],
+                    "secondaryFields": [{"key": "m", "label": "MEMBER", "value": "Maximilian Alexander von Hohenberg"},
+                                        {"key": "s", "label": "MEMBER SINCE THE GRAND REOPENING", "value": "2019"}],
+                    "auxiliaryFields": [{"key": "f", "label": "FAVOURITE", "value": "Double ristretto oat flat white"},
+                                        {"key": "t", "label": "TIER", "value": "Platinum Plus"}]
+                    """)
+            let boarding = S.pass(
+                style: "boardingPass",
+                fields: """
+                    "transitType": "PKTransitTypeTrain",
+                    "primaryFields": [{"key": "from", "label": "BERLIN HAUPTBAHNHOF", "value": "Berlin Hbf (tief)"},
+                                      {"key": "to", "label": "MÜNCHEN", "value": "München Hbf"}],
+                    "auxiliaryFields": [{"key": "a", "label": "CARRIAGE", "value": "12"}, {"key": "b", "label": "SEAT", "value": "45"},
+                                        {"key": "c", "label": "CLASS", "value": "First"}, {"key": "d", "label": "PLATFORM", "value": "7"},
+                                        {"key": "e", "label": "RESERVATION", "value": "Window, quiet zone"}]
+                    """)
+            let generic = S.pass(
+                style: "generic",
+                top: "\"logoText\": \"Gym\"",
+                fields: """
+                    "primaryFields": [{"key": "n", "label": "MEMBER", "value": "Wolfeschlegelsteinhausenbergerdorff"}],
+                    "secondaryFields": [{"key": "a", "label": "PLAN", "value": "Unlimited classes"}, {"key": "b", "label": "HOME CLUB", "value": "Kreuzberg"}],
+                    "auxiliaryFields": [{"key": "c", "label": "VALID UNTIL", "value": "2027-12-31T00:00:00Z", "dateStyle": "PKDateStyleFull"}]
+                    """)
+            return [
+                try S.source(store, files: ["logo@3x.png": [UInt8](logo)]),
+                try S.source(boarding),
+                try S.source(generic, files: ["thumbnail@3x.png": [UInt8](thumbnail), "logo@3x.png": [UInt8](logo)]),
+            ]
+        }
+    }
+
+    @Test(
+        "Chromium agrees with the layout: every cut text fits its box and was too long for it; nothing else overflows")
+    func layoutAgreesWithBrowser() throws {
+        var doc = try PassPreview.document(try Self.crowdedPasses)
+        doc.html = PreviewPage.probe(
+            doc.html,
+            script: """
+                const out = [];
+                for (const e of document.querySelectorAll('.front .label, .front .value, .front .logotext')) {
+                  if (getComputedStyle(e).whiteSpace !== 'nowrap') continue;
+                  const range = document.createRange();
+                  range.selectNodeContents(e);
+                  const shown = range.getBoundingClientRect().width;
+                  let full = shown;
+                  if (e.title) {
+                    const kept = e.textContent;
+                    e.textContent = e.title;
+                    range.selectNodeContents(e);
+                    full = range.getBoundingClientRect().width;
+                    e.textContent = kept;
+                  }
+                  out.push([e.textContent, e.getBoundingClientRect().width, shown, full, e.title ? 1 : 0]);
+                }
+                document.body.setAttribute('data-fit', JSON.stringify(out));
+                """)
+        let dom = try S.chromium!.dumpDOM(doc)
+        let start = try #require(dom.range(of: "data-fit=\""))
+        let attribute = dom[start.upperBound...].prefix { $0 != "\"" }
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+        let lines = try #require(try JSONSerialization.jsonObject(with: Data(attribute.utf8)) as? [[Any]])
+        var cut = 0
+        for line in lines {
+            let text = line[0] as? String ?? ""
+            let (box, shown, full) = (line[1] as? Double ?? 0, line[2] as? Double ?? 0, line[3] as? Double ?? 0)
+            #expect(shown <= box + 0.25, "\(text): \(shown) px of text in a \(box) px box")
+            if line[4] as? Int == 1 {
+                cut += 1
+                #expect(
+                    text.hasSuffix("\u{2026}") && full > box,
+                    "\(text) was cut, but its whole text is \(full) px in \(box)")
+            }
+        }
+        #expect(cut >= 8, "\(lines)")
+        #expect(lines.count > 30)
+    }
+
     /// The preview's temporary folders that exist now.
     static func temporaryFolders() -> Set<String> {
         let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"

@@ -42,7 +42,8 @@ public enum PassFactory {
     /// Loads a template: a folder (a `.pass`-style folder or a Pass Designer `.pkpasstemplate`), or a zipped
     /// template file (`.pkpasstemplate` or `.zip`, see `TemplateArchive`). A missing path is named with what to do.
     /// - Parameter path: the folder or the zip file.
-    /// - Throws: `PassMintError.template` with the template's own error, `.invalidInput` for a missing path.
+    /// - Throws: `PassMintError.template` with the template's own error, `.invalidInput` for a missing path,
+    ///   `.photo` for an image over the limits of member photos (see `loadTemplate(_:)` for a source).
     public static func loadTemplate(_ path: String) throws(PassMintError) -> Template {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -50,16 +51,29 @@ public enum PassFactory {
                 "template \(path) does not exist; give a folder holding pass.json, or a zipped .pkpasstemplate "
                     + "(see Templates/ for examples)", about: .template)
         }
+        guard isDirectory.boolValue else { return try loadTemplate(TemplateArchive.source(path: path)) }
+        let template: Template
         do {
-            if isDirectory.boolValue { return try Template.load(directory: path) }
+            template = try Template.load(directory: path)
         } catch {
             throw .template(error)
         }
-        let source = try TemplateArchive.source(path: path)
+        try TemplateImages.check(template)
+        return template
+    }
+
+    /// Loads a template from its files (a folder or zip read by `templateSource(_:)`, a stored version) and checks
+    /// its images as member photos are checked: a file over 50 MB, more than 40 megapixels or a decompression bomb
+    /// refuses the template, naming the file.
+    /// - Throws: `PassMintError.template` with the template's own error, `.photo` for an image.
+    public static func loadTemplate(_ source: TemplateSource) throws(PassMintError) -> Template {
+        let template: Template
         do {
-            return try Template.load(source)
+            template = try Template.load(source)
         } catch {
             throw .template(error)
         }
+        try TemplateImages.check(template)
+        return template
     }
 }

@@ -1,7 +1,7 @@
 import PassModel
 
-/// Images: an icon exists, every .png is a real PNG, sizes fit their slot for the style and scale, and no
-/// image sits in a slot the style never shows. On a poster generic pass an image counts as shown when
+/// Images: an icon exists, every .png is a real PNG within the limits of member photos, sizes fit their slot for
+/// the style and scale, and no image sits in a slot the style never shows. On a poster generic pass an image counts as shown when
 /// posterGeneric or its fallback shows it (older systems draw the fallback's strip or thumbnail).
 enum ImageChecks {
     static func check(_ pass: PassFiles, facts: PassFacts, into findings: inout Findings) {
@@ -28,6 +28,10 @@ enum ImageChecks {
                     VerifyCode.imageNotPNG,
                     "'\(path)' is named .png but its content is \(ImageInfo.formatName(bytes)); Wallet refuses it — "
                         + "export a real PNG", path: path)
+                continue
+            }
+            if let refusal = ImageLimitChecks.refusal(bytes, path: path) {
+                findings.error(refusal.code, refusal.message, path: path)
                 continue
             }
             guard let slot = ImageSlotChoice(image.base, facts: facts) else { continue }

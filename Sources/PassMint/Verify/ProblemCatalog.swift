@@ -89,6 +89,8 @@ public enum ProblemCatalog {
         w(VerifyCode.imageUnconfirmedSlot, "an image whose use on this layout Apple has not confirmed"),
         w(VerifyCode.imageMissingScale, "no @2x or @3x of the icon (or of poster generic art)"),
         w(VerifyCode.imageMissingPosterArt, "a poster event ticket with neither artwork nor background"),
+        e(VerifyCode.imageBomb, "an image declaring far more pixels than its bytes hold (decompression bomb)"),
+        e(VerifyCode.imageTooLarge, "an image over 40 megapixels or 50 MB (the member photos' limits)"),
         w(VerifyCode.localizationInconsistent, ".lproj folders with different keys or image sets"),
         e(VerifyCode.localizationInvalidStrings, "a pass.strings that does not parse"),
         w(VerifyCode.localizationBadFolderName, "a .lproj folder whose name is not a language ID"),

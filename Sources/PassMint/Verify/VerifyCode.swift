@@ -77,6 +77,10 @@ public enum VerifyCode {
     public static let imageMissingScale = PassProblemCode.missingImageScale
     /// A poster event ticket with neither artwork.png nor background.png (Apple's validator refuses to sign it).
     public static let imageMissingPosterArt = PassProblemCode.missingPosterArt
+    /// An image whose header declares far more pixels than its bytes can hold: a decompression bomb.
+    public static let imageBomb = "image.bomb"
+    /// An image over the limits of member photos: more than 40 megapixels declared, or a file over 50 MB.
+    public static let imageTooLarge = "image.too-large"
 
     // Localization
     public static let localizationInconsistent = "localization.inconsistent"

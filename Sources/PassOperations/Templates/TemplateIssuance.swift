@@ -32,12 +32,9 @@ package struct TemplateIssuance: Sendable {
     ) throws(PassMintError) -> TemplateIssuance {
         let name = name ?? TemplateReference.name(forPath: templatePath)
         let source = try PassFactory.templateSource(templatePath)
-        // A folder that is no template is refused here, before its files are stored or published as current.
-        do {
-            _ = try Template.load(source)
-        } catch {
-            throw .template(error)
-        }
+        // A folder that is no template (or whose images are over the limits) is refused here, before its files are
+        // stored or published as current.
+        _ = try PassFactory.loadTemplate(source)
         let version = TemplateVersion(files: source.files, designer: source.isDesignerTemplate)
         let reference: TemplateReference
         do {

@@ -88,13 +88,9 @@ package enum TemplatePublisher {
         } catch {
             throw .invalidInput("\(error)")
         }
-        // Loaded from the folder's files, so messages name the folder the user gave.
-        let template: Template
-        do {
-            template = try Template.load(source)
-        } catch {
-            throw .template(error)
-        }
+        // Loaded from the folder's files, so messages name the folder the user gave; its images are checked as
+        // member photos are, since every pass of the name will carry them.
+        let template = try PassFactory.loadTemplate(source)
         let previous: PublishedTemplate?
         let previousFiles: [String: [UInt8]]?
         let sources: [TemplateUsage]

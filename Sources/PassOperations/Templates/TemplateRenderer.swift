@@ -91,15 +91,12 @@ package final class TemplateRenderer: Sendable {
     }
 
     /// Assembles a stored version into a template; messages name it `NAME@<short digest>`.
-    /// - Throws: `PassMintError.template` when the stored files do not make a template.
+    /// - Throws: `PassMintError.template` when the stored files do not make a template, `.photo` when an image is
+    ///   over the limits of member photos.
     package static func template(_ version: TemplateVersion, name: String) throws(PassMintError) -> Template {
         // A Designer template is recognised by its folder name when it has no tooling.json.
         let label = "\(name)@\(version.shortDigest)" + (version.designer ? ".pkpasstemplate" : "")
-        do {
-            return try Template.load(TemplateSource(name: label, files: version.files))
-        } catch {
-            throw .template(error)
-        }
+        return try PassFactory.loadTemplate(TemplateSource(name: label, files: version.files))
     }
 
     private func storedTemplate(_ reference: TemplateReference) throws(PassMintError) -> Template {

@@ -1,3 +1,4 @@
+import Foundation
 import PassModel
 import PassTemplates
 
@@ -19,28 +20,54 @@ enum ChangeMessageRule {
                     else { continue }
                     let path = "\(style.rawValue).\(group.rawValue)[\(index)].changeMessage"
                     // The label as an English reader sees it (it may be a pass.strings key).
-                    let label = english(field.label)
-                    let what = (label?.lowercased()).map { $0.isEmpty ? key : $0 } ?? key
-                    let suggestion = "Your \(what) is now %@"
+                    let name = displayName(label: english(field.label), key: key)
+                    let suggestion = "\(name): %@"
                     if let message = field.changeMessage {
                         guard !message.contains("%@") else { continue }
+                        let fixed = message.hasSuffix(":") ? message + " %@" : message + ": %@"
                         rows.append(
                             LintRow(
                                 LintCode.changeMessageNoValue, path: path, before: LintContext.quote(message),
-                                after: "\"changeMessage\": \(LintContext.quote(message + " %@"))",
-                                change: "The notification says the new \(what), not just that something changed"))
+                                after: "\"changeMessage\": \(LintContext.quote(fixed))",
+                                change: "The notification says the new value of \(name), not just that something "
+                                    + "changed"))
                     } else {
                         rows.append(
                             LintRow(
                                 LintCode.changeMessageMissing, path: path, before: LintRow.missing,
                                 after: "\"changeMessage\": \(LintContext.quote(suggestion))",
                                 change:
-                                    "The holder gets a lock-screen notification “\(suggestion.replacingOccurrences(of: "%@", with: "…"))” "
-                                    + "when \(what) changes, instead of a silent update"))
+                                    "The holder gets a lock-screen notification “\(name): …” when the value changes, "
+                                    + "instead of a silent update"))
                     }
                 }
             }
         }
+    }
+
+    /// What a notification calls the field, in sentence case: its label ("FREE DRINKS" → "Free drinks"), or its
+    /// key in words ("loyaltyPoints" → "Loyalty points"). "Label: new value" reads well whatever the label is,
+    /// plural or not, where "Your … is now" does not.
+    static func displayName(label: String?, key: String) -> String {
+        var words = (label ?? "").trimmingCharacters(in: .whitespaces)
+        if words.isEmpty {
+            // Split camelCase and snake_case keys into words.
+            var spaced = ""
+            for character in key {
+                if character == "_" || character == "-" {
+                    spaced += " "
+                } else if character.isUppercase, let last = spaced.last, last.isLowercase || last.isNumber {
+                    spaced += " " + character.lowercased()
+                } else {
+                    spaced.append(character)
+                }
+            }
+            words = spaced.lowercased()
+        } else if words == words.uppercased() {
+            words = words.lowercased()  // an all-capitals label, as Wallet labels usually are
+        }
+        guard let first = words.first else { return key }
+        return first.uppercased() + words.dropFirst()
     }
 
     /// The template fields an update is expected to change.

@@ -15,8 +15,12 @@ enum FieldRules {
         }
     }
 
-    static func checkPrimaryLength(_ c: LintContext, format: FieldFormatter, into rows: inout [LintRow]) {
-        for (index, field) in (c.structure.primaryFields ?? []).enumerated() {
+    /// - Parameter cut: paths of texts the preview cuts; those get a `text.truncated` row instead.
+    static func checkPrimaryLength(
+        _ c: LintContext, format: FieldFormatter, cut: Set<String>, into rows: inout [LintRow]
+    ) {
+        for (index, field) in (c.structure.primaryFields ?? []).enumerated()
+        where !cut.contains(c.path(.primaryFields, index) + ".value") {
             let shown = format.value(field)
             let limit = glanceLength(c.style, index: index, field: field)
             guard shown.count > limit else { continue }

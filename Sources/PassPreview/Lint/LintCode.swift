@@ -33,4 +33,9 @@ public enum LintCode {
     public static let appLinkMissing = "back.app-link-missing"
     /// The barcode's message is not readable anywhere on the pass (no field, no altText).
     public static let barcodeNotReadable = "barcode.not-readable"
+    /// A text the preview cuts with "…" (logo text, label or value too wide for its place).
+    public static let textTruncated = "text.truncated"
+    /// An `xx.lproj/pass.strings` without keys another localization has, or without some field labels while it
+    /// translates others.
+    public static let localizationMissingKeys = "localization.missing-keys"
 }

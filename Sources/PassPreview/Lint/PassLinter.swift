@@ -5,8 +5,8 @@ import PassTemplates
 /// It judges what the holder sees; whether Wallet accepts the pass is `verify`'s job, and where a row needs the
 /// same fact as a verify rule (field counts, poster semantics) it takes it from `PassValidator`.
 public enum PassLinter {
-    /// Rows for one pass, in rule order: contrast, fields, change messages, relevance, poster, Apple's validator's
-    /// layout rules, images, text.
+    /// Rows for one pass, in rule order: contrast, fields (cut texts among them), change messages, relevance,
+    /// poster, Apple's validator's layout rules, images, text, localizations.
     public static func lint(_ source: PreviewSource) -> [LintRow] {
         guard let c = LintContext(source) else {
             return [
@@ -18,8 +18,11 @@ public enum PassLinter {
         }
         var rows: [LintRow] = []
         let localizer = PassLocalizer(files: source.files, locale: nil)
+        let cuts = TruncationRule.cuts(source)
         ContrastRule.check(c, into: &rows)
-        FieldRules.checkPrimaryLength(c, format: FieldFormatter(locale: nil, localizer: localizer), into: &rows)
+        FieldRules.checkPrimaryLength(
+            c, format: FieldFormatter(locale: nil, localizer: localizer), cut: Set(cuts.map(\.text.path)), into: &rows)
+        TruncationRule.check(c, cuts: cuts, into: &rows)
         FieldRules.checkOverflow(c, into: &rows)
         ChangeMessageRule.check(c, into: &rows)
         RelevanceRule.check(c, into: &rows)
@@ -29,6 +32,7 @@ public enum PassLinter {
         TextRules.checkPlaceholders(c, into: &rows)
         TextRules.checkAppLink(c, into: &rows)
         TextRules.checkBarcodeReadable(c, into: &rows)
+        LocalizationRule.check(c, into: &rows)
         return rows
     }
 

@@ -42,11 +42,9 @@ public struct Chromium: Sendable {
         var height = document.height
         if document.measure {
             // The back's height depends on its text: ask the browser for the laid-out height first.
-            let probe = document.html.replacingOccurrences(
-                of: "</body>",
-                with:
-                    "<script>document.body.setAttribute('data-height',Math.ceil(document.documentElement.scrollHeight))</script></body>"
-            )
+            let probe = PreviewPage.probe(
+                document.html,
+                script: "document.body.setAttribute('data-height',Math.ceil(document.documentElement.scrollHeight))")
             try folder.write("measure.html", probe)
             let dom = try run(["--dump-dom", "file://\(folder.path)/measure.html"], folder: folder)
             if let range = dom.range(of: "data-height=\""),

@@ -8,10 +8,13 @@ enum FeaturedActionsView {
         var out = "<div class=\"actions\" style=\"width:\(PassCard.width)px\">"
         for action in actions {
             let (title, glyph) = FeaturedActionLabel.title(action.type)
+            // A button links only to a web, mail or phone address; any other URL draws it without a link.
+            let link = action.url.flatMap(HTMLText.safeLink)
+            let tag = link == nil ? "div" : "a"
             out +=
-                "<a class=\"action\" data-type=\"\(HTMLText.escape(action.type?.rawValue ?? ""))\" "
-                + "href=\"\(HTMLText.escape(action.url ?? "#"))\"><span class=\"glyph\">\(glyph)</span>"
-                + "<span>\(HTMLText.escape(title))</span><span class=\"chev\">\u{203A}</span></a>"
+                "<\(tag) class=\"action\" data-type=\"\(HTMLText.escape(action.type?.rawValue ?? ""))\""
+                + (link.map { " href=\"\(HTMLText.escape($0))\"" } ?? "") + "><span class=\"glyph\">\(glyph)</span>"
+                + "<span>\(HTMLText.escape(title))</span><span class=\"chev\">\u{203A}</span></\(tag)>"
         }
         return out + "</div>"
     }

@@ -92,34 +92,6 @@ struct PassCard {
         }
     }
 
-    /// One field as HTML: label over value, tagged with its group and key for tests and tools.
-    func field(_ f: PassField, _ group: PassFieldGroup, extraClass: String = "") -> String {
-        let align: String
-        switch f.textAlignment {
-        case .right?: align = " style=\"text-align:right\""
-        case .center?: align = " style=\"text-align:center\""
-        default: align = ""
-        }
-        let label = format.label(f)
-        return
-            "<div class=\"field \(extraClass)\" data-group=\"\(group.rawValue)\" data-key=\"\(HTMLText.escape(f.key ?? ""))\"\(align)>"
-            + (label.isEmpty ? "" : "<div class=\"label\">\(HTMLText.escape(label))</div>")
-            + "<div class=\"value\">\(HTMLText.escape(format.value(f)))</div></div>"
-    }
-
-    /// A row of fields.
-    func row(_ group: PassFieldGroup, _ fields: [PassField], extraClass: String = "") -> String {
-        guard !fields.isEmpty else { return "" }
-        return "<div class=\"row \(group.rawValue) \(extraClass)\">" + fields.map { field($0, group) }.joined()
-            + "</div>"
-    }
-
-    /// The image of slot `base` as an `<img>` with a class, or "".
-    func image(_ base: String, _ cssClass: String) -> String {
-        guard let url = images.dataURL(base) else { return "" }
-        return "<img class=\"\(cssClass)\" data-image=\"\(base)\" alt=\"\" src=\"\(url)\">"
-    }
-
     /// The barcode in its white box with its altText, sized as Wallet sizes square and wide codes.
     var barcodeHTML: String {
         guard let barcode else {
@@ -140,16 +112,5 @@ struct PassCard {
             "<div class=\"barcode\" data-format=\"\(image.format.rawValue)\"><div class=\"code\" style=\"width:\(w)px;height:\(h)px\">"
             + image.svg.replacingOccurrences(of: "<svg ", with: "<svg width=\"\(w)\" height=\"\(h)\" ")
             + "</div>" + (barcode.altText.map { "<div class=\"alt\">\(HTMLText.escape($0))</div>" } ?? "") + "</div>"
-    }
-
-    /// Logo (or poster primaryLogo) and logoText, then the header fields on the right.
-    func topRow(logo: String = "logo") -> String {
-        var out = "<div class=\"top\">" + image(logo, "logo")
-        if let text = format.text(source.pass.logoText), style != .posterEventTicket {
-            out += "<div class=\"logotext\">\(HTMLText.escape(text))</div>"
-        }
-        out += "<div class=\"spacer\"></div>"
-        out += visible(.headerFields).map { field($0, .headerFields, extraClass: "header") }.joined()
-        return out + "</div>"
     }
 }

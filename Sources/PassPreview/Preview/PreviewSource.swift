@@ -74,7 +74,17 @@ public struct PreviewSource: Sendable {
             return out
         }
         var files: [String: [UInt8]] = [:]
-        for entry in reader.files where !ArchiveEntry.isJunk(entry.name) { files[entry.name] = entry.bytes }
+        for entry in reader.files where !ArchiveEntry.isJunk(entry.name) {
+            // The page inlines every image for the browser to decode: images are held to the photo limits first.
+            if ImageHeader(entry.bytes) != nil {
+                do {
+                    _ = try PhotoLimits.standard.checkHeader(entry.bytes, file: "\(name)/\(entry.name)")
+                } catch {
+                    throw .pipeline(.photo(error))
+                }
+            }
+            files[entry.name] = entry.bytes
+        }
         let passBytes = files.removeValue(forKey: "pass.json") ?? []
         let json: JSONValue
         do {

@@ -16,7 +16,9 @@ struct LintCommand: Command {
             Rules: contrast.foreground, contrast.label, contrast.image, field.primary-too-long, field.overflow,
             field.change-message-missing, field.change-message-no-value, relevance.missing, poster.incomplete,
             boarding.incomplete, field.number-format-conflict, image.missing-scale, image.wrong-size,
-            text.placeholder, back.app-link-missing, barcode.not-readable.
+            text.placeholder, back.app-link-missing, barcode.not-readable,
+            text.truncated (a text the preview cuts with "…", in pass.json's text or a localization's),
+            localization.missing-keys.
             Exit status: 0 no rows, 1 rows printed (or the input cannot be read), 2 usage.
             """,
         options: [

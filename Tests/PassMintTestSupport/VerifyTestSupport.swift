@@ -1,19 +1,16 @@
 import Foundation
-@_exported import PassMintTestSupport
 import PassArchive
 import PassSigning
 
-@testable import PassMint
+/// Signed test passes for the verify, preview and lint tests: a dev identity and the files of a good pass.
+public enum VerifyTestSupport {
 
-/// Helpers for the verify tests: fixture paths, temporary folders, a dev identity and signed test passes.
-enum VerifyTestSupport {
-
-    static let passTypeIdentifier = "pass.test.verify"
-    static let teamIdentifier = "VERIFYTEAM"
+    public static let passTypeIdentifier = "pass.test.verify"
+    public static let teamIdentifier = "VERIFYTEAM"
 
     /// A dev identity generated once per test run (RSA key generation is the slow part); its files are removed
     /// as soon as the identity is loaded.
-    static let identity: SigningIdentity = {
+    public static let identity: SigningIdentity = {
         let directory = NSTemporaryDirectory() + "passmint-verify-identity-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let paths = try! DevCertificates.generate(
@@ -23,10 +20,10 @@ enum VerifyTestSupport {
     }()
 
     /// A PNG header (signature + IHDR) of the given size; enough for the size checks.
-    static func png(_ width: Int, _ height: Int) -> [UInt8] { pngHeader(width, height) }
+    public static func png(_ width: Int, _ height: Int) -> [UInt8] { pngHeader(width, height) }
 
     /// A valid generic pass.json for the test identity.
-    static func passJSON(extra: String = "") -> [UInt8] {
+    public static func passJSON(extra: String = "") -> [UInt8] {
         Array(
             """
             {"formatVersion": 1, "passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "SERIAL-0001",
@@ -38,7 +35,7 @@ enum VerifyTestSupport {
 
     /// The files of a good generic pass (before manifest and signature): the icon at all three scales, as Apple's
     /// validator recommends.
-    static func goodFiles(passJSON json: [UInt8] = passJSON()) -> [ArchiveEntry] {
+    public static func goodFiles(passJSON json: [UInt8] = passJSON()) -> [ArchiveEntry] {
         [
             ArchiveEntry(name: "pass.json", bytes: json),
             ArchiveEntry(name: "icon.png", bytes: png(29, 29)),
@@ -53,7 +50,7 @@ enum VerifyTestSupport {
     ///   - manifestFiles: the files listed in the manifest (default: `files`).
     ///   - extraEntries: entries added to the zip after signing (not in the manifest).
     ///   - sign: whether to add a signature.
-    static func makePass(
+    public static func makePass(
         _ files: [ArchiveEntry], manifestFiles: [ArchiveEntry]? = nil,
         extraEntries: [ArchiveEntry] = [], sign: Bool = true
     ) throws -> [UInt8] {

@@ -1,4 +1,3 @@
-import PassMint
 /// What a per-record image may be, checked from the file's size and header before any pixel is decoded.
 public struct PhotoLimits: Sendable, Equatable {
     /// Most pixels a header may declare (width × height). Default 40 megapixels: more than any phone camera's
@@ -20,8 +19,25 @@ public struct PhotoLimits: Sendable, Equatable {
     /// The defaults: 40 megapixels, 50 MB.
     public static let standard = PhotoLimits()
 
+    /// The header of an image file, refused when the file is larger than `maxFileBytes`, is not a PNG or JPEG,
+    /// or declares more pixels than the limits allow. The one check every image PassMint takes in is held to
+    /// before anything decodes it: member photos, template images and the images of a pass being verified.
+    /// - Parameter file: the name messages use.
+    /// - Throws: `PhotoError.fileTooLarge`, `.notAnImage`, `.tooManyPixels` or `.decompressionBomb`.
+    package func checkHeader(_ bytes: [UInt8], file: String) throws(PhotoError) -> ImageHeader {
+        guard bytes.count <= maxFileBytes else {
+            throw .fileTooLarge(file: file, bytes: bytes.count, limit: maxFileBytes)
+        }
+        guard let header = ImageHeader(bytes) else {
+            let found = ImageInfo.formatName(bytes)
+            throw .notAnImage(file: file, found: found == "JPEG" ? "a damaged JPEG (no frame header)" : found)
+        }
+        try check(width: header.width, height: header.height, fileBytes: bytes.count, file: file)
+        return header
+    }
+
     /// Refuses a header whose dimensions exceed the limits.
-    func check(width: Int, height: Int, fileBytes: Int, file: String) throws(PhotoError) {
+    package func check(width: Int, height: Int, fileBytes: Int, file: String) throws(PhotoError) {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard overflow || pixels > maxPixels else { return }
         if overflow || pixels / max(fileBytes, 1) >= bombPixelsPerByte {
