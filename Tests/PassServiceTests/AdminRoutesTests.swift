@@ -38,9 +38,9 @@ struct AdminRoutesTests {
     @Test("PATCH errors: 400 from the validator, malformed or empty body; 404 unknown serial")
     func patchErrors() throws {
         struct Invalid: Error, CustomStringConvertible { var description: String { "tier must be Silver or Gold" } }
-        let live = try LiveService(recordValidator: { pass, changes in
-            if let tier = changes["tier"], !["Silver", "Gold"].contains(tier) { throw Invalid() }
-            return pass.record.merging(changes) { $1 }
+        let live = try LiveService(recordValidator: { pass, change in
+            if let tier = change.values["tier"], !["Silver", "Gold"].contains(tier) { throw Invalid() }
+            return pass.record.merging(change.values) { $1 }
         })
         _ = try live.addPass("S1")
         let invalid = try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody(["tier": "Tin"]))

@@ -38,6 +38,16 @@ final class RecordingStore: PassStore {
         note("updateRecord");
         return try base.updateRecord(serial: serial, record: record, images: images, voided: voided)
     }
+    func modifyPass(serial: String, _ change: (StoredPass) throws -> PassModification) throws
+        -> PassModificationOutcome
+    {
+        note("modifyPass")
+        return try base.modifyPass(serial: serial, change)
+    }
+    func reissuePasses(_ passes: [StoredPass]) throws -> [String: Int] {
+        note("reissuePasses")
+        return try base.reissuePasses(passes)
+    }
     func appendLogs(_ lines: [String]) throws { note("appendLogs"); try base.appendLogs(lines) }
     func recentLogs(limit: Int) throws -> [String] { note("recentLogs"); return try base.recentLogs(limit: limit) }
     func personalizations(serial: String) throws -> [[String: String]] {
