@@ -4,14 +4,15 @@ import Synchronization
 import Testing
 
 @testable import PassService
+import PassTemplates
 
 /// The real template checks, counting the renders (a render check is meant to happen once per template and tier).
 final class CountingChecker: BulkRecordChecker {
     let renderer = TemplateRenderer(identity: DevIdentity.identity)
     let renders = Atomic<Int>(0)
 
-    func validate(_ pass: StoredPass, changes: [String: String]) throws -> [String: String] {
-        try renderer.validate(pass, changes: changes)
+    func validate(_ pass: StoredPass, change: RecordChange) throws -> [String: String] {
+        try renderer.validate(pass, change: change)
     }
 
     func renderKey(_ pass: StoredPass) -> String { renderer.renderKey(pass) }
@@ -34,7 +35,7 @@ struct BulkUpdaterTests {
         let blank = StoredPass(
             serialNumber: "P", passTypeIdentifier: type, templatePath: Self.loyalty, record: [:],
             authenticationToken: "token-0123456789abcdef0123456789abcdef")
-        let record = try checker.validate(blank, changes: ["tier": "Silver"])
+        let record = try checker.validate(blank, change: RecordChange(values: ["tier": "Silver"]))
         try f.store.insertPasses(
             (0..<count).map { i in
                 var pass = blank
