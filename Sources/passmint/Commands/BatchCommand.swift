@@ -53,7 +53,10 @@ struct BatchCommand: Command {
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
             TemplateNameArgument.option,
         ] + CSVArguments.options + [TrustArguments.option]
-            + StoreArguments.options(dbHelp: "store issued passes in this SQLite database for `passmint serve`")
+            + StoreArguments.options(
+                dbHelp:
+                    "store issued passes in this SQLite database for `passmint serve` ($PASSMINT_DB with --web-service-url)"
+            )
             + IdentityArguments.options,
         examples: [
             "passmint batch --template Templates/loyalty --csv members.csv --out passes/ --report report.jsonl",

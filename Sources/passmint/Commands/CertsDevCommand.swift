@@ -12,7 +12,7 @@ struct CertsDevCommand: Command {
             but will not install on an iPhone: for that use a real Pass Type ID certificate (Certificates/README.md).
             """,
         options: [
-            .value("dir", "DIR", "output folder (default Certificates/dev)"),
+            .value("dir", "DIR", "output folder (default: $PASSMINT_CERT_DIR, else Certificates/dev)"),
             .value("pass-type-id", "ID", "pass type identifier (default pass.dev.passmint)"),
             .value("team-id", "ID", "team identifier (default PASSMINT01)"),
             .value("days", "N", "validity of the Pass Type ID certificate in days (default 365)"),
@@ -29,7 +29,7 @@ struct CertsDevCommand: Command {
     let days: Int
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        dir = args.value("dir") ?? "Certificates/dev"
+        dir = args.value("dir") ?? IdentityArguments.defaultDirectory()
         passTypeID = args.value("pass-type-id") ?? "pass.dev.passmint"
         teamID = args.value("team-id") ?? "PASSMINT01"
         days = try args.integer("days", of: Self.spec) ?? 365

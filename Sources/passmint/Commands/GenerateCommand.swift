@@ -40,7 +40,10 @@ struct GenerateCommand: Command {
             TemplateNameArgument.option,
             .flag("start-over", "with --db: replace a stored serial by a new pass with a new token (phones get 401)"),
             TrustArguments.option,
-        ] + StoreArguments.options(dbHelp: "store the pass in this SQLite database so `passmint serve` can update it")
+        ]
+            + StoreArguments.options(
+                dbHelp:
+                    "store the pass in this SQLite database for `passmint serve` ($PASSMINT_DB with --web-service-url)")
             + IdentityArguments.options,
         examples: [
             "passmint generate --template Templates/loyalty --out loyalty.pkpass",

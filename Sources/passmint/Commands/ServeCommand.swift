@@ -58,7 +58,7 @@ struct ServeCommand: Command {
                 "max-bulk-bytes", "N",
                 "largest body of POST /admin/v1/updates, a bulk change (default 67108864; larger: 413)"),
             TrustArguments.option,
-        ] + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)") + IdentityArguments.options,
+        ] + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp) + IdentityArguments.options,
         examples: [
             "PASSMINT_ADMIN_TOKEN=$(openssl rand -hex 32) passmint serve --db passmint.db --port 8080",
             "passmint serve --db passmint.db --apns https://127.0.0.1:8443 --apns-ca test-ca.pem",

@@ -45,7 +45,7 @@ struct UpdateCommand: Command {
             .value("report", "FILE", "with --csv: a JSON Lines report, one object per row"),
             .flag("resume", "with --csv: continue after the rows an interrupted run of the same file stored"),
             .value("chunk-size", "N", "with --csv: rows per transaction (default 500)"),
-        ] + CSVArguments.options + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)")
+        ] + CSVArguments.options + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp)
             + IdentityArguments.options,
         positionals: 0...1,
         examples: [
