@@ -65,6 +65,12 @@ struct AdminHandlers: Sendable {
         let (change, voided) = try Self.change(from: body)
         guard !change.isEmpty || voided != nil else { throw .badRequest("the body names no field to change") }
         let validator = context.recordValidator
+        // Checked once outside the transaction: a refusal costs no row lock, and the template is loaded (it may be
+        // read from the store) before a pooled connection is held for the write.
+        guard let snapshot = try context.storeCall({ try context.store.pass(serial: serial) }) else {
+            throw .notFound("no stored pass has serial number \(serial)")
+        }
+        do { _ = try validator(snapshot, change) } catch { throw .badRequest(Self.words(error)) }
         let result: Result<PassModificationOutcome, Refused>? = try context.storeCall {
             do {
                 return .success(
