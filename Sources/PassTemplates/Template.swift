@@ -71,6 +71,17 @@ public struct Template: Sendable {
     var fieldsFile: String { hasTemplateJSON ? templateJSONFile : passJSONFile }
     /// tooling.json asks for the legacy fallback to be derived from `posterGeneric`.
     public var generatesCompatiblePass: Bool { tooling?.automaticallyGenerateCompatiblePass ?? false }
+
+    /// The file that makes a pass personalizable (rewards enrollment, wallet-spec §6).
+    public static let personalizationFile = "personalization.json"
+
+    /// The template carries `personalization.json`: its passes ask the holder to sign up (rewards enrollment).
+    public var isPersonalizable: Bool { assets.contains { $0.path == Self.personalizationFile } }
+
+    /// Files a personalized pass leaves out: Apple's personalized pass has no sign-up form left to show.
+    static func isPersonalizationFile(_ path: String) -> Bool {
+        path == personalizationFile || (path.hasPrefix("personalizationLogo") && path.hasSuffix(".png"))
+    }
 }
 
 /// A file kept from the template folder.

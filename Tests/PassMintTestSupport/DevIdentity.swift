@@ -18,6 +18,26 @@ public enum DevIdentity {
         return dir
     }()
 
+    /// Like `directory`, with an NFC-enabled ("Pass Type ID with NFC") leaf: what passes with `nfc` or
+    /// `personalization.json` need (`passmint certs dev --nfc` makes the same).
+    public static let nfcDirectory: String = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("passmint-test-nfc-certs-\(getpid())")
+            .path
+        if !FileManager.default.fileExists(atPath: dir + "/pass-cert.pem") {
+            _ = try! DevCertificates.generate(
+                directory: dir, passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier, nfc: true)
+        }
+        return dir
+    }()
+
+    /// `--cert … --key … --wwdr …` of the NFC-enabled identity, for the binary.
+    public static var nfcSigningArgs: [String] {
+        [
+            "--cert", nfcDirectory + "/pass-cert.pem", "--key", nfcDirectory + "/pass-key.pem", "--wwdr",
+            nfcDirectory + "/wwdr.pem",
+        ]
+    }
+
     /// `--cert … --key … --wwdr …` for the binary.
     public static var signingArgs: [String] {
         [

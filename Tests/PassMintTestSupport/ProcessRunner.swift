@@ -8,8 +8,10 @@ public enum CLI {
     /// `../shared/fixtures`, or nil when absent.
     public static var fixtures: URL? { PackagePaths.fixtures }
 
-    /// The `passmint` executable next to the test bundle.
+    /// The `passmint` executable next to the test bundle, or `PASSMINT_TEST_BINARY` when set (to run the end-to-end
+    /// tests against another build, e.g. to see a new test fail on the code before a fix).
     public static let binary: String = {
+        if let chosen = ProcessInfo.processInfo.environment["PASSMINT_TEST_BINARY"], !chosen.isEmpty { return chosen }
         let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for candidate in [dir, dir.deletingLastPathComponent()] {
             let path = candidate.appendingPathComponent("passmint").path

@@ -102,6 +102,11 @@ struct LintTests {
                 "\"preferredStyleSchemes\": [\"posterEventTicket\", \"eventTicket\"], \"semantics\": {\"eventName\": \"Gig\", \"venueName\": \"Hall\"}, \"relevantDates\": [{\"date\": \"2027-01-01T20:00:00Z\"}]",
             fields: "\"primaryFields\": [{\"key\": \"e\", \"value\": \"Gig\"}]")
         let rows = PassLinter.lint(try S.source(json)).filter { $0.code == LintCode.posterIncomplete }
-        #expect(rows.map(\.path) == ["semantics.venueRegionName", "semantics.venueRoom"])
+        // Wallet's two tags, then what Apple's validator asks of a poster event ticket (AppleLayoutRule).
+        #expect(
+            rows.map(\.path) == [
+                "semantics.venueRegionName", "semantics.venueRoom", "nfc", "semantics.eventStartDate",
+                "semantics.seats", "artwork.png",
+            ])
     }
 }

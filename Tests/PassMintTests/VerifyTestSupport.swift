@@ -40,12 +40,14 @@ enum VerifyTestSupport {
             """.utf8)
     }
 
-    /// The files of a good generic pass (before manifest and signature).
+    /// The files of a good generic pass (before manifest and signature): the icon at all three scales, as Apple's
+    /// validator recommends.
     static func goodFiles(passJSON json: [UInt8] = passJSON()) -> [ArchiveEntry] {
         [
             ArchiveEntry(name: "pass.json", bytes: json),
             ArchiveEntry(name: "icon.png", bytes: png(29, 29)),
             ArchiveEntry(name: "icon@2x.png", bytes: png(58, 58)),
+            ArchiveEntry(name: "icon@3x.png", bytes: png(87, 87)),
             ArchiveEntry(name: "logo.png", bytes: png(120, 40)),
         ]
     }

@@ -16,7 +16,7 @@ struct PassValidatorTests {
         "each rule fails with its code, path and severity, and a nearby valid pass does not",
         arguments: ValidatorRule.all)
     func rule(_ rule: ValidatorRule) {
-        let failing = PassValidator.validate(rule.json(rule.failing))
+        let failing = rule.problems(rule.failing, files: rule.failingFiles)
         let hits = findings(failing, rule.code, rule.path)
         #expect(hits.count == 1, "expected one \(rule.code) at \(rule.path), got: \(failing)")
         if let hit = hits.first {
@@ -24,7 +24,7 @@ struct PassValidatorTests {
             for word in rule.mentions { #expect(hit.message.contains(word), "\(hit.message) lacks \(word)") }
             #expect(hit.message.count > 30, "message too terse: \(hit.message)")
         }
-        let passing = PassValidator.validate(rule.json(rule.passing))
+        let passing = rule.problems(rule.passing, files: rule.passingFiles)
         #expect(findings(passing, rule.code, rule.path).isEmpty, "\(passing)")
         #expect(!passing.contains { $0.isError }, "\(passing)")
     }
@@ -59,7 +59,10 @@ struct PassValidatorTests {
             PassProblemCode.tooManyFields, PassProblemCode.unknownKey, PassProblemCode.posterFallback,
             PassProblemCode.posterNoFallback, PassProblemCode.posterFallbackStyle, PassProblemCode.groupNotShown,
             PassProblemCode.unconfirmedKey, PassProblemCode.tooManyActions, PassProblemCode.duplicateActionIdentifier,
-            PassProblemCode.actionsNotShown, PassProblemCode.barcodeMessage,
+            PassProblemCode.actionsNotShown, PassProblemCode.barcodeMessage, PassProblemCode.posterNFC,
+            PassProblemCode.posterNFCAuthentication, PassProblemCode.semanticBoardingFallback,
+            PassProblemCode.semanticsRecommended, PassProblemCode.numberFormatConflict,
+            PassProblemCode.missingPosterArt, PassProblemCode.missingImageScale,
         ]
         #expect(
             contract == [
@@ -67,10 +70,14 @@ struct PassValidatorTests {
                 "pass.too-many-fields", "pass.unknown-key", "pass.poster-fallback",
                 "pass.poster-no-fallback", "pass.poster-fallback-style", "pass.group-not-shown",
                 "pass.unconfirmed-key", "pass.too-many-actions", "pass.duplicate-action-identifier",
-                "pass.featured-actions-not-shown", "pass.barcode-message",
+                "pass.featured-actions-not-shown", "pass.barcode-message", "pass.poster-nfc",
+                "pass.poster-nfc-authentication", "pass.semantic-boarding-fallback", "pass.semantics-recommended",
+                "pass.number-format-conflict", "image.missing-poster-art", "image.missing-scale",
             ])
         for rule in ValidatorRule.all {
-            for p in PassValidator.validate(rule.json(rule.failing)) { #expect(contract.contains(p.code), "\(p)") }
+            for p in rule.problems(rule.failing, files: rule.failingFiles) {
+                #expect(contract.contains(p.code), "\(p)")
+            }
         }
     }
 

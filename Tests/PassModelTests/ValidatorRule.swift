@@ -17,6 +17,10 @@ struct ValidatorRule: Sendable, CustomTestStringConvertible {
     var severity: Problem.Severity = .error
     /// Words the failing message must contain (actionable text).
     var mentions: [String] = []
+    /// The pass's file names for the rules that need them (`PassValidator.validate(_:fileNames:)`); nil runs
+    /// the pass.json rules alone.
+    var failingFiles: [String]? = nil
+    var passingFiles: [String]? = nil
 
     var testDescription: String { name }
 
@@ -30,6 +34,13 @@ struct ValidatorRule: Sendable, CustomTestStringConvertible {
         }
         for e in edits { j.set(e.path, e.value) }
         return j
+    }
+
+    /// What the validator finds in the pass made by `edits`, with the file rules when `files` is given.
+    func problems(_ edits: [Edit], files: [String]?) -> [Problem] {
+        let j = json(edits)
+        guard let files else { return PassValidator.validate(j) }
+        return PassValidator.validate(j, fileNames: files)
     }
 }
 

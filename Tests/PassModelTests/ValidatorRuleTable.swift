@@ -218,5 +218,5 @@ extension ValidatorRule {
 
     static let all: [ValidatorRule] =
         topLevel + fields + genericFields + barcodes + relevance + service + poster + posterGeneric + featuredActions
-        + barcodeMessages
+        + barcodeMessages + appleValidator
 }

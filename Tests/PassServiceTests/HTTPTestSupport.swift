@@ -41,12 +41,12 @@ final class LiveService {
         configuration: ServiceConfiguration = ServiceConfiguration(host: "127.0.0.1", port: 0),
         environment: [String: String] = ["PASSMINT_ADMIN_TOKEN": LiveService.adminToken],
         recordValidator: @escaping RecordValidator = WalletService.mergeRecord,
-        tokenSigner: TokenSigner? = nil
+        personalization: PersonalizationSigning? = nil
     ) throws {
         fixture = try StoreFixture(clock: TestClock(Date()))
         service = try WalletService(
             configuration: configuration, store: fixture.store, renderer: renderer,
-            recordValidator: recordValidator, tokenSigner: tokenSigner, environment: environment)
+            recordValidator: recordValidator, personalization: personalization, environment: environment)
         try service.start()
         port = try #require(service.boundPort)
     }
@@ -93,13 +93,15 @@ final class LiveService {
     /// The same exchange answered in process by `WalletService.respond(to:)`: no socket, no curl. The request target
     /// is screened and split as the server does (`RequestScreen.target`); the route semantics are the server's own.
     func call(
-        _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8]? = nil
+        _ method: String, _ path: String, headers: [String: String] = [:], body: [UInt8]? = nil,
+        clientAddress: String = "127.0.0.1"
     ) throws -> CurlResponse {
         let (decodedPath, query) = try RequestScreen.target(Array(path.utf8), limits: RequestLimits())
         var fields = HTTPHeaders()
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.add(name, value) }
         let request = Request(
-            method: HTTPMethod(method), path: decodedPath, query: query, headers: fields, body: body ?? [])
+            method: HTTPMethod(method), path: decodedPath, query: query, headers: fields, body: body ?? [],
+            clientAddress: clientAddress)
         let response = service.respond(to: request)
         return CurlResponse(
             status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },

@@ -48,14 +48,24 @@ final class RecordingStore: PassStore {
         note("reissuePasses")
         return try base.reissuePasses(passes)
     }
-    func appendLogs(_ lines: [String]) throws { note("appendLogs"); try base.appendLogs(lines) }
+    func appendLogs(_ lines: [String], maxStoredBytes: Int) throws -> Bool {
+        note("appendLogs"); return try base.appendLogs(lines, maxStoredBytes: maxStoredBytes)
+    }
     func recentLogs(limit: Int) throws -> [String] { note("recentLogs"); return try base.recentLogs(limit: limit) }
     func personalizations(serial: String) throws -> [[String: String]] {
         note("personalizations"); return try base.personalizations(serial: serial)
     }
-    func storePersonalization(passType: String, serial: String, token: String, info: [String: String]) throws {
-        note("storePersonalization")
-        try base.storePersonalization(passType: passType, serial: serial, token: token, info: info)
+    func enrollment(passType: String, serial: String) throws -> PersonalizationEnrollment? {
+        note("enrollment"); return try base.enrollment(passType: passType, serial: serial)
+    }
+    func storeEnrollment(_ enrollment: PersonalizationEnrollment, maxStoredBytes: Int) throws -> EnrollmentOutcome {
+        note("storeEnrollment"); return try base.storeEnrollment(enrollment, maxStoredBytes: maxStoredBytes)
+    }
+    func unauthenticatedUsage() throws -> [UnauthenticatedKind: UnauthenticatedUsage] {
+        note("unauthenticatedUsage"); return try base.unauthenticatedUsage()
+    }
+    func deleteUnauthenticated(storedBefore cutoff: Date) throws -> [UnauthenticatedKind: Int] {
+        note("deleteUnauthenticated"); return try base.deleteUnauthenticated(storedBefore: cutoff)
     }
     func registrationsCount() throws -> Int { note("registrationsCount"); return try base.registrationsCount() }
     func outboxDepth() throws -> Int { note("outboxDepth"); return try base.outboxDepth() }

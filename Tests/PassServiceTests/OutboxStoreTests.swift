@@ -132,7 +132,13 @@ struct OutboxStoreTests {
         let f = try StoreFixture(backend)
         try f.store.appendLogs(["one", "two"])
         #expect(try f.store.recentLogs(limit: 10) == ["one", "two"])
-        try f.store.storePersonalization(passType: type, serial: "A", token: "t", info: ["fullName": "Ada"])
+        try f.store.insertPasses([samplePass("A")])
+        let enrollment = PersonalizationEnrollment(
+            passTypeIdentifier: type, serialNumber: "A", token: "t", info: ["fullName": "Ada"], signature: [1, 2])
+        guard case .stored = try f.store.storeEnrollment(enrollment, maxStoredBytes: .max) else {
+            Issue.record("the sign-up was not stored")
+            return
+        }
         #expect(try f.store.personalizations(serial: "A") == [["fullName": "Ada"]])
     }
 }

@@ -119,25 +119,4 @@ struct WalletRoutesTests {
         #expect(try live.store.recentLogs(limit: 5) == ["a", "b"])
         #expect(try live.call("POST", "/v1/log", body: jsonBody(["logs": "a"])).status == 400)
     }
-
-    @Test("personalize: stores the info and returns the signed token; 404 when disabled or unknown")
-    func personalize() throws {
-        let live = try LiveService(tokenSigner: { bytes in Array("signed:".utf8) + bytes })
-        _ = try live.addPass("S1")
-        let path = "/v1/passes/\(passType)/S1/personalize"
-        let body = jsonBody([
-            "personalizationToken": "tok-123", "requiredPersonalizationInfo": ["fullName": "Ada Lovelace"],
-        ])
-        let response = try live.call("POST", path, body: body)
-        #expect(response.status == 200)
-        #expect(response.text == "signed:tok-123")
-        #expect(response.header("Content-Type") == "application/octet-stream")
-        #expect(try live.store.personalizations(serial: "S1") == [["fullName": "Ada Lovelace"]])
-        #expect(try live.call("POST", "/v1/passes/\(passType)/NOPE/personalize", body: body).status == 404)
-        #expect(try live.call("POST", path, body: jsonBody(["x": 1])).status == 400)
-
-        let disabled = try LiveService()
-        _ = try disabled.addPass("S1")
-        #expect(try disabled.request("POST", path, body: body).status == 404)
-    }
 }

@@ -39,4 +39,18 @@ struct CertsDevTests {
             : try CLI.run("openssl", ["pkcs12", "-in", "\(dir)/pass.p12", "-nokeys", "-passin", "pass:passmint-dev"])
         #expect(p12b.status == 0, "pass.p12 does not open with password passmint-dev: \(p12b.stderr)")
     }
+
+    @Test("--nfc makes an NFC-enabled leaf (CN Pass Type ID with NFC), which certs inspect reports")
+    func nfc() throws {
+        let tmp = try TempDir()
+        let dir = tmp.path("nfc")
+        let result = try CLI.passmint(["certs", "dev", "--nfc", "--dir", dir])
+        #expect(result.status == 0, "\(result.stderr)")
+        let subject = try CLI.run(
+            "openssl", ["x509", "-in", "\(dir)/pass-cert.pem", "-noout", "-subject", "-nameopt", "RFC2253"]
+        ).stdout
+        #expect(subject.contains("CN=Pass Type ID with NFC: pass.dev.passmint"), "\(subject)")
+        let inspected = try CLI.passmint(["certs", "inspect", "\(dir)/pass-cert.pem"])
+        #expect(inspected.stdout.contains("yes (Pass Type ID with NFC)"), "\(inspected.stdout)")
+    }
 }

@@ -44,9 +44,10 @@ final class ServeFixture {
     ///   - signingArguments: `serve`'s identity options (default: the shared development identity).
     ///   - clientCAs: the CA files the APNs stand-in trusts for client certificates (default: the shared
     ///     development identity's chain).
+    ///   - serveOptions: more options for `serve` (limits, `--trust-root`), placed before the identity's.
     init(
         python: String?, environment: [String: String] = [:], postgres: String? = nil,
-        signingArguments: [String] = DevIdentity.signingArgs, clientCAs: [String]? = nil
+        signingArguments: [String] = DevIdentity.signingArgs, clientCAs: [String]? = nil, serveOptions: [String] = []
     ) throws {
         tmp = try TempDir()
         db = tmp.path("store.db")
@@ -76,7 +77,8 @@ final class ServeFixture {
         }
         serveArguments =
             ["serve"] + (postgres.map { ["--postgres", $0] } ?? ["--db", db])
-            + ["--port", "0", "--threads", "2", "--apns", apnsURL, "--log-requests"] + apnsCA + signingArguments
+            + ["--port", "0", "--threads", "2", "--apns", apnsURL, "--log-requests"] + apnsCA + serveOptions
+            + signingArguments
         serveEnvironment = environment
         (serve, port) = try Self.startServe(serveArguments, environment: environment, stderrPath: tmp.path("serve.err"))
     }

@@ -39,7 +39,9 @@ private struct ServiceGeneration {
             try store.insertPasses([storedPass])
             service = try WalletService(
                 configuration: ServiceConfiguration(limits: limits), store: store, renderer: FixedRenderer(),
-                tokenSigner: { Array($0.reversed()) }, environment: ["PASSMINT_ADMIN_TOKEN": adminToken])
+                personalization: PersonalizationSigning(
+                    isPersonalizable: { _ in true }, sign: { Array($0.reversed()) }),
+                environment: ["PASSMINT_ADMIN_TOKEN": adminToken])
         } catch {
             fatalError("fuzz harness: cannot set up the service: \(error)")
         }

@@ -19,6 +19,8 @@ public struct IssueRequest: Sendable {
     public var rejectsUnknownKeys: Bool
     /// A cancelled pass: pass.json gets `"voided": true`.
     public var voided: Bool
+    /// The holder signed up (rewards enrollment): the pass leaves out `personalization.json` and its logo.
+    public var personalized: Bool
 
     /// The key under which `IssuedPass.record` remembers `compatiblePass`, so a pass re-rendered from its stored
     /// record (serve, update) keeps its fallback. `@` keys are never template fields.
@@ -38,9 +40,10 @@ public struct IssueRequest: Sendable {
         record: [String: String] = [:], serialNumber: String? = nil, webServiceURL: String? = nil,
         authenticationToken: String? = nil, compatiblePass: Bool = false, rejectsUnknownKeys: Bool = false,
         imageFolder: String? = nil, imageFolders: [String: String] = [:], storedImages: [String: [UInt8]] = [:],
-        voided: Bool = false
+        voided: Bool = false, personalized: Bool = false
     ) {
         self.voided = voided
+        self.personalized = personalized
         self.compatiblePass = compatiblePass
         self.rejectsUnknownKeys = rejectsUnknownKeys
         self.record = record

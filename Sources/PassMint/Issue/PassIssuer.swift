@@ -113,7 +113,7 @@ public final class PassIssuer: Sendable {
                 teamIdentifier: identity.certificate.teamIdentifier,
                 webServiceURL: request.webServiceURL,
                 authenticationToken: request.authenticationToken, images: images,
-                compatiblePass: request.compatiblePass, voided: request.voided)
+                compatiblePass: request.compatiblePass, voided: request.voided, personalized: request.personalized)
             rendered = try template.render(resolved, context: context)
         } catch {
             throw .template(error)

@@ -16,8 +16,13 @@ public enum LintCode {
     public static let changeMessageNoValue = "field.change-message-no-value"
     /// An event ticket or boarding pass with no relevantDates, locations or beacons.
     public static let relevanceMissing = "relevance.missing"
-    /// A poster event ticket or poster generic pass misses what its poster layout needs.
+    /// A poster event ticket or poster generic pass misses what its poster layout needs (or what Apple's validator
+    /// asks of a poster event ticket: NFC, poster art, recommended tags).
     public static let posterIncomplete = "poster.incomplete"
+    /// A semantic boarding pass misses a tag Apple's validator requires or recommends.
+    public static let boardingIncomplete = "boarding.incomplete"
+    /// A field has both currencyCode and numberStyle, which Apple's validator says cannot be set together.
+    public static let numberFormatConflict = "field.number-format-conflict"
     /// An image has no @2x or @3x variant.
     public static let imageMissingScale = "image.missing-scale"
     /// An image is not the size its slot expects.

@@ -5,7 +5,8 @@ import PassTemplates
 /// It judges what the holder sees; whether Wallet accepts the pass is `verify`'s job, and where a row needs the
 /// same fact as a verify rule (field counts, poster semantics) it takes it from `PassValidator`.
 public enum PassLinter {
-    /// Rows for one pass, in rule order: contrast, fields, change messages, relevance, poster, images, text.
+    /// Rows for one pass, in rule order: contrast, fields, change messages, relevance, poster, Apple's validator's
+    /// layout rules, images, text.
     public static func lint(_ source: PreviewSource) -> [LintRow] {
         guard let c = LintContext(source) else {
             return [
@@ -23,6 +24,7 @@ public enum PassLinter {
         ChangeMessageRule.check(c, into: &rows)
         RelevanceRule.check(c, into: &rows)
         PosterRule.check(c, into: &rows)
+        AppleLayoutRule.check(c, into: &rows)
         ImageRule.check(c, into: &rows)
         TextRules.checkPlaceholders(c, into: &rows)
         TextRules.checkAppLink(c, into: &rows)

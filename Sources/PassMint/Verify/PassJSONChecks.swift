@@ -1,7 +1,7 @@
 import PassModel
 
-/// pass.json: present, strict JSON (leniencies are warnings), every model rule of `PassValidator`;
-/// personalization.json when present.
+/// pass.json: present, strict JSON (leniencies are warnings), every model rule of `PassValidator` (with the rules
+/// about the archive's files that Apple's validator has); personalization.json when present.
 enum PassJSONChecks {
     static func check(_ pass: PassFiles, into findings: inout Findings) -> PassFacts {
         var facts = PassFacts()
@@ -27,7 +27,8 @@ enum PassJSONChecks {
                 "pass.json has a \(leniency.description) that strict JSON readers reject; Wallet may refuse the "
                     + "pass — remove it", path: leniency.path.isEmpty ? "pass.json" : leniency.path)
         }
-        findings.problems += PassValidator.validate(document.value)
+        findings.problems += PassValidator.validate(
+            document.value, fileNames: pass.contentNames + pass.unreadable.sorted())
 
         let root = document.value.objectValue ?? [:]
         let present = PassStyle.allCases.filter { root[$0.rawValue] != nil }

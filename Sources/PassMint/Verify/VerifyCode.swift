@@ -1,3 +1,5 @@
+import PassModel
+
 /// The problem codes `passmint verify` reports. They are part of the public contract (DESIGN.md):
 /// add new ones, never rename one.
 public enum VerifyCode {
@@ -70,8 +72,11 @@ public enum VerifyCode {
     public static let imageNotShown = "image.not-shown"
     /// An image whose use on this layout Apple has not confirmed (background.png on a poster generic pass).
     public static let imageUnconfirmedSlot = "image.unconfirmed-slot"
-    /// A poster generic image (artwork, primaryLogo) without its @2x or @3x version, which Apple asks for.
-    public static let imageMissingScale = "image.missing-scale"
+    /// An image without the @2x or @3x version Apple asks for: the icon (Apple's validator recommends both) and
+    /// a poster generic's artwork and primaryLogo.
+    public static let imageMissingScale = PassProblemCode.missingImageScale
+    /// A poster event ticket with neither artwork.png nor background.png (Apple's validator refuses to sign it).
+    public static let imageMissingPosterArt = PassProblemCode.missingPosterArt
 
     // Localization
     public static let localizationInconsistent = "localization.inconsistent"

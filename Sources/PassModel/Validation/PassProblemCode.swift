@@ -37,4 +37,28 @@ public enum PassProblemCode {
     /// A barcode message the symbology cannot encode (EAN-13 check digit, Code 39 or Codabar characters,
     /// I2of5 digit count) (warning; the rules come from the symbologies, not from Apple).
     public static let barcodeMessage = "pass.barcode-message"
+
+    // Apple's own validator (apple/pass-builder, `PassValidator`). Warnings: where it refuses to sign, Wallet still
+    // installs the pass and shows the classic layout, and each message says both.
+
+    /// A poster event ticket without `nfc`: Apple's validator refuses to sign it (warning).
+    public static let posterNFC = "pass.poster-nfc"
+    /// A poster event ticket whose `nfc` has no `requiresAuthentication`: Apple's validator refuses to sign it
+    /// (warning).
+    public static let posterNFCAuthentication = "pass.poster-nfc-authentication"
+    /// A semantic boarding pass without a tag Apple's validator requires (departure time zone, airport codes,
+    /// flight, dates, passenger): Apple refuses to sign it, Wallet shows the classic boarding pass (warning).
+    public static let semanticBoardingFallback = "pass.semantic-boarding-fallback"
+    /// A semantic tag Apple's validator recommends for the layout the pass asks for: `eventStartDate`, `artistIDs`,
+    /// `seats`, the destination time zone, city names (warning).
+    public static let semanticsRecommended = "pass.semantics-recommended"
+    /// A field with both `currencyCode` and `numberStyle`, which Apple's validator says cannot be set together
+    /// (warning).
+    public static let numberFormatConflict = "pass.number-format-conflict"
+    /// A poster event ticket with neither `artwork.png` nor `background.png`: Apple's validator refuses to sign it
+    /// (warning).
+    public static let missingPosterArt = "image.missing-poster-art"
+    /// An image without the @2x or @3x version Apple asks for: the icon on every pass (Apple's validator
+    /// recommends both), artwork and primaryLogo on poster generic (warning).
+    public static let missingImageScale = "image.missing-scale"
 }

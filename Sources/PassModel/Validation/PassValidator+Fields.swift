@@ -192,6 +192,14 @@ extension Checker {
                 "currencyCode \"\(code)\" is not an ISO 4217 code; write three capital letters such as \"USD\" or \"EUR\""
             )
         }
+        if f["numberStyle"] != nil, f["currencyCode"] != nil {
+            // Apple's validator warns; Apple does not document which of the two formats Wallet applies.
+            warning(
+                PassProblemCode.numberFormatConflict, JSONPath.member(path, "numberStyle"),
+                "\(name) has both currencyCode and numberStyle, which Apple's validator says cannot be set at the "
+                    + "same time (Wallet does not document which one wins); keep currencyCode for money and remove "
+                    + "numberStyle")
+        }
         guard let value, value.doubleValue == nil else { return }
         for key in ["numberStyle", "currencyCode"] where f[key] != nil {
             var fix = "remove \(key)"

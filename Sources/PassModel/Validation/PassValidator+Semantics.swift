@@ -25,11 +25,15 @@ extension Checker {
             }
             names.append(StyleScheme(rawValue: s))
         }
-        if names.contains(.semanticBoardingPass), root["boardingPass"] == nil {
-            invalid(
-                "preferredStyleSchemes",
-                "semanticBoardingPass applies only to boardingPass passes; remove it or make the pass a boardingPass",
-                severity: .warning)
+        if names.contains(.semanticBoardingPass) {
+            if root["boardingPass"] == nil {
+                invalid(
+                    "preferredStyleSchemes",
+                    "semanticBoardingPass applies only to boardingPass passes; remove it or make the pass a boardingPass",
+                    severity: .warning)
+            } else {
+                checkSemanticBoardingPass(tags ?? [:])
+            }
         }
         guard names.contains(.posterEventTicket) else { return }
         guard root["eventTicket"] != nil else {
@@ -40,15 +44,22 @@ extension Checker {
             return
         }
         checkPosterSemantics(tags ?? [:])
+        checkPosterEventTicket(root, tags: tags ?? [:])
     }
 
-    /// iOS 18: without these tags Wallet silently shows the classic event ticket instead of the poster.
+    /// iOS 18: without these tags Wallet silently shows the classic event ticket instead of the poster. Apple's
+    /// validator also refuses to sign without the event and venue names, the team abbreviations of a sports event
+    /// and the performers of a live performance (not the region or room), and the message says so.
     mutating func checkPosterSemantics(_ tags: [String: JSONValue]) {
         var required: [(String, String)] = [
             ("eventName", "the event's name"), ("venueName", "the venue's name"),
             ("venueRegionName", "the venue's city or region, e.g. \"San Francisco, CA\""),
             ("venueRoom", "the room, hall or stage, e.g. \"Main Hall\""),
         ]
+        let appleRequires: Set<String> = [
+            "eventName", "venueName", "homeTeamAbbreviation", "awayTeamAbbreviation", "performerNames",
+        ]
+        func apple(_ tag: String) -> String { appleRequires.contains(tag) ? "; \(Self.appleRefuses)" : "" }
         let eventType = tags["eventType"]?.stringValue.map(EventType.init(rawValue:))
         if eventType == .sports {
             required += [
@@ -60,7 +71,7 @@ extension Checker {
             if let s = tags[tag]?.stringValue, !s.trimmingSpaces().isEmpty { continue }
             warning(
                 PassProblemCode.posterFallback, JSONPath.member("semantics", tag),
-                "a poster event ticket needs semantics.\(tag); without it Wallet silently falls back to the classic event ticket layout — add \"\(tag)\" with \(hint)"
+                "a poster event ticket needs semantics.\(tag); without it Wallet silently falls back to the classic event ticket layout\(apple(tag)) — add \"\(tag)\" with \(hint)"
             )
         }
         if eventType == .livePerformance {
@@ -68,7 +79,7 @@ extension Checker {
             if names.isEmpty {
                 warning(
                     PassProblemCode.posterFallback, "semantics.performerNames",
-                    "a live-performance poster ticket needs semantics.performerNames; without it Wallet silently falls back to the classic layout — add \"performerNames\": [\"Artist\"]"
+                    "a live-performance poster ticket needs semantics.performerNames; without it Wallet silently falls back to the classic layout\(apple("performerNames")) — add \"performerNames\": [\"Artist\"]"
                 )
             }
         }
@@ -82,8 +93,17 @@ extension Checker {
                 "eventType \(Checker.show(v)) is not an event type Wallet knows; write one of \(EventType.knownList)",
                 severity: .warning)
         }
+        var dates: [String: PassDate] = [:]
         for tag in SemanticTags.dateTags.sorted() where tags[tag] != nil {
-            _ = date(tags, tag, in: base, severity: .warning)
+            dates[tag] = date(tags, tag, in: base, severity: .warning)
+        }
+        if let start = dates["eventStartDate"], let end = dates["eventEndDate"], end.epochSeconds < start.epochSeconds {
+            // Apple's validator warns on poster event tickets; an end before the start is wrong on any pass.
+            invalid(
+                JSONPath.member(base, "eventEndDate"),
+                "eventEndDate \(end) is before eventStartDate \(start) (Apple's validator warns about this too); "
+                    + "swap them or correct the end",
+                severity: .warning)
         }
         for tag in ["performerNames", "artistIDs"] {
             guard let v = tags[tag] else { continue }

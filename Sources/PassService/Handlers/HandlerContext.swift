@@ -10,6 +10,20 @@ public typealias RecordValidator = @Sendable (StoredPass, RecordChange) throws -
 /// Signs a personalization token: detached PKCS#7 (DER) over the token's UTF-8 bytes with the pass identity.
 public typealias TokenSigner = @Sendable ([UInt8]) throws -> [UInt8]
 
+/// What `POST …/personalize` needs from the pipeline: which stored passes Apple's rewards flow may personalize,
+/// and the signer of their tokens.
+public struct PersonalizationSigning: Sendable {
+    /// Whether a stored pass is personalizable: its template has `personalization.json` (and whatever else the
+    /// pipeline requires of such a pass). Only these passes ever get a token signed.
+    public var isPersonalizable: @Sendable (StoredPass) -> Bool
+    public var sign: TokenSigner
+
+    public init(isPersonalizable: @escaping @Sendable (StoredPass) -> Bool, sign: @escaping TokenSigner) {
+        self.isPersonalizable = isPersonalizable
+        self.sign = sign
+    }
+}
+
 /// Everything handlers share. Value type; the reference members are thread-safe.
 struct HandlerContext: Sendable {
     let store: any PassStore
@@ -17,7 +31,14 @@ struct HandlerContext: Sendable {
     let cache: RenderCache
     let metrics: Metrics
     let recordValidator: RecordValidator
-    let tokenSigner: TokenSigner?
+    /// nil disables `…/personalize`.
+    let personalization: PersonalizationSigning?
+    /// What callers without credentials may make the service store and do.
+    let unauthenticated: UnauthenticatedWriteLimits
+    /// Log bytes per client address.
+    let logBudget: AddressBudget
+    /// Personalize requests per client address.
+    let personalizeBudget: AddressBudget
     /// nil disables the admin API.
     let adminToken: String?
     let adminTokenVariable: String
@@ -33,6 +54,11 @@ struct HandlerContext: Sendable {
             constantTimeEquals(token, version.authenticationToken)
         else { throw .unauthorized() }
         return version
+    }
+
+    /// 429 with `Retry-After`: a caller without credentials is over its budget or the store over its cap.
+    static func tooMany(_ message: String, retryAfter seconds: Int) -> HTTPError {
+        HTTPError(429, message, headers: [(name: "Retry-After", value: String(max(1, seconds)))])
     }
 
     /// What a 503 asks clients to wait: about how long a PostgreSQL restart or failover takes.

@@ -8,47 +8,26 @@ struct LogHandlers: Sendable {
         var logs: [String]
     }
 
+    /// Stores the lines (at most `maxLines`, each cut at `maxLineLength`) unless the client address has sent its
+    /// hour's budget or the stored lines are at their cap: then 429 with `Retry-After`, nothing written.
     func append(_ request: Request) throws(HTTPError) -> Response {
         let body = try decodeBody(LogBody.self, request, expected: #"{"logs": ["…"]}"#)
         let lines = body.logs.prefix(Self.maxLines).map { String($0.prefix(Self.maxLineLength)) }
-        try context.storeCall { try context.store.appendLogs(Array(lines)) }
+        guard !lines.isEmpty else { return .empty(200) }
+        if let wait = context.logBudget.take(logUsage(lines), from: request.clientAddress) {
+            context.metrics.recordUnauthenticated(.log, .addressLimit)
+            throw HandlerContext.tooMany(
+                "this address has sent the log lines the service takes from one address per hour", retryAfter: wait)
+        }
+        let limit = context.unauthenticated.maxLogBytes
+        guard try context.storeCall({ try context.store.appendLogs(lines, maxStoredBytes: limit) }) else {
+            context.metrics.recordUnauthenticated(.log, .storeCap)
+            throw HandlerContext.tooMany(
+                "the service stores no more log lines until older ones expire",
+                retryAfter: context.unauthenticated.capRetryAfterSeconds)
+        }
+        context.metrics.recordUnauthenticated(.log, .stored)
         return .empty(200)
-    }
-}
-
-/// `POST /v1/passes/:passType/:serial/personalize` (wallet-spec §6, call 6): rewards enrollment.
-struct PersonalizationHandlers: Sendable {
-    let context: HandlerContext
-
-    private struct PersonalizeBody: Decodable {
-        var personalizationToken: String
-        var requiredPersonalizationInfo: [String: String]?
-    }
-
-    func personalize(_ request: Request) throws(HTTPError) -> Response {
-        guard let signer = context.tokenSigner else {
-            throw .notFound("personalization is not enabled on this service")
-        }
-        let passType = request.parameters["passType"], serial = request.parameters["serial"]
-        let body = try decodeBody(
-            PersonalizeBody.self, request,
-            expected: #"{"personalizationToken": "…", "requiredPersonalizationInfo": {…}}"#)
-        guard !body.personalizationToken.isEmpty else { throw .badRequest("personalizationToken is empty") }
-        let known = try context.storeCall { try context.store.passVersion(passType: passType, serial: serial) }
-        guard known != nil else { throw .notFound("no pass \(serial) of type \(passType)") }
-        try context.storeCall {
-            try context.store.storePersonalization(
-                passType: passType, serial: serial, token: body.personalizationToken,
-                info: body.requiredPersonalizationInfo ?? [:])
-        }
-        let signature: [UInt8]
-        do {
-            signature = try signer(Array(body.personalizationToken.utf8))
-        } catch {
-            ServiceLog.error("signing the personalization token of \(serial) failed: \(error)")
-            throw .internalError("the personalization token could not be signed; see the server log")
-        }
-        return Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: .bytes(signature))
     }
 }
 
@@ -64,8 +43,16 @@ struct OperationsHandlers: Sendable {
         let registrations = try? context.store.registrationsCount()
         let depth = try? context.store.outboxDepth()
         let installs = context.metrics.installTotals { try context.store.installTotals() }
+        let usage = try? context.store.unauthenticatedUsage()
+        let stored = usage.map { usage in
+            UnauthenticatedKind.allCases.map { kind in
+                (kind, usage[kind] ?? UnauthenticatedUsage(bytes: 0, rows: 0), context.unauthenticated.maxBytes(kind))
+            }
+        }
         return .text(
-            200, context.metrics.render(registrations: registrations, outboxDepth: depth, installs: installs),
+            200,
+            context.metrics.render(
+                registrations: registrations, outboxDepth: depth, installs: installs, unauthenticated: stored),
             contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

@@ -10,6 +10,9 @@ public final class Metrics: Sendable {
 
     private let requests = SleepingLock<[RequestKey: Int]>([:])
     private let pushes = Mutex<[String: Int]>([:])
+    /// Writes without credentials by kind and result; rows deleted by retention by kind.
+    let unauthenticatedWrites = Mutex<[UnauthenticatedWriteKey: Int]>([:])
+    let unauthenticatedExpired = Mutex<[UnauthenticatedKind: Int]>([:])
     /// Set once by the service that records into it; read only when the text is rendered.
     private let durations = Mutex<RequestDurations?>(nil)
     /// The install totals last read from the store and when (see `installTotals(refreshingWith:)`).
@@ -71,8 +74,10 @@ public final class Metrics: Sendable {
     }
 
     /// The Prometheus exposition text; gauges that could not be read are left out.
+    /// - Parameter unauthenticated: per kind what is stored and its cap (nil: the store could not be read).
     public func render(
-        registrations: Int?, outboxDepth: Int?, installs: [InstallTotals]? = nil, now: Date = Date()
+        registrations: Int?, outboxDepth: Int?, installs: [InstallTotals]? = nil,
+        unauthenticated: [(UnauthenticatedKind, UnauthenticatedUsage, cap: Int)]? = nil, now: Date = Date()
     ) -> String {
         var out = "# HELP passmint_http_requests_total HTTP requests answered, by route and status.\n"
         out += "# TYPE passmint_http_requests_total counter\n"
@@ -110,6 +115,7 @@ public final class Metrics: Sendable {
             out += "passmint_signing_certificate_expiring \(expiring ? 1 : 0)\n"
         }
         if let installs { out += Self.render(installs) }
+        out += renderUnauthenticated(stored: unauthenticated)
         return out
     }
 
@@ -142,7 +148,7 @@ public final class Metrics: Sendable {
     }
 
     /// A quoted, escaped Prometheus label value.
-    private static func label(_ value: String) -> String {
+    static func label(_ value: String) -> String {
         var out = "\""
         for character in value {
             switch character {

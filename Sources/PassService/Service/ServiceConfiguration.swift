@@ -42,6 +42,9 @@ public struct ServiceConfiguration: Sendable {
     /// Where distribution links start (`<linkBase>/p/<token>`, the landing page's QR code and admin reissues);
     /// nil: at each pass's web service URL.
     public var linkBase: String? = nil
+    /// What callers without credentials may make the service store (Wallet logs, rewards sign-ups), per client
+    /// address and in all, and how long it is kept.
+    public var unauthenticated = UnauthenticatedWriteLimits()
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, threadPoolSize: Int = Self.defaultThreadPoolSize,

@@ -14,12 +14,15 @@ public final class WalletService: Sendable {
     let durations: RequestDurations
     private let daemon = Mutex<MHDDaemon?>(nil)
     private let cache: RenderCache
+    /// Deletes expired log lines and sign-ups while the service runs.
+    let retention: RetentionSweeper
 
     /// - Parameters:
     ///   - store: where passes and registrations live.
     ///   - renderer: turns a stored pass into `.pkpass` bytes (cached by serial and tag).
     ///   - recordValidator: checks an admin change and returns the complete new record; default merges.
-    ///   - tokenSigner: signs personalization tokens; nil disables `…/personalize` (404).
+    ///   - personalization: which passes may be personalized and the signer of their tokens; nil disables
+    ///     `…/personalize` (404).
     ///   - environment: where the admin token variable is looked up.
     ///   - onRecordUpdated: called after an admin PATCH stored a change (pass, pushes queued): wake the pusher.
     ///   - updateJobs: runs the bulk updates of `POST /admin/v1/updates`; nil answers that route 501.
@@ -27,7 +30,8 @@ public final class WalletService: Sendable {
     ///   `ServiceError` when the route table is inconsistent.
     public init(
         configuration: ServiceConfiguration, store: any PassStore, renderer: any PassRenderer,
-        recordValidator: @escaping RecordValidator = WalletService.mergeRecord, tokenSigner: TokenSigner? = nil,
+        recordValidator: @escaping RecordValidator = WalletService.mergeRecord,
+        personalization: PersonalizationSigning? = nil,
         metrics: Metrics = Metrics(), environment: [String: String] = ProcessInfo.processInfo.environment,
         onRecordUpdated: @escaping @Sendable (StoredPass, Int) -> Void = { _, _ in },
         updateJobs: UpdateJobRunner? = nil
@@ -36,11 +40,16 @@ public final class WalletService: Sendable {
         self.metrics = metrics
         let adminToken = try AdminToken.load(from: environment, variable: configuration.adminTokenVariable)
         cache = RenderCache(maxEntries: configuration.renderCacheEntries, maxBytes: configuration.renderCacheBytes)
+        retention = RetentionSweeper(store: store, limits: configuration.unauthenticated, metrics: metrics)
         let context = HandlerContext(
             store: store, renderer: renderer, cache: cache,
-            metrics: metrics, recordValidator: recordValidator, tokenSigner: tokenSigner, adminToken: adminToken,
-            adminTokenVariable: configuration.adminTokenVariable, onRecordUpdated: onRecordUpdated,
-            updateJobs: updateJobs)
+            metrics: metrics, recordValidator: recordValidator, personalization: personalization,
+            unauthenticated: configuration.unauthenticated,
+            logBudget: AddressBudget(perHour: configuration.unauthenticated.logBytesPerAddressPerHour),
+            personalizeBudget: AddressBudget(
+                perHour: configuration.unauthenticated.personalizeRequestsPerAddressPerHour),
+            adminToken: adminToken, adminTokenVariable: configuration.adminTokenVariable,
+            onRecordUpdated: onRecordUpdated, updateJobs: updateJobs)
         let handlers = Routes.Handlers(
             context, links: store as? any PassLinkStore, linkBase: configuration.linkBase)
         self.router = try Router(routes: Routes.table(handlers))
@@ -67,7 +76,7 @@ public final class WalletService: Sendable {
     }
 
     /// Binds `configuration.host`:`configuration.port` and starts serving on the server's own threads (HTTPS only
-    /// when `configuration.tls` is set).
+    /// when `configuration.tls` is set), and the retention sweep (now, then every interval).
     /// - Throws: `ServiceError.serverStart` when the address cannot be bound or TLS cannot start.
     public func start() throws {
         let options = MHDDaemon.Options(
@@ -86,6 +95,7 @@ public final class WalletService: Sendable {
                 record(method: method, route: durations.unmatched, response: response, duration: duration)
             })
         daemon.withLock { $0 = started }
+        retention.start()
     }
 
     /// Requests the server holds state for right now; nil when not running (tests prove nothing leaks).
@@ -96,6 +106,7 @@ public final class WalletService: Sendable {
 
     /// Stops serving; in-flight requests finish first, then the access log is written out.
     public func stop() {
+        retention.stop()
         do {
             let running = daemon.withLock { current -> MHDDaemon? in
                 defer { current = nil }

@@ -22,13 +22,17 @@ public struct StoredPass: Sendable, Equatable {
     /// The pass's per-record images (file name → PNG bytes: a member photo's `thumbnail.png`, `@2x`, `@3x`),
     /// placed into every re-render so the original photo is not needed.
     public var images: [String: [UInt8]]
+    /// The holder signed up (rewards enrollment): the pass is rendered without its sign-up files, and the
+    /// personalize endpoint signs nothing more for it. Set by the store, never by an insert.
+    public var personalized: Bool
 
     public init(
         serialNumber: String, passTypeIdentifier: String, templatePath: String, record: [String: String],
         authenticationToken: String, tag: Int64 = 0, modifiedAt: Date = Date(timeIntervalSince1970: 0),
         voided: Bool = false, webServiceURL: String? = nil, compatiblePass: Bool = false,
-        images: [String: [UInt8]] = [:]
+        images: [String: [UInt8]] = [:], personalized: Bool = false
     ) {
+        self.personalized = personalized
         self.webServiceURL = webServiceURL
         self.compatiblePass = compatiblePass
         self.images = images
@@ -159,13 +163,25 @@ public protocol PassStore: Sendable {
     /// stored as new. One transaction.
     /// - Returns: the outbox rows queued per serial.
     func reissuePasses(_ passes: [StoredPass]) throws -> [String: Int]
-    func appendLogs(_ lines: [String]) throws
+    /// Stores Wallet log lines, unless that would take the stored lines past `maxStoredBytes` (counted as
+    /// `UnauthenticatedUsage` counts); false: nothing was written.
+    func appendLogs(_ lines: [String], maxStoredBytes: Int) throws -> Bool
     /// The newest stored Wallet log lines, oldest first.
     func recentLogs(limit: Int) throws -> [String]
-    /// Stores a rewards-enrollment sign-up (the personalization token and the user's info).
-    func storePersonalization(passType: String, serial: String, token: String, info: [String: String]) throws
+    /// The rewards sign-up of a personalized pass (with the signature that was returned); nil when the pass is not
+    /// personalized or its sign-up was deleted by retention.
+    func enrollment(passType: String, serial: String) throws -> PersonalizationEnrollment?
+    /// Stores a rewards sign-up and marks its pass personalized (a new tag and modification second, pushes
+    /// queued), in one transaction; nothing is written when the pass is already personalized, is gone, or when
+    /// the sign-ups would pass `maxStoredBytes`.
+    func storeEnrollment(_ enrollment: PersonalizationEnrollment, maxStoredBytes: Int) throws -> EnrollmentOutcome
     /// The personalization info stored for a serial, newest first.
     func personalizations(serial: String) throws -> [[String: String]]
+    /// What callers without credentials have made the store keep, per kind.
+    func unauthenticatedUsage() throws -> [UnauthenticatedKind: UnauthenticatedUsage]
+    /// Deletes the log lines and sign-ups stored before `cutoff` (retention); the rows deleted per kind. A
+    /// personalized pass stays personalized.
+    func deleteUnauthenticated(storedBefore cutoff: Date) throws -> [UnauthenticatedKind: Int]
     func registrationsCount() throws -> Int
     func outboxDepth() throws -> Int
     /// How many passes are stored per pass type identifier (a renewed certificate must cover each of them).
@@ -183,6 +199,11 @@ extension PassStore {
     /// The days `query` asks for and their sums per template.
     public func installReport(_ query: InstallStatsQuery) throws -> InstallReport {
         InstallReport(days: try installDays(query))
+    }
+
+    /// Stores Wallet log lines with no cap (tools and tests; the service passes its cap).
+    public func appendLogs(_ lines: [String]) throws {
+        _ = try appendLogs(lines, maxStoredBytes: .max)
     }
 
     /// `updateRecord(serial:record:images:voided:)` keeping the stored images and the voided state.

@@ -22,5 +22,9 @@ extension StoreMigration {
         static let bulkProgress =
             "the bulk engine's progress per job (recorded with each chunk) and the admin update jobs' "
             + "status, so any serve instance answers it"
+        static let unauthenticatedWrites =
+            "bounded writes without credentials: a pass's personalized mark, the signature returned for its "
+            + "sign-up (one per pass), indexes for retention by age, and the bytes stored per kind, kept by "
+            + "triggers so the caps hold whoever writes"
     }
 }

@@ -19,7 +19,7 @@ public enum StoreTransfer {
 
     /// The tables and the columns both stores have, in an order that keeps references intact.
     static let tables: [(name: String, columns: [String], identity: Bool)] = [
-        ("passes", SQLiteStore.passColumns.components(separatedBy: ", "), false),
+        ("passes", SQLiteStore.storedPassColumns.components(separatedBy: ", "), false),
         ("pass_images", ["serial", "path", "bytes"], false),
         ("devices", ["device_library_id", "push_token", "updated_at"], false),
         ("registrations", ["device", "pass_type", "serial", "created_at"], false),
@@ -33,7 +33,7 @@ public enum StoreTransfer {
         ),
         ("push_history", ["id", "serial", "pass_type", "tag", "result", "detail", "at"], true),
         ("logs", ["id", "at", "message"], true),
-        ("personalizations", ["id", "serial", "pass_type", "token", "info", "at"], true),
+        ("personalizations", ["id", "serial", "pass_type", "token", "info", "at", "signature"], true),
         ("pass_links", ["serial", "token_hash", "created_at", "expires_at", "revoked_at"], false),
         // The template versions passes name (passmint-template:NAME@digest): without them they cannot render.
         ("template_versions", ["digest", "designer", "file_count", "total_bytes", "created_at"], false),
@@ -84,8 +84,10 @@ public enum StoreTransfer {
         let list = columns.joined(separator: ", ")
         let placeholders = (1...columns.count).map { "$\($0)" }.joined(separator: ", ")
         let insert = "INSERT INTO \(table) (\(list)) VALUES (\(placeholders))"
-        // Blobs travel as bytea's text form: `\x` and the hex SQLite writes.
-        let selected = columns.map { $0 == "bytes" ? "'\\x' || hex(bytes)" : $0 }.joined(separator: ", ")
+        // Blobs travel as bytea's text form: `\x` and the hex SQLite writes (NULL stays NULL).
+        let selected = columns.map {
+            ["bytes", "signature"].contains($0) ? "CASE WHEN \($0) IS NULL THEN NULL ELSE '\\x' || hex(\($0)) END" : $0
+        }.joined(separator: ", ")
         return try sqlite.withStatement("SELECT \(selected) FROM \(table)") { s in
             var count = 0
             while try s.step() {

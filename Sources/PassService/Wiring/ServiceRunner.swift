@@ -84,7 +84,10 @@ public final class ServiceRunner: Sendable {
             service = try WalletService(
                 configuration: options.configuration, store: store, renderer: renderer,
                 recordValidator: { pass, change in try renderer.validate(pass, change: change) },
-                tokenSigner: { token in try renderer.sign(token) }, metrics: metrics, environment: environment,
+                personalization: PersonalizationSigning(
+                    isPersonalizable: { pass in renderer.isPersonalizable(pass) },
+                    sign: { token in try renderer.sign(token) }),
+                metrics: metrics, environment: environment,
                 onRecordUpdated: { _, _ in pusher.wake() },
                 updateJobs: UpdateJobRunner(store: store, checker: renderer, onChunk: { pusher.wake() }))
         } catch {

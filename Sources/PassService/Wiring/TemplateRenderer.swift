@@ -146,7 +146,18 @@ public final class TemplateRenderer: PassRenderer {
             webServiceURL: pass.webServiceURL,
             authenticationToken: pass.webServiceURL == nil ? nil : pass.authenticationToken,
             compatiblePass: pass.compatiblePass, imageFolder: imageFolder, storedImages: pass.images,
-            voided: pass.voided)
+            voided: pass.voided, personalized: pass.personalized)
+    }
+
+    /// Whether Apple's rewards flow may personalize `pass` (wallet-spec §6): its template has
+    /// `personalization.json` and pass.json `nfc`, the identity in use is an NFC-enabled Pass Type ID certificate
+    /// (Wallet takes no personalizable pass without both), and the pass has a web service URL for Wallet to send
+    /// the sign-up to. False when the template cannot be loaded.
+    public func isPersonalizable(_ pass: StoredPass) -> Bool {
+        guard pass.webServiceURL != nil, identity.certificate.isNFCEnabled,
+            let template = try? issuer(for: pass.templatePath).template
+        else { return false }
+        return template.isPersonalizable && template.passJSON["nfc"] != nil
     }
 
     /// The changes that name images (`image.SLOT` keys and the template's image fields).

@@ -30,15 +30,17 @@ public enum DevCertificates {
     /// extension 1.2.840.113635.100.6.1.16 (the id as UTF8String), EKU 1.2.840.113635.100.4.14 and clientAuth,
     /// keyUsage digitalSignature. RSA-2048, SHA-256; root and intermediate are valid 10 years, the leaf `validDays`.
     /// Each file is written to a temporary name and renamed into place; a missing folder is created with mode 0700.
+    /// - Parameter nfc: make an NFC-enabled ("enhanced") leaf, CN `Pass Type ID with NFC: <id>`, the kind passes
+    ///   with `nfc` or `personalization.json` need.
     /// - Throws: `SigningError.fileUnwritable` or `.generationFailed`.
     @discardableResult
     public static func generate(
         directory: String, passTypeIdentifier: String = "pass.dev.passmint", teamIdentifier: String = "PASSMINT01",
-        validDays: Int = 365
+        validDays: Int = 365, nfc: Bool = false
     ) throws(SigningError) -> DevCertificatePaths {
         let chain = try makeChain(
             passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier,
-            validDays: validDays)
+            validDays: validDays, nfc: nfc)
         return try write(chain, to: directory)
     }
 
@@ -68,8 +70,8 @@ public enum DevCertificates {
     }
 
     /// Builds the three certificates in memory.
-    static func makeChain(passTypeIdentifier: String, teamIdentifier: String, validDays: Int) throws(SigningError)
-        -> Chain
+    static func makeChain(passTypeIdentifier: String, teamIdentifier: String, validDays: Int, nfc: Bool = false)
+        throws(SigningError) -> Chain
     {
         let caDays = 3650
         let rootKey = try CertificateBuilder.generateRSAKey()
@@ -97,7 +99,8 @@ public enum DevCertificates {
         let leafKey = try CertificateBuilder.generateRSAKey()
         let leaf = try CertificateBuilder.make(
             subject: [
-                ("UID", passTypeIdentifier), ("CN", "Pass Type ID: \(passTypeIdentifier)"),
+                ("UID", passTypeIdentifier),
+                ("CN", (nfc ? "Pass Type ID with NFC: " : "Pass Type ID: ") + passTypeIdentifier),
                 ("OU", teamIdentifier), ("O", "PassMint Development"), ("C", "US"),
             ],
             key: leafKey, issuer: (wwdr, wwdrKey), validDays: validDays,

@@ -22,12 +22,16 @@ public struct RenderContext: Sendable, Equatable {
     /// A cancelled pass: pass.json gets `"voided": true` (Wallet greys it out and hides its barcode) whatever
     /// the template says.
     public var voided: Bool
+    /// The holder signed up (rewards enrollment): `personalization.json` and `personalizationLogo*.png` are left
+    /// out, so Wallet replaces the personalizable pass and asks no more.
+    public var personalized: Bool
 
     public init(
         serialNumber: String? = nil, passTypeIdentifier: String? = nil, teamIdentifier: String? = nil,
         webServiceURL: String? = nil, authenticationToken: String? = nil, images: [PassFile] = [],
-        compatiblePass: Bool = false, voided: Bool = false
+        compatiblePass: Bool = false, voided: Bool = false, personalized: Bool = false
     ) {
+        self.personalized = personalized
         self.compatiblePass = compatiblePass
         self.voided = voided
         self.serialNumber = serialNumber

@@ -17,7 +17,7 @@ extension Template {
     /// 5. Reserved record keys: `barcode.message`, `barcode.altText`, `relevantDate.start`/`.end` (see
     ///    `ReservedKeys`).
     /// 6. serialNumber, passTypeIdentifier, teamIdentifier, webServiceURL and authenticationToken are applied
-    ///    from `context` (see `RenderContext`).
+    ///    from `context` (see `RenderContext`); a personalized pass leaves the sign-up files out.
     /// - Throws: `TemplateError.missingSerialNumber` when no serial number can be found.
     public func render(_ record: ResolvedRecord, context: RenderContext) throws(TemplateError) -> RenderedPass {
         var warnings = record.warnings
@@ -88,9 +88,13 @@ extension Template {
             }
         }
         for image in context.images { files[image.path] = image }
+        var variant = tier?.images.isEmpty == false ? tierName : nil
+        if context.personalized, isPersonalizable {
+            files = files.filter { !Self.isPersonalizationFile($0.key) }
+            // Its shared files differ from the personalizable pass's, so it is a variant of its own.
+            variant = (variant ?? "") + "\u{1E}personalized"
+        }
         let sorted = files.values.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        return RenderedPass(
-            passJSON: .object(root), files: sorted, warnings: warnings,
-            variant: tier?.images.isEmpty == false ? tierName : nil)
+        return RenderedPass(passJSON: .object(root), files: sorted, warnings: warnings, variant: variant)
     }
 }

@@ -5,17 +5,20 @@ struct CertsDevCommand: Command {
     static let spec = CommandSpec(
         name: "certs dev",
         abstract: "make a development signing chain (root CA, WWDR-like intermediate, Pass Type ID certificate)",
-        usage: "certs dev [--dir Certificates/dev] [--pass-type-id ID] [--team-id ID] [--days N]",
+        usage: "certs dev [--dir Certificates/dev] [--pass-type-id ID] [--team-id ID] [--days N] [--nfc]",
         discussion: """
             Writes root-ca.pem, wwdr.pem, pass-cert.pem, pass-key.pem (mode 0600) and pass.p12 (password
             passmint-dev). Passes signed with it verify with `openssl cms -verify -CAfile root-ca.pem -purpose any`
             but will not install on an iPhone: for that use a real Pass Type ID certificate (Certificates/README.md).
+            --nfc makes the leaf an NFC-enabled one (CN "Pass Type ID with NFC: ID"), as passes with nfc or
+            personalization.json (rewards sign-up) need.
             """,
         options: [
             .value("dir", "DIR", "output folder (default: $PASSMINT_CERT_DIR, else Certificates/dev)"),
             .value("pass-type-id", "ID", "pass type identifier (default pass.dev.passmint)"),
             .value("team-id", "ID", "team identifier (default PASSMINT01)"),
             .value("days", "N", "validity of the Pass Type ID certificate in days (default 365)"),
+            .flag("nfc", "an NFC-enabled (enhanced) Pass Type ID certificate"),
         ],
         examples: [
             "passmint certs dev",
@@ -27,12 +30,14 @@ struct CertsDevCommand: Command {
     let passTypeID: String
     let teamID: String
     let days: Int
+    let nfc: Bool
 
     init(_ args: ParsedArguments) throws(CLIError) {
         dir = args.value("dir") ?? IdentityArguments.defaultDirectory()
         passTypeID = args.value("pass-type-id") ?? "pass.dev.passmint"
         teamID = args.value("team-id") ?? "PASSMINT01"
         days = try args.integer("days", of: Self.spec) ?? 365
+        nfc = args.flag("nfc")
         guard passTypeID.hasPrefix("pass.") else {
             throw .usage("--pass-type-id must start with 'pass.' (reverse DNS), e.g. pass.com.example.loyalty")
         }
@@ -41,7 +46,7 @@ struct CertsDevCommand: Command {
     func run() throws(CLIError) -> Int32 {
         do {
             let paths = try DevCertificates.generate(
-                directory: dir, passTypeIdentifier: passTypeID, teamIdentifier: teamID, validDays: days)
+                directory: dir, passTypeIdentifier: passTypeID, teamIdentifier: teamID, validDays: days, nfc: nfc)
             print("development identity for \(passTypeID) (team \(teamID)) in \(paths.directory):")
             for path in [paths.rootCA, paths.wwdr, paths.certificate, paths.key, paths.pkcs12] { print("  \(path)") }
             print(

@@ -15,7 +15,8 @@ struct LintCommand: Command {
             {"file", "rows": [{"code", "path", "before", "after", "change"}]} per pass, one line each.
             Rules: contrast.foreground, contrast.label, contrast.image, field.primary-too-long, field.overflow,
             field.change-message-missing, field.change-message-no-value, relevance.missing, poster.incomplete,
-            image.missing-scale, image.wrong-size, text.placeholder, back.app-link-missing, barcode.not-readable.
+            boarding.incomplete, field.number-format-conflict, image.missing-scale, image.wrong-size,
+            text.placeholder, back.app-link-missing, barcode.not-readable.
             Exit status: 0 no rows, 1 rows printed (or the input cannot be read), 2 usage.
             """,
         options: [

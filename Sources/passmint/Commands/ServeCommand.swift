@@ -27,6 +27,13 @@ struct ServeCommand: Command {
             target 4096 bytes (414), 64 header fields and 16384 bytes of headers (431), body 65536 bytes (413).
             The admin token must be at least 32 characters; the store is created readable by its owner only.
 
+            Callers without credentials are bounded: POST /v1/log and .../personalize each have an hourly budget
+            per client address (an IPv6 address counts by its /64) and a cap on the bytes stored in all; beyond
+            either they get 429 with Retry-After and nothing is written. Log lines and sign-ups are deleted after
+            --retention-days (at start and every 10 minutes). Personalize signs only a token of Wallet's shape for
+            a pass whose template has personalization.json and nfc, not personalized yet, once per pass (a repeat
+            gets the same signature); any other request gets the same 404, whether or not the serial exists.
+
             --access-log writes one JSON object per answered request: time (UTC), method, route (the pattern,
             such as GET /v1/passes/:passType/:serial, or unmatched), status, bytes (body) and duration_ms; never
             the path, a header or a body, so no device ID, token or push token. /metrics has per-route request
@@ -58,7 +65,8 @@ struct ServeCommand: Command {
                 "max-bulk-bytes", "N",
                 "largest body of POST /admin/v1/updates, a bulk change (default 67108864; larger: 413)"),
             TrustArguments.option,
-        ] + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp) + IdentityArguments.options,
+        ] + UnauthenticatedArguments.options + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp)
+            + IdentityArguments.options,
         examples: [
             "PASSMINT_ADMIN_TOKEN=$(openssl rand -hex 32) passmint serve --db passmint.db --port 8080",
             "passmint serve --db passmint.db --apns https://127.0.0.1:8443 --apns-ca test-ca.pem",
@@ -94,6 +102,7 @@ struct ServeCommand: Command {
             limits: limits,
             adminTokenVariable: args.value("admin-token-env") ?? "PASSMINT_ADMIN_TOKEN")
         configuration.linkBase = try LinkArguments.base(args)
+        configuration.unauthenticated = try UnauthenticatedArguments.limits(args, of: Self.spec)
         options = ServiceRunner.Options(
             store: try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db"),
             configuration: configuration,

@@ -14,7 +14,13 @@ struct VerifyCommand: Command {
             team, NFC), pass.json rules, images and localization. A folder argument verifies every .pkpass and
             .pkpasses inside it, recursively. Each pass in a bundle is reported on its own.
             Exit status: 0 when every pass is valid (warnings allowed), 1 otherwise.
-            """,
+            Every rule of Apple's own validator (apple/pass-builder) is a rule here too (A below); where Apple's
+            validator refuses to sign a pass that Wallet still installs, PassMint warns and the message says both.
+            The README's "Apple's validator" table maps each of its rules to a code and path.
+
+            Problem codes (E error, W warning, E/W depending on the case):
+
+            """ + ProblemCatalog.text(),
         options: [
             .flag(
                 "json",

@@ -208,6 +208,58 @@ enum PostgresSchema {
                 CREATE TRIGGER push_outbox_notify AFTER INSERT ON push_outbox
                     FOR EACH STATEMENT EXECUTE FUNCTION passmint_notify_statement('o');
                 """),
+        StoreMigration(
+            version: 10,
+            purpose: StoreMigration.Purpose.unauthenticatedWrites,
+            sql: """
+                ALTER TABLE passes ADD COLUMN personalized_at BIGINT;
+                ALTER TABLE personalizations ADD COLUMN signature BYTEA;
+                CREATE INDEX logs_at ON logs (at);
+                CREATE INDEX personalizations_at ON personalizations (at);
+                CREATE INDEX personalizations_serial ON personalizations (serial);
+                CREATE UNIQUE INDEX personalizations_signed ON personalizations (serial) WHERE signature IS NOT NULL;
+                CREATE TABLE unauthenticated_usage (
+                    kind TEXT PRIMARY KEY,
+                    bytes BIGINT NOT NULL,
+                    rows BIGINT NOT NULL
+                );
+                INSERT INTO unauthenticated_usage (kind, bytes, rows)
+                    SELECT 'log', coalesce(sum(\(PostgresStore.logBytes("message"))), 0), count(*) FROM logs;
+                INSERT INTO unauthenticated_usage (kind, bytes, rows)
+                    SELECT 'personalization', coalesce(sum(\(PostgresStore.personalizationBytes(""))), 0), count(*)
+                    FROM personalizations;
+                -- search_path FROM CURRENT: the counters of this schema, whatever the session's search_path.
+                CREATE FUNCTION passmint_usage_logs() RETURNS trigger LANGUAGE plpgsql
+                SET search_path FROM CURRENT AS $$
+                BEGIN
+                    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+                        UPDATE unauthenticated_usage SET bytes = bytes + \(PostgresStore.logBytes("NEW.message")),
+                            rows = rows + 1 WHERE kind = 'log';
+                    END IF;
+                    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+                        UPDATE unauthenticated_usage SET bytes = bytes - \(PostgresStore.logBytes("OLD.message")),
+                            rows = rows - 1 WHERE kind = 'log';
+                    END IF;
+                    RETURN NULL;
+                END $$;
+                CREATE FUNCTION passmint_usage_personalizations() RETURNS trigger LANGUAGE plpgsql
+                SET search_path FROM CURRENT AS $$
+                BEGIN
+                    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+                        UPDATE unauthenticated_usage SET bytes = bytes + \(PostgresStore.personalizationBytes("NEW.")),
+                            rows = rows + 1 WHERE kind = 'personalization';
+                    END IF;
+                    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+                        UPDATE unauthenticated_usage SET bytes = bytes - \(PostgresStore.personalizationBytes("OLD.")),
+                            rows = rows - 1 WHERE kind = 'personalization';
+                    END IF;
+                    RETURN NULL;
+                END $$;
+                CREATE TRIGGER logs_usage AFTER INSERT OR UPDATE OR DELETE ON logs
+                    FOR EACH ROW EXECUTE FUNCTION passmint_usage_logs();
+                CREATE TRIGGER personalizations_usage AFTER INSERT OR UPDATE OR DELETE ON personalizations
+                    FOR EACH ROW EXECUTE FUNCTION passmint_usage_personalizations();
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

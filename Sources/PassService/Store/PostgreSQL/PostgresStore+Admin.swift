@@ -1,45 +1,7 @@
 import Foundation
 
-/// Logs, personalizations, counters and the admin view.
+/// Counters and the admin view.
 extension PostgresStore {
-    public func appendLogs(_ lines: [String]) throws {
-        guard !lines.isEmpty else { return }
-        let nowSeconds = String(RecordCoding.seconds(now()))
-        try pool.transaction { db in
-            for line in lines {
-                try db.query("INSERT INTO logs (at, message) VALUES ($1, $2)", [nowSeconds, line])
-            }
-        }
-    }
-
-    /// The newest stored Wallet log lines, oldest first.
-    public func recentLogs(limit: Int) throws -> [String] {
-        try pool.withConnection { db in
-            let result = try db.query("SELECT message FROM logs ORDER BY id DESC LIMIT $1", [String(limit)])
-            return (0..<result.rowCount).map { result.string($0, 0) }.reversed()
-        }
-    }
-
-    public func storePersonalization(passType: String, serial: String, token: String, info: [String: String])
-        throws
-    {
-        let encoded = try RecordCoding.encode(info)
-        let nowSeconds = String(RecordCoding.seconds(now()))
-        try pool.withConnection { db in
-            try db.query(
-                "INSERT INTO personalizations (serial, pass_type, token, info, at) VALUES ($1, $2, $3, $4, $5)",
-                [serial, passType, token, encoded, nowSeconds])
-        }
-    }
-
-    /// The personalization info stored for a serial, newest first.
-    public func personalizations(serial: String) throws -> [[String: String]] {
-        try pool.withConnection { db in
-            let result = try db.query("SELECT info FROM personalizations WHERE serial = $1 ORDER BY id DESC", [serial])
-            return try (0..<result.rowCount).map { try RecordCoding.decode(result.string($0, 0), serial: serial) }
-        }
-    }
-
     public func registrationsCount() throws -> Int {
         try pool.withConnection { db in try db.query("SELECT count(*) FROM registrations").int(0, 0) }
     }
@@ -59,7 +21,7 @@ extension PostgresStore {
 
     public func details(serial: String) throws -> PassDetails? {
         try pool.withConnection { db in
-            let passes = try db.query("SELECT \(Self.passColumns) FROM passes WHERE serial = $1", [serial])
+            let passes = try db.query("SELECT \(Self.storedPassColumns) FROM passes WHERE serial = $1", [serial])
             guard passes.rowCount > 0 else { return nil }
             var pass = try Self.storedPass(passes, row: 0)
             pass.images = try Self.selectImages(db, serial: serial)

@@ -25,7 +25,7 @@ extension PostgresStore: BulkChangeStore {
                 // Locked in serial order, so two chunks that share passes cannot deadlock.
                 let locked = try db.query(
                     """
-                    SELECT \(Self.passColumns) FROM passes WHERE serial = ANY($1::text[]) ORDER BY serial FOR UPDATE
+                    SELECT \(Self.storedPassColumns) FROM passes WHERE serial = ANY($1::text[]) ORDER BY serial FOR UPDATE
                     """, [Self.textArray(serials)])
                 passes = try Self.storedPasses(db, locked)
             }
@@ -109,7 +109,7 @@ extension PostgresStore: BulkChangeStore {
             // "" sorts before every serial, and a plain comparison keeps the primary-key index usable.
             let result = try db.query(
                 """
-                SELECT \(Self.passColumns) FROM passes WHERE serial > $1 AND ($2::text IS NULL OR template = $2)
+                SELECT \(Self.storedPassColumns) FROM passes WHERE serial > $1 AND ($2::text IS NULL OR template = $2)
                 ORDER BY serial LIMIT $3
                 """, [serial ?? "", templatePath, String(max(0, limit))])
             return try Self.storedPasses(db, result)
@@ -120,7 +120,8 @@ extension PostgresStore: BulkChangeStore {
         guard !serials.isEmpty else { return [] }
         return try pool.withConnection { db in
             let result = try db.query(
-                "SELECT \(Self.passColumns) FROM passes WHERE serial = ANY($1::text[])", [Self.textArray(serials)])
+                "SELECT \(Self.storedPassColumns) FROM passes WHERE serial = ANY($1::text[])", [Self.textArray(serials)]
+            )
             return try Self.storedPasses(db, result)
         }
     }

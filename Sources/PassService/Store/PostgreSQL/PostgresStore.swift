@@ -48,8 +48,11 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     /// The connections this store opens at most.
     public var poolSize: Int { pool.size }
 
+    /// The columns an insert writes.
     static let passColumns =
         "serial, pass_type, template, record, auth_token, tag, modified_at, voided, web_service_url, compatible_pass"
+    /// The columns a read maps (`storedPass`): the inserted ones and what the store sets itself.
+    static let storedPassColumns = passColumns + ", personalized_at"
 
     public func insertPasses(_ passes: [StoredPass]) throws { try insertPasses(passes, links: []) }
 
@@ -75,7 +78,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
                         template = excluded.template, record = excluded.record, auth_token = excluded.auth_token,
                         tag = excluded.tag, modified_at = greatest(excluded.modified_at, passes.modified_at + 1),
                         voided = excluded.voided, web_service_url = excluded.web_service_url,
-                        compatible_pass = excluded.compatible_pass
+                        compatible_pass = excluded.compatible_pass, personalized_at = NULL
                     """, row)
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
                 try Self.countIssue(
@@ -93,7 +96,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
 
     public func pass(serial: String) throws -> StoredPass? {
         try pool.withConnection { db in
-            let result = try db.query("SELECT \(Self.passColumns) FROM passes WHERE serial = $1", [serial])
+            let result = try db.query("SELECT \(Self.storedPassColumns) FROM passes WHERE serial = $1", [serial])
             guard result.rowCount > 0 else { return nil }
             var pass = try Self.storedPass(result, row: 0)
             pass.images = try Self.selectImages(db, serial: serial)
@@ -209,7 +212,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
             WITH pass AS (
                 UPDATE passes SET record = $2, tag = nextval('pass_tag'),
                     modified_at = greatest($3, modified_at + 1), voided = coalesce($5::boolean, voided)
-                WHERE serial = $1 RETURNING \(passColumns)
+                WHERE serial = $1 RETURNING \(storedPassColumns)
             ), queued AS (
                 INSERT INTO push_outbox (push_token, pass_type, serial, tag, attempts, due_at, claimed_until)
                 SELECT d.push_token, r.pass_type, r.serial, pass.tag, 0, $4, 0
@@ -227,7 +230,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
                 String(RecordCoding.milliseconds(now)), voided.map { $0 ? "true" : "false" },
             ])
         guard result.rowCount > 0 else { return nil }
-        return (try storedPass(result, row: 0), result.int(0, 10))
+        return (try storedPass(result, row: 0), result.int(0, 11))  // after the 11 columns of the pass
     }
 
     static func selectImages(_ db: PGConnection, serial: String) throws -> [String: [UInt8]] {
@@ -265,6 +268,7 @@ public final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
             record: try RecordCoding.decode(result.string(row, 3), serial: serial),
             authenticationToken: result.string(row, 4), tag: result.int64(row, 5),
             modifiedAt: Date(timeIntervalSince1970: TimeInterval(result.int64(row, 6))), voided: result.bool(row, 7),
-            webServiceURL: result.optionalString(row, 8), compatiblePass: result.bool(row, 9))
+            webServiceURL: result.optionalString(row, 8), compatiblePass: result.bool(row, 9),
+            personalized: !result.isNull(row, 10))
     }
 }

@@ -163,6 +163,52 @@ enum SQLiteSchema {
                     updated_at INTEGER NOT NULL
                 ) WITHOUT ROWID;
                 """),
+        StoreMigration(
+            version: 10,
+            purpose: StoreMigration.Purpose.unauthenticatedWrites,
+            sql: """
+                ALTER TABLE passes ADD COLUMN personalized_at INTEGER;
+                ALTER TABLE personalizations ADD COLUMN signature BLOB;
+                CREATE INDEX IF NOT EXISTS logs_at ON logs (at);
+                CREATE INDEX IF NOT EXISTS personalizations_at ON personalizations (at);
+                CREATE INDEX IF NOT EXISTS personalizations_serial ON personalizations (serial);
+                CREATE UNIQUE INDEX IF NOT EXISTS personalizations_signed ON personalizations (serial)
+                    WHERE signature IS NOT NULL;
+                CREATE TABLE IF NOT EXISTS unauthenticated_usage (
+                    kind TEXT PRIMARY KEY,
+                    bytes INTEGER NOT NULL,
+                    rows INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                INSERT OR REPLACE INTO unauthenticated_usage (kind, bytes, rows)
+                    SELECT 'log', coalesce(sum(\(SQLiteStore.logBytes("message"))), 0), count(*) FROM logs;
+                INSERT OR REPLACE INTO unauthenticated_usage (kind, bytes, rows)
+                    SELECT 'personalization', coalesce(sum(\(SQLiteStore.personalizationBytes(""))), 0), count(*)
+                    FROM personalizations;
+                CREATE TRIGGER IF NOT EXISTS logs_usage_insert AFTER INSERT ON logs BEGIN
+                    UPDATE unauthenticated_usage SET bytes = bytes + \(SQLiteStore.logBytes("NEW.message")),
+                        rows = rows + 1 WHERE kind = 'log';
+                END;
+                CREATE TRIGGER IF NOT EXISTS logs_usage_delete AFTER DELETE ON logs BEGIN
+                    UPDATE unauthenticated_usage SET bytes = bytes - \(SQLiteStore.logBytes("OLD.message")),
+                        rows = rows - 1 WHERE kind = 'log';
+                END;
+                CREATE TRIGGER IF NOT EXISTS logs_usage_update AFTER UPDATE ON logs BEGIN
+                    UPDATE unauthenticated_usage SET bytes = bytes - \(SQLiteStore.logBytes("OLD.message"))
+                        + \(SQLiteStore.logBytes("NEW.message")) WHERE kind = 'log';
+                END;
+                CREATE TRIGGER IF NOT EXISTS personalizations_usage_insert AFTER INSERT ON personalizations BEGIN
+                    UPDATE unauthenticated_usage SET bytes = bytes + \(SQLiteStore.personalizationBytes("NEW.")),
+                        rows = rows + 1 WHERE kind = 'personalization';
+                END;
+                CREATE TRIGGER IF NOT EXISTS personalizations_usage_delete AFTER DELETE ON personalizations BEGIN
+                    UPDATE unauthenticated_usage SET bytes = bytes - \(SQLiteStore.personalizationBytes("OLD.")),
+                        rows = rows - 1 WHERE kind = 'personalization';
+                END;
+                CREATE TRIGGER IF NOT EXISTS personalizations_usage_update AFTER UPDATE ON personalizations BEGIN
+                    UPDATE unauthenticated_usage SET bytes = bytes - \(SQLiteStore.personalizationBytes("OLD."))
+                        + \(SQLiteStore.personalizationBytes("NEW.")) WHERE kind = 'personalization';
+                END;
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

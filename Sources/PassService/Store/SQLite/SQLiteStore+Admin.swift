@@ -1,64 +1,7 @@
 import Foundation
 
-/// Logs, personalizations, counters and the admin view.
+/// Counters and the admin view.
 extension SQLiteStore {
-    public func appendLogs(_ lines: [String]) throws {
-        guard !lines.isEmpty else { return }
-        let nowSeconds = Self.seconds(now())
-        try pool.write { db in
-            for line in lines {
-                try db.withStatement("INSERT INTO logs (at, message) VALUES (?1, ?2)") { s in
-                    try s.bind(1, nowSeconds)
-                    try s.bind(2, line)
-                    try s.run()
-                }
-            }
-        }
-    }
-
-    /// The newest stored Wallet log lines, oldest first.
-    public func recentLogs(limit: Int) throws -> [String] {
-        try pool.withConnection { db in
-            try db.withStatement("SELECT message FROM logs ORDER BY id DESC LIMIT ?1") { s in
-                try s.bind(1, limit)
-                var lines: [String] = []
-                while try s.step() { lines.append(s.string(0)) }
-                return lines.reversed()
-            }
-        }
-    }
-
-    public func storePersonalization(passType: String, serial: String, token: String, info: [String: String])
-        throws
-    {
-        let encoded = try Self.encode(info)
-        let nowSeconds = Self.seconds(now())
-        try pool.write { db in
-            try db.withStatement(
-                "INSERT INTO personalizations (serial, pass_type, token, info, at) VALUES (?1, ?2, ?3, ?4, ?5)"
-            ) { s in
-                try s.bind(1, serial)
-                try s.bind(2, passType)
-                try s.bind(3, token)
-                try s.bind(4, encoded)
-                try s.bind(5, nowSeconds)
-                try s.run()
-            }
-        }
-    }
-
-    /// The personalization info stored for a serial, newest first.
-    public func personalizations(serial: String) throws -> [[String: String]] {
-        try pool.withConnection { db in
-            try db.withStatement("SELECT info FROM personalizations WHERE serial = ?1 ORDER BY id DESC") { s in
-                try s.bind(1, serial)
-                var result: [[String: String]] = []
-                while try s.step() { result.append(try Self.decode(s.string(0), serial: serial)) }
-                return result
-            }
-        }
-    }
-
     public func registrationsCount() throws -> Int {
         try count("SELECT count(*) FROM registrations")
     }

@@ -3,14 +3,16 @@ import Foundation
 /// Row mapping and small shared queries of `SQLiteStore`.
 extension SQLiteStore {
     static func selectPass(_ db: SQLiteConnection, serial: String) throws -> StoredPass? {
-        let found = try db.withStatement("SELECT \(passColumns) FROM passes WHERE serial = ?1") { s -> StoredPass? in
+        let found = try db.withStatement("SELECT \(storedPassColumns) FROM passes WHERE serial = ?1") {
+            s -> StoredPass? in
             try s.bind(1, serial)
             guard try s.step() else { return nil }
             return StoredPass(
                 serialNumber: s.string(0), passTypeIdentifier: s.string(1), templatePath: s.string(2),
                 record: try decode(s.string(3), serial: serial), authenticationToken: s.string(4), tag: s.int64(5),
                 modifiedAt: Date(timeIntervalSince1970: TimeInterval(s.int64(6))), voided: s.int64(7) != 0,
-                webServiceURL: s.optionalString(8), compatiblePass: s.int64(9) != 0)
+                webServiceURL: s.optionalString(8), compatiblePass: s.int64(9) != 0,
+                personalized: s.optionalString(10) != nil)
         }
         guard var pass = found else { return nil }
         pass.images = try selectImages(db, serial: serial)

@@ -31,8 +31,11 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
     /// The database file.
     public var path: String { pool.path }
 
+    /// The columns an insert writes.
     static let passColumns =
         "serial, pass_type, template, record, auth_token, tag, modified_at, voided, web_service_url, compatible_pass"
+    /// The columns a read maps (`selectPass`): the inserted ones and what the store sets itself.
+    static let storedPassColumns = passColumns + ", personalized_at"
 
     public func insertPasses(_ passes: [StoredPass]) throws { try insertPasses(passes, links: []) }
 
@@ -51,7 +54,7 @@ public final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
                         template = excluded.template, record = excluded.record, auth_token = excluded.auth_token,
                         tag = excluded.tag, modified_at = max(excluded.modified_at, passes.modified_at + 1),
                         voided = excluded.voided, web_service_url = excluded.web_service_url,
-                        compatible_pass = excluded.compatible_pass
+                        compatible_pass = excluded.compatible_pass, personalized_at = NULL
                     """
                 ) { s in
                     try s.bind(1, pass.serialNumber)
