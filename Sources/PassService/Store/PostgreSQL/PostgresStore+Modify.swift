@@ -8,7 +8,8 @@ extension PostgresStore {
     {
         let nowDate = now()
         let outcome = try pool.transaction { db -> PassModificationOutcome in
-            let locked = try db.query("SELECT \(Self.storedPassColumns) FROM passes WHERE serial = $1 FOR UPDATE", [serial])
+            let locked = try db.query(
+                "SELECT \(Self.storedPassColumns) FROM passes WHERE serial = $1 FOR UPDATE", [serial])
             guard locked.rowCount > 0 else { throw ServiceError.passNotFound(serial: serial) }
             var previous = try Self.storedPass(locked, row: 0)
             previous.images = try Self.selectImages(db, serial: serial)
