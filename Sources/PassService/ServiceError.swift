@@ -31,6 +31,8 @@ public enum ServiceError: Error, CustomStringConvertible, Equatable {
     case invalidTemplateName(name: String, reason: String)
     /// A stored pass names a template version the store does not hold.
     case templateVersionMissing(reference: String)
+    /// An amount to add that is not a whole number, or a field that holds none (the default record validator).
+    case invalidAmount(field: String, amount: String)
 
     public var description: String {
         switch self {
@@ -74,6 +76,8 @@ public enum ServiceError: Error, CustomStringConvertible, Equatable {
         case .invalidTemplateName(let name, let reason):
             return "template name '\(name)' cannot be used: \(reason); name the template with letters, digits, "
                 + "'.', '-' or '_'"
+        case .invalidAmount(let field, let amount):
+            return "cannot add \(amount) to \(field): both must be whole numbers"
         case .templateVersionMissing(let reference):
             return "the store holds no template version \(reference); publish the template folder again, or "
                 + "copy the store with its template_versions and template_files tables"

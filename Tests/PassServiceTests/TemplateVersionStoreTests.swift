@@ -5,8 +5,8 @@ import Testing
 
 extension StoreFixture {
     /// The store's template versions (both stores implement them).
-    var templates: any PassStore & TemplateVersionStore & PassLinkStore {
-        store as! any PassStore & TemplateVersionStore & PassLinkStore
+    var templates: any PassStore & TemplateVersionStore & PassLinkStore & BulkChangeStore {
+        store as! any PassStore & TemplateVersionStore & PassLinkStore & BulkChangeStore
     }
 }
 

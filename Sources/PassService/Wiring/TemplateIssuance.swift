@@ -27,7 +27,8 @@ public struct TemplateIssuance: Sendable {
 
     /// `prepare(store:templatePath:name:)` on an open store.
     public static func prepare(
-        store: any PassStore & TemplateVersionStore & PassLinkStore, templatePath: String, name: String?
+        store: any PassStore & TemplateVersionStore & PassLinkStore & BulkChangeStore, templatePath: String,
+        name: String?
     ) throws(PassMintError) -> TemplateIssuance {
         let name = name ?? TemplateReference.name(forPath: templatePath)
         let source = try PassFactory.templateSource(templatePath)
