@@ -59,8 +59,8 @@ let package = Package(
         .target(
             name: "PassService",
             dependencies: [
-                "PassModel", "PassMint", "PassPreview", "PassConcurrency", "PassLog", "PassStore", "PassHTTP",
-                "PassPush", "PassOperations",
+                "PassModel", "PassTemplates", "PassMint", "PassPreview", "PassConcurrency", "PassLog", "PassStore",
+                "PassHTTP", "PassPush", "PassOperations",
             ]),
         .target(
             name: "PassServer",
@@ -71,8 +71,8 @@ let package = Package(
         .executableTarget(
             name: "passmint",
             dependencies: [
-                "PassModel", "PassSigning", "PassArchive", "PassMint", "PassPhotos", "PassPreview", "PassStore",
-                "PassHTTP", "PassOperations", "PassService", "PassServer",
+                "PassModel", "PassTemplates", "PassSigning", "PassArchive", "PassMint", "PassPhotos", "PassPreview",
+                "PassStore", "PassHTTP", "PassOperations", "PassService", "PassServer",
             ]),
 
         // Tests mirror targets; shared test helpers (temporary folders, fixtures, the binary, a dev identity, store

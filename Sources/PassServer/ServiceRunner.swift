@@ -88,7 +88,7 @@ package final class ServiceRunner: Sendable {
         do {
             service = try WalletService(
                 configuration: options.configuration, store: store, renderer: renderer,
-                recordValidator: { pass, changes in try renderer.validate(pass, changes: changes) },
+                recordValidator: { pass, change in try renderer.validate(pass, change: change) },
                 personalization: PersonalizationSigning(
                     isPersonalizable: { pass in renderer.isPersonalizable(pass) },
                     sign: { token in try renderer.sign(token) }),

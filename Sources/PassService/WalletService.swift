@@ -1,4 +1,5 @@
 import Foundation
+import PassTemplates
 import Synchronization
 import PassStore
 import PassHTTP
@@ -65,9 +66,17 @@ package final class WalletService: Sendable {
         cache.removeAll()
     }
 
-    /// The default validator: the stored record with the changed fields replaced, no checks.
-    package static let mergeRecord: RecordValidator = { pass, changes in
-        pass.record.merging(changes) { _, new in new }
+    /// The default validator: the stored record with the changed fields replaced and whole-number amounts added,
+    /// no other checks.
+    package static let mergeRecord: RecordValidator = { pass, change in
+        var record = pass.record.merging(change.values) { _, new in new }
+        for (key, amount) in change.amounts {
+            guard let delta = Int64(amount), let current = Int64(record[key] ?? "0"),
+                case let (sum, overflow) = current.addingReportingOverflow(delta), !overflow
+            else { throw ServiceError.invalidAmount(field: key, amount: amount) }
+            record[key] = String(sum)
+        }
+        return record
     }
 
     /// Binds `configuration.host`:`configuration.port` and starts serving on the server's own threads (HTTPS only

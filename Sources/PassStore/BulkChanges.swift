@@ -81,6 +81,14 @@ package protocol BulkChangeStore: Sendable {
     func applyChangesCountingPushes(_ changes: [PassChange], progress: BulkProgress?) throws -> (
         outcome: ChunkOutcome, pushesBySerial: [String: Int]
     )
+    /// `applyChangesCountingPushes` for changes decided from the passes as they are inside the transaction: the
+    /// stored passes among `serials` are read with their rows locked and handed to `decide`, whose changes (and
+    /// `progress`) are then written in the same transaction. So a change computed from a stored value (an amount
+    /// added) never overwrites a change another process made meanwhile.
+    /// - Throws: whatever `decide` throws (nothing is written then), or the store's errors.
+    func applyChanges(
+        lockingSerials serials: [String], progress: BulkProgress?, _ decide: ([StoredPass]) throws -> [PassChange]
+    ) throws -> (outcome: ChunkOutcome, pushesBySerial: [String: Int])
     /// The position last recorded for `job`, nil when the job never committed a chunk.
     func bulkPosition(job: String) throws -> Int64?
     /// Up to `limit` stored passes with serial > `after` in serial order (all templates when `templatePath` is nil).

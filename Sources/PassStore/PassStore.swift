@@ -149,6 +149,20 @@ package protocol PassStore: Sendable {
     /// `voided`: the pass's new voided state (a cancelled card), nil to keep it.
     func updateRecord(serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?) throws
         -> (pass: StoredPass, pushesQueued: Int)
+    /// Reads the pass with its row locked, asks `change` for its new state, and stores that state when it differs
+    /// (a new tag and modification second, one push per registered device), all in one transaction: changes made
+    /// at the same moment, by other processes too, apply one after the other and none is lost. A state equal to
+    /// the stored one is left alone (no tag, no push).
+    /// - Throws: `StoreError.passNotFound` when no pass has this serial; whatever `change` throws (nothing is
+    ///   stored then).
+    func modifyPass(serial: String, _ change: (StoredPass) throws -> PassModification) throws
+        -> PassModificationOutcome
+    /// Stores passes issued again under serials already stored, keeping each one's authentication token,
+    /// registrations, distribution link and install figures: template, record, images, voided state and web
+    /// service are replaced, with a new tag and one push per registered device. A serial no longer stored is
+    /// stored as new. One transaction.
+    /// - Returns: the outbox rows queued per serial.
+    func reissuePasses(_ passes: [StoredPass]) throws -> [String: Int]
     /// Stores Wallet log lines, unless that would take the stored lines past `maxStoredBytes` (counted as
     /// `UnauthenticatedUsage` counts); false: nothing was written.
     func appendLogs(_ lines: [String], maxStoredBytes: Int) throws -> Bool

@@ -67,30 +67,47 @@ package enum StoreAccess {
 
 /// Adapts a `PassStore` to the pipeline's `IssuedPassSink`.
 package struct StoreSink: IssuedPassSink {
-    let store: any PassStore & PassLinkStore
+    let store: any PassStore & PassLinkStore & BulkChangeStore
     /// The `TemplateReference` text every pass stores as its template; nil keeps the pipeline's folder path.
     var templateReference: String? = nil
 
-    package init(store: any PassStore & PassLinkStore, templateReference: String? = nil) {
+    package init(store: any PassStore & PassLinkStore & BulkChangeStore, templateReference: String? = nil) {
         self.store = store
         self.templateReference = templateReference
     }
 
     package func store(_ passes: [IssuedPassRecord]) throws {
-        let links = passes.compactMap { issued in
+        let fresh = passes.filter { !$0.replacesStored }
+        let links = fresh.compactMap { issued in
             issued.link.map { PassLinkGrant(serialNumber: issued.serialNumber, tokenHash: $0.token.hash) }
         }
-        try store.insertPasses(
-            passes.map { issued in
-                // The pipeline marks the fallback with a reserved `@` key; the store keeps it as a field of its own.
-                var record = issued.record
-                let compatible = record.removeValue(forKey: IssueRequest.compatiblePassKey) == "true"
-                return StoredPass(
-                    serialNumber: issued.serialNumber, passTypeIdentifier: issued.passTypeIdentifier,
-                    templatePath: templateReference ?? issued.templateDirectory,
-                    record: record.filter { !$0.key.hasPrefix("@") },
-                    authenticationToken: issued.authenticationToken, webServiceURL: issued.webServiceURL,
-                    compatiblePass: compatible, images: issued.images)
-            }, links: links)
+        try store.insertPasses(fresh.map(storedPass), links: links)
+        // New versions keep their token, devices, link and figures; their devices are pushed.
+        _ = try store.reissuePasses(passes.filter(\.replacesStored).map(storedPass))
+    }
+
+    package func storedPasses(serials: [String]) throws -> [String: StoredIssue] {
+        var found: [String: StoredIssue] = [:]
+        for pass in try store.passes(serials: serials) {
+            var record = pass.record
+            if pass.compatiblePass { record[IssueRequest.compatiblePassKey] = "true" }
+            found[pass.serialNumber] = StoredIssue(
+                authenticationToken: pass.authenticationToken, passTypeIdentifier: pass.passTypeIdentifier,
+                record: record, images: pass.images, webServiceURL: pass.webServiceURL, voided: pass.voided,
+                sameTemplate: templateReference.map { pass.templatePath == $0 } ?? false)
+        }
+        return found
+    }
+
+    private func storedPass(_ issued: IssuedPassRecord) -> StoredPass {
+        // The pipeline marks the fallback with a reserved `@` key; the store keeps it as a field of its own.
+        var record = issued.record
+        let compatible = record.removeValue(forKey: IssueRequest.compatiblePassKey) == "true"
+        return StoredPass(
+            serialNumber: issued.serialNumber, passTypeIdentifier: issued.passTypeIdentifier,
+            templatePath: templateReference ?? issued.templateDirectory,
+            record: record.filter { !$0.key.hasPrefix("@") }, authenticationToken: issued.authenticationToken,
+            voided: issued.voided, webServiceURL: issued.webServiceURL, compatiblePass: compatible,
+            images: issued.images)
     }
 }

@@ -36,6 +36,13 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
     case invalidToolingJSON(file: String, path: String, message: String)
     /// A record key that is neither a field, a pass field key nor a reserved key (`Template.checkRecordKeys`).
     case unknownRecordKey(key: String, file: String, suggestion: String?, known: [String])
+    /// A number field's value starts with `+` ("+10"): read as a number it would replace the value, while whoever
+    /// wrote it most likely meant to add. Front ends word both ways of writing it (`Template.signedValueHint`).
+    case signedValue(field: String, value: String, file: String)
+    /// A number field's value (given, or the result of an addition) is outside its template.json bounds.
+    case outOfRange(field: String, value: String, minimum: String?, maximum: String?, file: String)
+    /// An amount was added to a key that is no integer or decimal field (`kind` nil: no field at all).
+    case notANumberField(field: String, kind: TemplateField.Kind?, file: String)
 
     public var description: String {
         switch self {
@@ -85,6 +92,32 @@ public enum TemplateError: Error, CustomStringConvertible, Equatable {
             let list = known.isEmpty ? "the template has no fields" : "fields: " + known.joined(separator: ", ")
             return "\(file): \"\(key)\" is not a field of this template\(hint) (\(list); reserved keys: "
                 + Template.reservedKeys.joined(separator: ", ") + ", image.SLOT); correct the key or remove it"
+        case .signedValue(let field, let value, let file):
+            let number = String(value.drop { $0 == " " || $0 == "+" })
+            return "\(file): field \"\(field)\" has the value \"\(value)\": read as a number it would set \(field) to "
+                + "\(number), not add \(number) to it; give \(number) to set the value, or give \(number) as an amount "
+                + "to add"
+        case .outOfRange(let field, let value, let minimum, let maximum, let file):
+            let bounds = Self.bounds(minimum: minimum, maximum: maximum)
+            return "\(file): field \"\(field)\" would be \(value), outside its bounds (\(bounds)); give a value "
+                + "within them"
+        case .notANumberField(let field, let kind, let file):
+            guard let kind else {
+                return "\(file): \"\(field)\" is not a field of this template; only integer and decimal fields can be "
+                    + "added to"
+            }
+            return "\(file): field \"\(field)\" is of type \(kind.rawValue); only integer and decimal fields can be "
+                + "added to (set its value instead)"
+        }
+    }
+
+    /// "at least 0", "at most 100", "from 0 to 100".
+    static func bounds(minimum: String?, maximum: String?) -> String {
+        switch (minimum, maximum) {
+        case (let low?, let high?): return "from \(low) to \(high)"
+        case (let low?, nil): return "at least \(low)"
+        case (nil, let high?): return "at most \(high)"
+        case (nil, nil): return "none"
         }
     }
 }

@@ -20,11 +20,22 @@ public struct TemplateField: Sendable, Equatable {
     public var description: String?
     /// The image slot (`thumbnail`, `artwork`, …) an image field fills; nil for other kinds.
     public var imageSlot: String?
+    /// The smallest value an integer or decimal field takes (`minimum` in template.json), normalised; nil: none.
+    /// Checked on every value the record gets, a value set or the result of an addition.
+    public var minimum: String?
+    /// The largest value an integer or decimal field takes (`maximum`), normalised; nil: none.
+    public var maximum: String?
+
+    /// True for the kinds that hold numbers (integer, decimal): the ones a change can add to.
+    public var isNumber: Bool { kind == .integer || kind == .decimal }
 
     public init(
         name: String, kind: Kind = .string, required: Bool = false, defaultValue: String? = nil,
-        values: [String] = [], description: String? = nil, imageSlot: String? = nil
+        values: [String] = [], description: String? = nil, imageSlot: String? = nil, minimum: String? = nil,
+        maximum: String? = nil
     ) {
+        self.minimum = minimum
+        self.maximum = maximum
         self.name = name
         self.kind = kind
         self.required = required

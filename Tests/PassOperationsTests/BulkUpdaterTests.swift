@@ -5,14 +5,15 @@ import Testing
 @testable import PassStore
 @testable import PassOperations
 import PassMintTestSupport
+import PassTemplates
 
 /// The real template checks, counting the renders (a render check is meant to happen once per template and tier).
 final class CountingChecker: BulkRecordChecker {
     let renderer = TemplateRenderer(identity: DevIdentity.identity)
     let renders = Atomic<Int>(0)
 
-    func validate(_ pass: StoredPass, changes: [String: String]) throws -> [String: String] {
-        try renderer.validate(pass, changes: changes)
+    func validate(_ pass: StoredPass, change: RecordChange) throws -> [String: String] {
+        try renderer.validate(pass, change: change)
     }
 
     func renderKey(_ pass: StoredPass) -> String { renderer.renderKey(pass) }
@@ -35,7 +36,7 @@ struct BulkUpdaterTests {
         let blank = StoredPass(
             serialNumber: "P", passTypeIdentifier: type, templatePath: Self.loyalty, record: [:],
             authenticationToken: "token-0123456789abcdef0123456789abcdef")
-        let record = try checker.validate(blank, changes: ["tier": "Silver"])
+        let record = try checker.validate(blank, change: RecordChange(values: ["tier": "Silver"]))
         try f.store.insertPasses(
             (0..<count).map { i in
                 var pass = blank
@@ -92,6 +93,42 @@ struct BulkUpdaterTests {
         #expect(lines.count == 7)
         #expect(lines[0].contains(#""status":"changed""#) && lines[0].contains(#""pushes":1"#))
         #expect(lines[1].contains(#""status":"unchanged""#) && lines[1].contains(#""pushes":0"#))
+    }
+
+    @Test(
+        "add:points columns and {\"add\": N} add to the stored value (twice in one chunk too); +10, an amount for a non-number and a result below the minimum fail with their column",
+        arguments: StoreBackend.all)
+    func amounts(backend: StoreBackend) throws {
+        let (f, checker) = try fixture(backend, count: 5)
+        let rows = try csv(
+            """
+            serialNumber,tier,points,add:points
+            P1,,,10
+            P1,Gold,,5
+            P2,,+10,
+            P3,,,-4
+            P4,,7,3
+            P0,,,x
+
+            """, in: f)
+        let summary = try BulkUpdater(store: f.store, checker: checker).run(rows, options: .init(job: "a"))
+        #expect(summary.changed == 2 && summary.failed == 4, "\(summary.failures)")
+        #expect(try f.store.pass(serial: "P1")?.record["points"] == "16")
+        #expect(try f.store.pass(serial: "P1")?.record["tier"] == "Gold")
+        let failures = Dictionary(uniqueKeysWithValues: summary.failures.map { ($0.line, $0) })
+        #expect(failures[4]?.column == "points" && failures[4]?.error?.contains("add:points") == true)
+        #expect(failures[5]?.column == "add:points" && failures[5]?.error?.contains("outside its bounds") == true)
+        #expect(failures[6]?.error?.contains("not both") == true)
+        #expect(failures[7]?.column == "add:points")
+        #expect(try f.store.pass(serial: "P3")?.record["points"] == "3", "a refused row changes nothing")
+        let json = JSONLinesBulkRows(
+            bytes: Array(
+                #"{"serialNumber": "P2", "points": {"add": 2}}\#n{"serialNumber": "P2", "points": {"sub": 1}}"#.utf8),
+            name: "body")
+        let second = try BulkUpdater(store: f.store, checker: checker).run(json, options: .init(job: "b"))
+        #expect(second.changed == 1 && second.failed == 1 && second.failures.first?.column == "points")
+        #expect(try f.store.pass(serial: "P2")?.record["points"] == "4")
+        #expect(throws: PassMintError.self) { try csv("serialNumber,add:\nP1,1\n", in: f) }
     }
 
     @Test("resume skips the rows the job committed; without resume they are unchanged", arguments: StoreBackend.all)

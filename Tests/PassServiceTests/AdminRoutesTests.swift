@@ -37,9 +37,9 @@ struct AdminRoutesTests {
     @Test("PATCH errors: 400 from the validator, malformed or empty body; 404 unknown serial")
     func patchErrors() throws {
         struct Invalid: Error, CustomStringConvertible { var description: String { "tier must be Silver or Gold" } }
-        let live = try LiveService(recordValidator: { pass, changes in
-            if let tier = changes["tier"], !["Silver", "Gold"].contains(tier) { throw Invalid() }
-            return pass.record.merging(changes) { $1 }
+        let live = try LiveService(recordValidator: { pass, change in
+            if let tier = change.values["tier"], !["Silver", "Gold"].contains(tier) { throw Invalid() }
+            return pass.record.merging(change.values) { $1 }
         })
         _ = try live.addPass("S1")
         let invalid = try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody(["tier": "Tin"]))
@@ -58,6 +58,31 @@ struct AdminRoutesTests {
                 body: jsonBody(["tier": "Gold"])
             ).status == 404)
         #expect(try live.store.pass(serial: "S1")?.record["tier"] == "Silver")
+    }
+
+    @Test("PATCH {\"points\": {\"add\": N}} adds to the stored value; a change to the same values is changed: false")
+    func patchAdd() throws {
+        let live = try LiveService()
+        _ = try live.addPass("S1")
+        _ = try live.store.register(device: "d1", passType: passType, serial: "S1", pushToken: "ab1")
+        let added = try live.call(
+            "PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody(["points": ["add": -3]]))
+        #expect(added.status == 200, "\(added.text)")
+        #expect(added.json?["changed"] as? Bool == true && added.json?["pushesQueued"] as? Int == 1)
+        #expect(try live.store.pass(serial: "S1")?.record["points"] == "7")
+        let again = try live.call(
+            "PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody(["points": ["add": 1]]))
+        #expect(again.json?["pushesQueued"] as? Int == 0 && again.json?["pushesAlreadyPending"] as? Int == 1)
+        let tag = try live.store.pass(serial: "S1")?.tag
+        let same = try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody(["points": "8"]))
+        #expect(
+            same.status == 200 && same.json?["changed"] as? Bool == false && same.json?["pushesQueued"] as? Int == 0)
+        #expect(try live.store.pass(serial: "S1")?.tag == tag)
+        for bad in [["points": ["mul": 2]], ["points": ["add": "x", "also": 1]], ["points": ["add": [1]]]] {
+            let refused = try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody(bad))
+            #expect(refused.status == 400, "\(bad)")
+        }
+        #expect(try live.store.pass(serial: "S1")?.record["points"] == "8")
     }
 
     @Test("PATCH voided: true cancels the pass and pushes it; voided must be a boolean; expirationDate null clears")

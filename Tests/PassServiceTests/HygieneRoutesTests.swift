@@ -41,6 +41,16 @@ final class RecordingStore: PassStore {
         note("updateRecord");
         return try base.updateRecord(serial: serial, record: record, images: images, voided: voided)
     }
+    func modifyPass(serial: String, _ change: (StoredPass) throws -> PassModification) throws
+        -> PassModificationOutcome
+    {
+        note("modifyPass")
+        return try base.modifyPass(serial: serial, change)
+    }
+    func reissuePasses(_ passes: [StoredPass]) throws -> [String: Int] {
+        note("reissuePasses")
+        return try base.reissuePasses(passes)
+    }
     func appendLogs(_ lines: [String], maxStoredBytes: Int) throws -> Bool {
         note("appendLogs"); return try base.appendLogs(lines, maxStoredBytes: maxStoredBytes)
     }

@@ -6,6 +6,7 @@ import Testing
 @testable import PassOperations
 @testable import PassService
 import PassMintTestSupport
+import PassTemplates
 
 /// Merges changes into the record like the service's default validator; `validate` waits for `gate` once, so a
 /// job can be held running while a test looks at the queue.
@@ -13,11 +14,11 @@ final class GatedChecker: BulkRecordChecker {
     let gate = DispatchSemaphore(value: 0)
     let entered = DispatchSemaphore(value: 0)
 
-    func validate(_ pass: StoredPass, changes: [String: String]) throws -> [String: String] {
+    func validate(_ pass: StoredPass, change: RecordChange) throws -> [String: String] {
         entered.signal()
         gate.wait()
         gate.signal()  // later rows pass straight through
-        return pass.record.merging(changes) { $1 }
+        return pass.record.merging(change.values) { $1 }
     }
 
     func renderKey(_ pass: StoredPass) -> String { pass.templatePath }

@@ -64,7 +64,7 @@ struct TemplateRenderTests {
 
     @Test("an exact integer or decimal placeholder becomes a JSON number; elsewhere it is text")
     func numbers() throws {
-        let pass = try Self.render(["points": "+0042", "balance": "010.50"])
+        let pass = try Self.render(["points": "0042", "balance": "010.50"])
         #expect(pass.passJSON.at("storeCard.primaryFields[0].value") == .integer(42))
         #expect(pass.passJSON.at("storeCard.secondaryFields[1].value") == .double(10.5))
         #expect(pass.passJSON.at("storeCard.auxiliaryFields[0].value") == "42 points, 10.50 USD")

@@ -455,7 +455,9 @@ struct BatchMoreTests {
         #expect(failing.stderr.hasSuffix("\n"))
         #expect(!failing.stderr.contains("\r"), "a progress bar was drawn on a pipe")
         let summary = failing.stderr.split(separator: "\n").map(String.init).first { $0.hasPrefix("batch: ") } ?? ""
-        #expect(summary.hasPrefix("batch: 5 records, 3 issued, 0 already valid, 2 failed"), "\(summary)")
+        #expect(
+            summary.hasPrefix("batch: 5 records, 3 issued, 0 updated, 0 unchanged, 0 already valid, 2 failed"),
+            "\(summary)")
         #expect(summary.contains("--report"), "a summary with failures says how to see them: \(summary)")
         // The first failures follow the summary, each with its line.
         let after = failing.stderr.components(separatedBy: summary + "\n").last ?? ""
@@ -467,7 +469,9 @@ struct BatchMoreTests {
         try BatchTests.writeCSV("memberName\nA\nB\n", to: tmp.path("ok.csv"))
         let passing = try CLI.passmint(Self.batchArgs(tmp, csv: "ok.csv", out: "ok"))
         #expect(passing.status == 0, "\(passing.stderr)")
-        #expect(Self.lastLine(passing.stderr).hasPrefix("batch: 2 records, 2 issued, 0 already valid, 0 failed"))
+        #expect(
+            Self.lastLine(passing.stderr).hasPrefix(
+                "batch: 2 records, 2 issued, 0 updated, 0 unchanged, 0 already valid, 0 failed"))
         #expect(passing.stdout.isEmpty || !passing.stdout.contains("batch: "), "the summary belongs on stderr")
     }
 

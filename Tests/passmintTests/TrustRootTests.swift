@@ -63,7 +63,7 @@ struct TrustRootTests {
             ] + identity + trusted
         #expect(try CLI.passmint(batchArgs).status == 0)
         let resumed = try CLI.passmint(batchArgs + ["--resume"])
-        #expect(resumed.stderr.contains("0 issued, 1 already valid"), "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("0 issued, 0 updated, 0 unchanged, 1 already valid"), "\(resumed.stderr)")
 
         let missing = try CLI.passmint(["verify", out, "--trust-root", tmp.path("nope.pem")])
         #expect(missing.status == 3, "\(missing.stderr)")

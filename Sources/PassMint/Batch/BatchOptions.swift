@@ -31,6 +31,9 @@ public struct BatchOptions: Sendable {
     public var linkBase: String?
     /// Scales the records' photos (PassPhotos' `PhotoScaler`); without one, a record naming an image fails.
     public var photos: any PhotoScaling = NoPhotoScaler()
+    /// Issue serials already stored as new passes (new token, new link) instead of updating them: the phones that
+    /// hold them can no longer update them.
+    public var startOver = false
 
     public init(
         templateDirectory: String, csvPath: String, outputDirectory: String, jobs: Int, reportPath: String? = nil,
@@ -60,7 +63,10 @@ public struct BatchRecordResult: Sendable {
     public let line: Int
     public let serialNumber: String?
     public let file: String?
+    /// The record's pass was made (or kept): its `kind` says what that did to the store.
     public let issued: Bool
+    /// Issued anew, an update of a stored pass, or a stored pass left as it was.
+    public var kind: IssueKind = .issued
     /// True when `--resume` found a valid pass already in place.
     public let resumed: Bool
     public let error: String?
@@ -87,7 +93,12 @@ public struct BatchProgress: Sendable {
 /// Totals at the end.
 public struct BatchSummary: Sendable {
     public let records: Int
+    /// Passes made for serials not stored before (all of them without a store).
     public let issued: Int
+    /// Stored passes replaced by a new version, keeping their token, devices and link.
+    public var updated = 0
+    /// Stored passes the records leave as they were: not stored again, nothing pushed.
+    public var unchanged = 0
     public let resumed: Int
     public let failed: Int
     public let bundles: Int
@@ -119,6 +130,11 @@ public struct IssuedPassRecord: Sendable {
     public let images: [String: [UInt8]]
     /// The distribution link issued with the pass (its token is stored only as a hash); nil for none.
     public var link: PassLink?
+    /// A new version of a pass already stored under this serial: the store keeps its token, registrations, link
+    /// and install figures, and pushes its devices.
+    public var replacesStored = false
+    /// The pass is voided (a stored pass issued again keeps its voided state).
+    public var voided = false
 
     public init(
         serialNumber: String, passTypeIdentifier: String, templateDirectory: String, record: [String: String],
@@ -137,26 +153,36 @@ public struct IssuedPassRecord: Sendable {
 
 /// Where `--db` keeps issued passes (implemented by the service's stores).
 public protocol IssuedPassSink: Sendable {
-    /// Stores a group of passes in one transaction.
+    /// Stores a group of passes in one transaction: new ones as new, `replacesStored` ones as new versions of
+    /// the stored passes.
     func store(_ passes: [IssuedPassRecord]) throws
+    /// The passes already stored under `serials`, by serial (unknown serials left out).
+    func storedPasses(serials: [String]) throws -> [String: StoredIssue]
 }
 
 extension IssuedPassSink {
     /// Stores one pass issued by `generate` (a token-less pass gets a fresh token, so the service can still
     /// re-render it, but the pass itself carries no web service).
-    /// - Parameter linkBase: where its distribution link starts; nil: at `webServiceURL`.
-    /// - Returns: the pass's distribution link, nil when it has neither a link base nor a web service URL.
+    /// - Parameters:
+    ///   - linkBase: where its distribution link starts; nil: at `webServiceURL`.
+    ///   - replacing: the pass is a new version of `replacing`, stored under its serial: its token, devices and
+    ///     link are kept (no new link is made).
+    /// - Returns: the pass's new distribution link, nil when it has neither a link base nor a web service URL, or
+    ///   replaces a stored pass (which keeps its link).
     @discardableResult
     public func storeIssued(
         _ pass: IssuedPass, templateDirectory: String, token: String?, webServiceURL: String?,
-        linkBase: String? = nil
+        linkBase: String? = nil, replacing: StoredIssue? = nil
     ) throws(PassMintError) -> PassLink? {
-        let link = (linkBase ?? webServiceURL).map { PassLink(base: $0, token: .generate()) }
-        let record = IssuedPassRecord(
+        let link =
+            replacing != nil ? nil : (linkBase ?? webServiceURL).map { PassLink(base: $0, token: .generate()) }
+        var record = IssuedPassRecord(
             serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier,
             templateDirectory: URL(fileURLWithPath: templateDirectory).standardizedFileURL.path, record: pass.record,
-            authenticationToken: token ?? AuthenticationToken.generate(), webServiceURL: webServiceURL,
-            images: pass.images, link: link)
+            authenticationToken: replacing?.authenticationToken ?? token ?? AuthenticationToken.generate(),
+            webServiceURL: webServiceURL, images: pass.images, link: link)
+        record.replacesStored = replacing != nil
+        record.voided = replacing?.voided ?? false
         do { try store([record]) } catch {
             throw .environment("storing pass \(pass.serialNumber) failed: \(error)", about: .store)
         }

@@ -5,14 +5,19 @@ import PassSigning
 import PassTemplates
 
 /// Turns one CSV record into its pass file and report line: the record's fields, its serial number (given or
-/// derived), the pass issued and written, or the one a killed run already wrote (`--resume`). Safe to use from
-/// many threads at once; each call touches only its own record's file.
+/// derived), the pass issued and written, or the one a killed run already wrote (`--resume`). A serial already in
+/// the store is issued with the stored pass's token: an update of that pass (or nothing, when the record leaves it
+/// as it was), never a second pass that cuts the phones holding the first one off. Safe to use from many threads
+/// at once; each call touches only its own record's file.
 struct BatchRecordIssuer: Sendable {
     let issuer: PassIssuer
     let options: BatchOptions
     let columns: Columns
     /// The CSV's file name, part of a derived serial number.
     let csvName: String
+    /// The template's content digest, part of a derived serial number: one CSV through two templates (or two
+    /// versions of one) never gives two passes the same file name.
+    let templateIdentity: String
     /// Stored with each pass so `serve` finds the template from any working directory.
     let templateAbsolutePath: String
     /// Where records' relative image paths start: the image folder when given, else the CSV's folder.
@@ -30,8 +35,21 @@ struct BatchRecordIssuer: Sendable {
         var invalidEncoding = false
     }
 
+    /// The record's values (the used columns, empty cells left out) and its serial number, nil when the record
+    /// cannot be read.
+    func values(of input: CSVRecord) -> (record: [String: String], serial: String)? {
+        guard let fields = input.fields, fields.count == columns.names.count else { return nil }
+        var record: [String: String] = [:]
+        for (name, value) in zip(columns.names, fields) where columns.used.contains(name) && !value.isEmpty {
+            record[name] = value
+        }
+        let serial = record.removeValue(forKey: "serialNumber") ?? stableSerial(line: input.line, fields: fields)
+        return (record, serial)
+    }
+
     /// Issues one record (or finds its pass from an earlier run with `--resume`) and writes its file.
-    func issue(_ input: CSVRecord) -> WorkResult {
+    /// - Parameter stored: the pass already stored under the record's serial, if any.
+    func issue(_ input: CSVRecord, stored: StoredIssue?) -> WorkResult {
         func failed(_ serial: String?, _ message: String) -> WorkResult {
             WorkResult(
                 outcome: BatchRecordResult(
@@ -43,56 +61,53 @@ struct BatchRecordIssuer: Sendable {
             result.invalidEncoding = input.invalidEncoding
             return result
         }
-        guard fields.count == columns.names.count else {
+        guard let (record, serial) = values(of: input) else {
             return failed(
                 nil,
                 "has \(fields.count) fields but the header has \(columns.names.count); quote values that contain commas"
             )
         }
-        var record: [String: String] = [:]
-        for (name, value) in zip(columns.names, fields) where columns.used.contains(name) && !value.isEmpty {
-            record[name] = value
-        }
-        let serial = record.removeValue(forKey: "serialNumber") ?? stableSerial(line: input.line, fields: fields)
         guard IdentifierGrammar.serialNumber.accepts(serial) else {
             return failed(
                 serial,
                 "serialNumber '\(serial)' \(IdentifierGrammar.serialNumber.rule) (it names the file and the pass's URL)"
             )
         }
+        // The stored pass this record is a new version of (none when starting over).
+        let previous = options.startOver ? nil : stored
+        if let previous, let ours = issuer.identity.certificate.passTypeIdentifier,
+            previous.passTypeIdentifier != ours
+        {
+            return failed(
+                serial,
+                "serialNumber '\(serial)' is stored as a pass of type \(previous.passTypeIdentifier), and this "
+                    + "certificate signs \(ours); give the record another serial number")
+        }
         let fileName = "\(serial).pkpass"
         let path = "\(options.outputDirectory)/\(fileName)"
-        if options.resume, let kept = ResumeCheck.validPass(at: path, trust: options.trustRoots) {
-            // With --db the kept pass is stored again: a kill can fall between writing a window's files and storing
-            // its rows. A kept pass that lacks this run's web service (or a token) cannot be served: issue it anew.
-            let stored = options.webServiceURL.flatMap {
-                resumedRecord(kept, path: path, serial: serial, record: record, url: $0)
-            }
-            if options.webServiceURL == nil || stored != nil {
-                var outcome = BatchRecordResult(
-                    line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: true, error: nil)
-                outcome.link = stored?.link?.url
-                return WorkResult(outcome: outcome, archive: options.bundle ? ArchiveParts(kept) : nil, stored: stored)
-            }
+        var request = IssueRequest(
+            record: record, serialNumber: serial, webServiceURL: options.webServiceURL,
+            compatiblePass: options.compatiblePass, imageFolder: imageFolder,
+            storedImages: previous?.images ?? [:], voided: previous?.voided ?? false)
+        if options.resume, let kept = keptPass(at: path, request: request, previous: previous) {
+            return kept.result(line: input.line, file: fileName)
         }
-        let token = options.webServiceURL == nil ? nil : AuthenticationToken.generate()
+        request.authenticationToken =
+            options.webServiceURL == nil ? nil : previous?.authenticationToken ?? AuthenticationToken.generate()
         do {
-            let pass = try issuer.issue(
-                IssueRequest(
-                    record: record, serialNumber: serial, webServiceURL: options.webServiceURL,
-                    authenticationToken: token,
-                    compatiblePass: options.compatiblePass, imageFolder: imageFolder))
+            let pass = try issuer.issue(request)
             try PassOutput.write(pass.archiveParts, to: path, durable: false)
-            let stored = token.map {
-                IssuedPassRecord(
-                    serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier,
-                    templateDirectory: templateAbsolutePath, record: pass.record, authenticationToken: $0,
-                    webServiceURL: options.webServiceURL, images: pass.images, link: newLink())
+            let kind = kind(of: previous, record: pass.record, images: pass.images)
+            let row = request.authenticationToken.flatMap {
+                storeRow(
+                    serial: pass.serialNumber, passType: pass.passTypeIdentifier, record: pass.record,
+                    images: pass.images, token: $0, kind: kind, previous: previous)
             }
             var outcome = BatchRecordResult(
                 line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: false, error: nil)
-            outcome.link = stored?.link?.url
-            return WorkResult(outcome: outcome, archive: options.bundle ? pass.archiveParts : nil, stored: stored)
+            outcome.kind = kind
+            outcome.link = row?.link?.url
+            return WorkResult(outcome: outcome, archive: options.bundle ? pass.archiveParts : nil, stored: row)
         } catch {
             var result = failed(serial, error.description)
             result.environmentFailure = !error.isInvalidInput
@@ -100,46 +115,83 @@ struct BatchRecordIssuer: Sendable {
         }
     }
 
-    /// The store row of a pass an earlier run wrote (`pass`, the bytes of `path`): its own token, when it carries
-    /// `url` as its web service.
-    private func resumedRecord(_ pass: [UInt8], path: String, serial: String, record: [String: String], url: String)
-        -> IssuedPassRecord?
-    {
-        guard let reader = try? ArchiveReader(bytes: pass, name: path), let bytes = try? reader.read("pass.json"),
-            let json = try? JSONReader.parse(bytes, file: path).value,
-            json["webServiceURL"]?.stringValue == url,
-            let token = json["authenticationToken"]?.stringValue, !token.isEmpty,
-            let resolved = try? issuer.template.resolve(record)
-        else { return nil }
-        var values = resolved.values
-        if options.compatiblePass { values[IssueRequest.compatiblePassKey] = "true" }
-        // The record's photos are stored as the kept pass carries them (the scaled files, not the originals).
-        var images: [String: [UInt8]] = [:]
-        for slot in resolved.images.keys {
-            for scale in PhotoFiles.scales {
-                let name = PhotoFiles.fileName(slot: slot, scale: scale)
-                guard let image = try? reader.read(name) else { return nil }
-                images[name] = image
-            }
-        }
-        return IssuedPassRecord(
-            serialNumber: serial, passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "",
-            templateDirectory: templateAbsolutePath, record: values, authenticationToken: token,
-            webServiceURL: url, images: images, link: newLink())
+    /// What a record does to the stored pass it names: nothing new stored (issued), a new version (updated), or
+    /// nothing at all (unchanged).
+    private func kind(of previous: StoredIssue?, record: [String: String], images: [String: [UInt8]]) -> IssueKind {
+        guard let previous else { return .issued }
+        return previous.isUnchanged(record: record, images: images, webServiceURL: options.webServiceURL)
+            ? .unchanged : .updated
     }
 
-    /// A fresh distribution link for a pass this batch stores: stored again (a resumed pass too), its link is
-    /// issued anew, and the report carries the one that works.
+    /// The store row of a pass this run issued (or kept): nil for an unchanged one, which is not stored again. A
+    /// new pass gets a new distribution link; a new version keeps its link.
+    private func storeRow(
+        serial: String, passType: String, record: [String: String], images: [String: [UInt8]], token: String,
+        kind: IssueKind, previous: StoredIssue?
+    ) -> IssuedPassRecord? {
+        guard kind != .unchanged else { return nil }
+        var row = IssuedPassRecord(
+            serialNumber: serial, passTypeIdentifier: passType,
+            templateDirectory: templateAbsolutePath, record: record, authenticationToken: token,
+            webServiceURL: options.webServiceURL, images: images, link: kind == .issued ? newLink() : nil)
+        row.replacesStored = kind == .updated
+        row.voided = previous?.voided ?? false
+        return row
+    }
+
+    /// A pass an earlier run left at `path` that this run would make as it is (`--resume`): it passes `verify`,
+    /// and its manifest equals the one this record, template version, token and web service give. With a store,
+    /// it is stored too (a kill can fall between writing a window's files and storing its rows).
+    private func keptPass(at path: String, request: IssueRequest, previous: StoredIssue?) -> KeptPass? {
+        guard let bytes = ResumeCheck.validPass(at: path, trust: options.trustRoots),
+            let kept = ResumeCheck.contents(bytes, name: path)
+        else { return nil }
+        var request = request
+        if options.webServiceURL != nil {
+            // A stored pass's own token, else the token of a kept pass bound to this web service.
+            guard let token = previous?.authenticationToken ?? kept.token, kept.webServiceURL == options.webServiceURL
+            else { return nil }
+            request.authenticationToken = token
+        }
+        guard let unsigned = try? issuer.unsigned(request), unsigned.manifest == kept.manifest else { return nil }
+        let kind = kind(of: previous, record: unsigned.record, images: unsigned.images)
+        let row = request.authenticationToken.flatMap {
+            storeRow(
+                serial: request.serialNumber ?? "", passType: kept.passType, record: unsigned.record,
+                images: unsigned.images, token: $0, kind: kind, previous: previous)
+        }
+        return KeptPass(
+            serial: request.serialNumber ?? "", bytes: bytes, kind: kind, row: row, bundle: options.bundle)
+    }
+
+    /// A pass kept from an earlier run, and what it does to the store.
+    private struct KeptPass {
+        let serial: String
+        let bytes: [UInt8]
+        let kind: IssueKind
+        let row: IssuedPassRecord?
+        let bundle: Bool
+
+        func result(line: Int, file: String) -> WorkResult {
+            var outcome = BatchRecordResult(
+                line: line, serialNumber: serial, file: file, issued: true, resumed: true, error: nil)
+            outcome.kind = kind
+            outcome.link = row?.link?.url
+            return WorkResult(outcome: outcome, archive: bundle ? ArchiveParts(bytes) : nil, stored: row)
+        }
+    }
+
+    /// A fresh distribution link for a pass this batch stores for the first time.
     private func newLink() -> PassLink? {
         (options.linkBase ?? options.webServiceURL).map { PassLink(base: $0, token: .generate()) }
     }
 
-    /// The same record in the same file always gets the same serial, so `--resume` finds its pass again.
+    /// The same record in the same file through the same template always gets the same serial, so `--resume`
+    /// finds its pass again; another template gives another serial.
     private func stableSerial(line: Int, fields: [String]) -> String {
-        let material = "\(csvName)\n\(line)\n" + fields.joined(separator: "\u{1F}")
+        let material = "\(templateIdentity)\n\(csvName)\n\(line)\n" + fields.joined(separator: "\u{1F}")
         // The first 24 hex digits, upper-cased byte-wise (only a-f change).
         let digits = Manifest.sha1Hex(Array(material.utf8)).utf8.prefix(24).map { $0 >= 0x61 ? $0 - 0x20 : $0 }
         return String(decoding: digits, as: UTF8.self)
     }
-
 }

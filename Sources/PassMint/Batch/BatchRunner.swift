@@ -17,6 +17,8 @@ public final class BatchRunner: Sendable {
     private let csvName: String
     /// Stored with each pass so `serve` finds the template from any working directory.
     private let templateAbsolutePath: String
+    /// The digest of the template's files, part of derived serial numbers.
+    private let templateIdentity: String
     /// Where records' relative image paths start: the image folder when given, else the CSV's folder.
     private let imageFolder: String
 
@@ -32,6 +34,7 @@ public final class BatchRunner: Sendable {
             templateDirectory: options.templateDirectory, identity: options.identity, trust: options.trustRoots,
             photos: options.photos)
         csvName = (options.csvPath as NSString).lastPathComponent
+        templateIdentity = Self.identity(of: try PassFactory.templateSource(options.templateDirectory))
         templateAbsolutePath = URL(fileURLWithPath: options.templateDirectory).standardizedFileURL.path
         let csvFolder = (options.csvPath as NSString).deletingLastPathComponent
         imageFolder = options.imagesDirectory ?? (csvFolder.isEmpty ? "." : csvFolder)
@@ -66,7 +69,7 @@ public final class BatchRunner: Sendable {
         if options.resume { ResumeCheck.removeStaleTemporaries(in: options.outputDirectory) }
 
         let records = BatchRecordIssuer(
-            issuer: issuer, options: options, columns: columns, csvName: csvName,
+            issuer: issuer, options: options, columns: columns, csvName: csvName, templateIdentity: templateIdentity,
             templateAbsolutePath: templateAbsolutePath, imageFolder: imageFolder)
         var source = BatchRecordSource(reader: reader, shard: options.shard, columns: columns)
         var tally = BatchTally()
@@ -75,7 +78,8 @@ public final class BatchRunner: Sendable {
         while true {
             let window = try source.nextWindow(Self.windowSize(jobs: options.jobs))
             if window.isEmpty { break }
-            let (results, outputFailure) = process(window, with: records, writing: outputs.pending)
+            let found = try storedPasses(of: window, records: records)
+            let (results, outputFailure) = process(window, with: records, stored: found, writing: outputs.pending)
             let stored = tally.add(results)
             outputs.next(results, rows: sink == nil ? [] : stored)
             try report?.append(results.map(\.outcome))
@@ -108,7 +112,8 @@ public final class BatchRunner: Sendable {
         }
         try finish(&outputs)
         var summary = BatchSummary(
-            records: tally.records, issued: tally.issued, resumed: tally.resumed, failed: tally.failed,
+            records: tally.records, issued: tally.issued, updated: tally.updated, unchanged: tally.unchanged,
+            resumed: tally.resumed, failed: tally.failed,
             bundles: outputs.bundlesFormed, elapsed: Self.seconds(since: start),
             warnings: issuer.identityWarnings + issuer.templateWarnings + columns.warnings, interrupted: interrupted,
             lastLine: tally.lastLine, firstFailures: tally.firstFailures)
@@ -147,7 +152,8 @@ public final class BatchRunner: Sendable {
     /// Issues one window's records on `options.jobs` threads; the same threads first write `outputs` (from the
     /// window before). Returns the records' results and the first output that could not be written.
     private func process(
-        _ window: [CSVRecord], with records: BatchRecordIssuer, writing outputs: [WindowOutput]
+        _ window: [CSVRecord], with records: BatchRecordIssuer, stored: [String: StoredIssue],
+        writing outputs: [WindowOutput]
     ) -> (results: [BatchRecordIssuer.WorkResult], outputFailure: PassMintError?) {
         let results = Mutex<[BatchRecordIssuer.WorkResult?]>(Array(repeating: nil, count: window.count))
         let failure = Mutex<PassMintError?>(nil)
@@ -155,7 +161,8 @@ public final class BatchRunner: Sendable {
             if i < outputs.count {
                 do throws(PassMintError) { try write(outputs[i]) } catch { failure.withLock { $0 = $0 ?? error } }
             } else {
-                let result = records.issue(window[i - outputs.count])
+                let record = window[i - outputs.count]
+                let result = records.issue(record, stored: records.values(of: record).flatMap { stored[$0.serial] })
                 results.withLock { $0[i - outputs.count] = result }
             }
         }
@@ -196,6 +203,29 @@ public final class BatchRunner: Sendable {
                     about: .store)
             }
         }
+    }
+
+    /// The passes the store already holds under the window's serials (one query per window), so each record is
+    /// issued with its stored pass's token. None without a store bound to a web service.
+    private func storedPasses(of window: [CSVRecord], records: BatchRecordIssuer) throws(PassMintError)
+        -> [String: StoredIssue]
+    {
+        guard let sink, options.webServiceURL != nil else { return [:] }
+        let serials = window.compactMap { records.values(of: $0)?.serial }
+        do { return try sink.storedPasses(serials: serials) } catch {
+            throw .environment(
+                "reading the stored passes of lines \(window[0].line)–\(window[window.count - 1].line) failed: "
+                    + "\(error)", about: .store)
+        }
+    }
+
+    /// A digest of a template's files (paths and contents), whatever folder holds them.
+    static func identity(of source: TemplateSource) -> String {
+        var material: [UInt8] = []
+        for path in source.files.keys.sorted() {
+            material += Array(path.utf8) + [0] + Array(Manifest.sha1Hex(source.files[path]!).utf8) + [0x0A]
+        }
+        return Manifest.sha1Hex(material)
     }
 
     private func prepareOutputDirectory() throws(PassMintError) {

@@ -2,6 +2,8 @@
 struct BatchTally {
     private(set) var records = 0
     private(set) var issued = 0
+    private(set) var updated = 0
+    private(set) var unchanged = 0
     private(set) var resumed = 0
     private(set) var failed = 0
     private(set) var firstFailures: [(line: Int, error: String)] = []
@@ -16,7 +18,15 @@ struct BatchTally {
             records += 1
             lastLine = result.outcome.line
             if result.outcome.issued {
-                if result.outcome.resumed { resumed += 1 } else { issued += 1 }
+                if result.outcome.resumed {
+                    resumed += 1
+                } else {
+                    switch result.outcome.kind {
+                    case .issued: issued += 1
+                    case .updated: updated += 1
+                    case .unchanged: unchanged += 1
+                    }
+                }
             } else {
                 failed += 1
                 if result.invalidEncoding { invalidEncoding += 1 }

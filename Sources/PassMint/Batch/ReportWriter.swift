@@ -40,7 +40,7 @@ public final class ReportWriter {
                     "line": .integer(Int64(r.line)),
                     "serialNumber": r.serialNumber.map { .string($0) } ?? .null,
                     "file": r.file.map { .string($0) } ?? .null,
-                    "status": .string(r.issued ? "issued" : "failed"),
+                    "status": .string(r.issued ? r.kind.rawValue : "failed"),
                     "error": r.error.map { .string($0) } ?? .null,
                 ]
                 if r.resumed { object["resumed"] = .bool(true) }

@@ -1,4 +1,6 @@
 import Foundation
+import PassArchive
+import PassModel
 import PassSigning
 
 /// Decides whether a pass left by an earlier (possibly killed) run can be kept.
@@ -10,6 +12,20 @@ enum ResumeCheck {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let bytes = [UInt8](data)
         return PassVerifier.verify(bytes: bytes, name: path, trust: trust).allSatisfy(\.valid) ? bytes : nil
+    }
+
+    /// What a kept pass holds that tells whether this run would make the same pass: its token and web service
+    /// (pass.json) and its manifest.json bytes. nil when the archive cannot be read.
+    static func contents(_ bytes: [UInt8], name: String) -> (
+        token: String?, webServiceURL: String?, passType: String, manifest: [UInt8]
+    )? {
+        guard let reader = try? ArchiveReader(bytes: bytes, name: name), let json = try? reader.read("pass.json"),
+            let manifest = try? reader.read("manifest.json"), let pass = try? JSONReader.parse(json, file: name).value
+        else { return nil }
+        return (
+            pass["authenticationToken"]?.stringValue, pass["webServiceURL"]?.stringValue,
+            pass["passTypeIdentifier"]?.stringValue ?? "", manifest
+        )
     }
 
     /// Removes temporary files a killed run left behind (`<name>.tmp-<random>`).

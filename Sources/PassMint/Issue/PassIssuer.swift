@@ -54,6 +54,46 @@ public final class PassIssuer: Sendable {
     /// - Throws: `PassMintError.template` for a bad record, `.photo` for an image that cannot be used,
     ///   `.invalidPass` when the result breaks Wallet rules, `.archive`/`.signing` when packaging fails.
     public func issue(_ request: IssueRequest) throws(PassMintError) -> IssuedPass {
+        let made = try assemble(request)
+        var own = made.own
+        own.append(ArchiveEntry(name: "manifest.json", bytes: made.manifest))
+        do { own.append(ArchiveEntry(name: "signature", bytes: try signer.sign(made.manifest))) } catch {
+            throw .signing(error)
+        }
+        let archive: ArchiveParts
+        do {
+            archive = try ArchiveWriter.makeArchiveParts(
+                own, sharedAssets: made.assets.cache, sharedNames: made.assets.names)
+        } catch { throw .archive(error) }
+        return IssuedPass(
+            serialNumber: made.json["serialNumber"]?.stringValue ?? made.serial ?? "",
+            passTypeIdentifier: made.json["passTypeIdentifier"]?.stringValue ?? "",
+            archiveParts: archive, passJSON: made.json, record: made.record, images: made.images,
+            warnings: made.warnings)
+    }
+
+    /// What `issue(_:)` would make for `request`, without signing: its manifest.json bytes (equal to a kept pass's
+    /// manifest exactly when that pass holds the same files — same template and version, record, images, token
+    /// and web service — since every file and the manifest are written deterministically), record and images.
+    /// - Throws: what `issue(_:)` throws before signing.
+    public func unsigned(_ request: IssueRequest) throws(PassMintError) -> UnsignedPass {
+        let made = try assemble(request)
+        return UnsignedPass(manifest: made.manifest, record: made.record, images: made.images)
+    }
+
+    /// Everything of a pass but its signature and archive.
+    private struct Assembly {
+        var serial: String?
+        var json: JSONValue
+        var own: [ArchiveEntry]
+        var manifest: [UInt8]
+        var assets: VariantAssets
+        var record: [String: String]
+        var images: [String: [UInt8]]
+        var warnings: [String]
+    }
+
+    private func assemble(_ request: IssueRequest) throws(PassMintError) -> Assembly {
         var record = request.record
         let recordSerial = record.removeValue(forKey: "serialNumber")
         let serial =
@@ -123,23 +163,13 @@ public final class PassIssuer: Sendable {
         do { assets = try variantAssets(variant, shared) } catch { throw .archive(error) }
         hashes += zip(assets.names, assets.hashes).map { (path: $0, sha1: $1) }
         let manifest = Manifest.build(hashes)
-        own.append(ArchiveEntry(name: "manifest.json", bytes: manifest))
-        do { own.append(ArchiveEntry(name: "signature", bytes: try signer.sign(manifest))) } catch {
-            throw .signing(error)
-        }
-        let archive: ArchiveParts
-        do {
-            archive = try ArchiveWriter.makeArchiveParts(own, sharedAssets: assets.cache, sharedNames: assets.names)
-        } catch { throw .archive(error) }
         let warnings =
             resolved.warnings + rendered.warnings
             + problems.filter { $0.severity == .warning }.map { "\($0.code) at \($0.path): \($0.message)" }
         var kept = resolved.values
         if request.compatiblePass { kept[IssueRequest.compatiblePassKey] = "true" }
-        return IssuedPass(
-            serialNumber: json["serialNumber"]?.stringValue ?? serial ?? "",
-            passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "",
-            archiveParts: archive, passJSON: json, record: kept,
+        return Assembly(
+            serial: serial, json: json, own: own, manifest: manifest, assets: assets, record: kept,
             images: Dictionary(uniqueKeysWithValues: images.map { ($0.path, $0.bytes) }), warnings: warnings)
     }
 
@@ -152,6 +182,16 @@ public final class PassIssuer: Sendable {
         variants.withLock { $0[variant] = $0[variant] ?? made }
         return made
     }
+}
+
+/// A pass made but not signed (`PassIssuer.unsigned(_:)`).
+public struct UnsignedPass: Sendable {
+    /// The manifest.json bytes the signature would cover.
+    public let manifest: [UInt8]
+    /// As `IssuedPass.record`.
+    public let record: [String: String]
+    /// As `IssuedPass.images`.
+    public let images: [String: [UInt8]]
 }
 
 /// A variant's shared files: their names, SHA-1s and the archive records every pass of the variant copies.

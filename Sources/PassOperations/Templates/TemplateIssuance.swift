@@ -28,7 +28,8 @@ package struct TemplateIssuance: Sendable {
 
     /// `prepare(store:templatePath:name:)` on an open store.
     package static func prepare(
-        store: any PassStore & TemplateVersionStore & PassLinkStore, templatePath: String, name: String?
+        store: any PassStore & TemplateVersionStore & PassLinkStore & BulkChangeStore, templatePath: String,
+        name: String?
     ) throws(PassMintError) -> TemplateIssuance {
         let name = name ?? TemplateReference.name(forPath: templatePath)
         let source = try PassFactory.templateSource(templatePath)

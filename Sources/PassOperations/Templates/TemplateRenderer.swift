@@ -180,7 +180,21 @@ package final class TemplateRenderer: Sendable {
     package func validate(_ pass: StoredPass, changes: [String: String], allowImages: Bool = false) throws
         -> [String: String]
     {
-        if let reserved = changes.keys.first(where: { $0.hasPrefix("@") || $0 == "serialNumber" }) {
+        try validate(pass, change: RecordChange(values: changes), allowImages: allowImages)
+    }
+
+    /// Checks a change (values to set, amounts to add) against the template and applies it to `pass`'s record:
+    /// unknown fields, types, enum values and bounds; returns the new record. Amounts are added to the record
+    /// given, so inside `PassStore.modifyPass` they add to the value stored at that moment.
+    /// - Throws: `PassMintError.invalidInput` for a reserved key, an image over HTTP or an unknown field;
+    ///   `TemplateError` for a value or amount the template refuses.
+    package func validate(_ pass: StoredPass, change: RecordChange, allowImages: Bool = false) throws
+        -> [String: String]
+    {
+        let changes = change.values
+        if let reserved = (Array(changes.keys) + Array(change.amounts.keys)).first(where: {
+            $0.hasPrefix("@") || $0 == "serialNumber"
+        }) {
             throw PassMintError.invalidInput(
                 "'\(reserved)' cannot be changed; serial number, pass type and token stay fixed")
         }
@@ -194,12 +208,16 @@ package final class TemplateRenderer: Sendable {
         // Reserved keys (barcode.message, relevantDate.start, …) are stored with the record like fields.
         let known = Set(template.recordKeys)
         let fieldChanges = changes.filter { images[$0.key] == nil }
-        if let unknown = fieldChanges.keys.sorted().first(where: { !known.contains($0) }) {
+        if let unknown = (Array(fieldChanges.keys) + Array(change.amounts.keys)).sorted().first(where: {
+            !known.contains($0)
+        }) {
             throw PassMintError.invalidInput(
                 "'\(unknown)' is not a field of template \(pass.templatePath); fields: \(known.sorted().joined(separator: ", "))"
             )
         }
-        let resolved = try template.resolve(pass.record.merging(fieldChanges) { _, new in new })
+        let applied = try template.applying(
+            RecordChange(values: fieldChanges, amounts: change.amounts), to: pass.record)
+        let resolved = try template.resolve(applied)
         var record = resolved.values
         record.removeValue(forKey: "serialNumber")
         return record

@@ -10,17 +10,21 @@ package struct BulkRow: Sendable, Equatable {
     package var serialNumber: String
     /// Field name → new value. Empty CSV cells are left out: they keep the stored value.
     package var values: [String: String]
+    /// Number field → amount to add (an `add:FIELD` column, a `{"add": N}` JSON value).
+    package var amounts: [String: String]
     /// Why the row is unusable (unreadable CSV record, not a JSON object, …); the row then fails alone.
     package var error: String?
     /// The column or JSON key the error is about, when one is.
     package var column: String?
 
     package init(
-        line: Int, serialNumber: String, values: [String: String], error: String? = nil, column: String? = nil
+        line: Int, serialNumber: String, values: [String: String], amounts: [String: String] = [:],
+        error: String? = nil, column: String? = nil
     ) {
         self.line = line
         self.serialNumber = serialNumber
         self.values = values
+        self.amounts = amounts
         self.error = error
         self.column = column
     }
@@ -35,8 +39,11 @@ package protocol BulkRowSource: AnyObject {
 /// The column that names the pass in a bulk update's CSV or JSON Lines.
 package let bulkSerialColumn = "serialNumber"
 
+/// A CSV column `add:FIELD` holds amounts added to the number field FIELD (a field name never holds a colon).
+package let bulkAmountPrefix = "add:"
+
 /// CSV rows through `batch`'s reader (RFC 4180, separator and encoding detected, `CSVLimits`): a header with a
-/// `serialNumber` column and the fields to change.
+/// `serialNumber` column and the fields to change, and `add:FIELD` columns of amounts to add.
 package final class CSVBulkRows: BulkRowSource {
     private let reader: CSVReader
     private let header: [String]
@@ -68,6 +75,11 @@ package final class CSVBulkRows: BulkRowSource {
                 throw .invalidInput(
                     "\(self.name):1: column '\(column)' appears twice in the header; remove one", about: .csv)
             }
+            if column.hasPrefix(bulkAmountPrefix), column.count == bulkAmountPrefix.count {
+                throw .invalidInput(
+                    "\(self.name):1: column \(index + 1) is '\(bulkAmountPrefix)' with no field; name the number field "
+                        + "to add to, e.g. \(bulkAmountPrefix)points", about: .csv)
+            }
         }
         guard let serialIndex = header.firstIndex(of: bulkSerialColumn) else {
             throw .invalidInput(
@@ -95,15 +107,21 @@ package final class CSVBulkRows: BulkRowSource {
                     + "quote values that contain the separator")
         }
         var values: [String: String] = [:]
+        var amounts: [String: String] = [:]
         for (column, value) in zip(header, fields) where column != bulkSerialColumn && !value.isEmpty {
-            values[column] = value
+            if column.hasPrefix(bulkAmountPrefix) {
+                amounts[String(column.dropFirst(bulkAmountPrefix.count))] = value
+            } else {
+                values[column] = value
+            }
         }
-        return BulkRow(line: record.line, serialNumber: fields[serialIndex], values: values)
+        return BulkRow(line: record.line, serialNumber: fields[serialIndex], values: values, amounts: amounts)
     }
 }
 
 /// JSON Lines rows: one JSON object per line, `serialNumber` and the fields to change (strings, numbers or
-/// booleans, stored as their text; null keeps the stored value). Blank lines are skipped.
+/// booleans, stored as their text; null keeps the stored value; `{"add": N}` adds N to a number field). Blank
+/// lines are skipped.
 package final class JSONLinesBulkRows: BulkRowSource {
     private let bytes: [UInt8]
     private let maxLineBytes: Int
@@ -138,6 +156,7 @@ package final class JSONLinesBulkRows: BulkRowSource {
                 return failed(#"each line must be one JSON object such as {"serialNumber": "…", "tier": "Gold"}"#)
             }
             var values: [String: String] = [:]
+            var amounts: [String: String] = [:]
             for (key, value) in members.sorted(by: { $0.key < $1.key }) {
                 switch value {
                 case .null: continue
@@ -145,14 +164,24 @@ package final class JSONLinesBulkRows: BulkRowSource {
                 case .integer(let number): values[key] = String(number)
                 case .double(let number): values[key] = number.description
                 case .bool(let flag): values[key] = flag ? "true" : "false"
+                case .object(let members) where members.count == 1:
+                    switch members["add"] {
+                    case .integer(let number)?: amounts[key] = String(number)
+                    case .double(let number)?: amounts[key] = number.description
+                    case .string(let text)? where !text.isEmpty: amounts[key] = text
+                    default:
+                        return failed(
+                            #"the value of "\#(key)" must be a value or {"add": N} with a number N"#, column: key)
+                    }
                 case .array, .object:
-                    return failed("the value of \"\(key)\" must be a string, number or boolean", column: key)
+                    return failed(
+                        #"the value of "\#(key)" must be a string, number, boolean or {"add": N}"#, column: key)
                 }
             }
             guard let serial = values.removeValue(forKey: bulkSerialColumn), !serial.isEmpty else {
                 return failed("the object has no \"\(bulkSerialColumn)\" string", column: bulkSerialColumn)
             }
-            return BulkRow(line: line, serialNumber: serial, values: values)
+            return BulkRow(line: line, serialNumber: serial, values: values, amounts: amounts)
         }
         return nil
     }

@@ -8,8 +8,9 @@ import PassStore
 
 /// What a bulk update checks a changed row with: the template's validation, and a render of the new pass.
 package protocol BulkRecordChecker: Sendable {
-    /// The complete new record of `pass` with `changes` applied, or the error that refuses them.
-    func validate(_ pass: StoredPass, changes: [String: String]) throws -> [String: String]
+    /// The complete new record of `pass` with `change` applied (values set, amounts added to the stored ones), or
+    /// the error that refuses it.
+    func validate(_ pass: StoredPass, change: RecordChange) throws -> [String: String]
     /// Passes with the same key render alike as far as a refusal goes (same template, same tier): one successful
     /// render stands for all of them.
     func renderKey(_ pass: StoredPass) -> String
@@ -18,8 +19,8 @@ package protocol BulkRecordChecker: Sendable {
 }
 
 extension TemplateRenderer: BulkRecordChecker {
-    package func validate(_ pass: StoredPass, changes: [String: String]) throws -> [String: String] {
-        try validate(pass, changes: changes, allowImages: false)
+    package func validate(_ pass: StoredPass, change: RecordChange) throws -> [String: String] {
+        try validate(pass, change: change, allowImages: false)
     }
 
     package func renderKey(_ pass: StoredPass) -> String {
@@ -37,6 +38,8 @@ extension TemplateRenderer: BulkRecordChecker {
 ///
 /// - A row whose resolved record equals the stored one is *unchanged*: it goes to no chunk, bumps no tag and
 ///   queues no push. So a rerun of a finished (or killed) job pushes nothing for the rows already applied.
+/// - A chunk's passes are read with their rows locked and its changes written in the same transaction, so an
+///   amount (`add:points`) adds to the value stored at that moment and no concurrent change is overwritten.
 /// - Every changed row is validated (`TemplateRenderer.validate`: unknown fields, types, enum values); the first
 ///   changed pass of each template and tier combination is also rendered and signed, so a value that makes an
 ///   unsignable pass fails its row before any phone sees it, without signing 100,000 passes.
@@ -181,11 +184,15 @@ package final class BulkUpdater {
                 window.append(row)
             }
             guard let lastLine = window.last?.line else { break }
-            var outcomes = try process(window, renderedKeys: &renderedKeys)
-            let changes = outcomes.changes
             let position = BulkProgress(job: options.job, position: Int64(lastLine))
+            let serials = Array(
+                Set(window.filter { $0.error == nil && !$0.serialNumber.isEmpty }.map(\.serialNumber)))
+            var outcomes: (rows: [RowOutcome], changes: [PassChange]) = ([], [])
             let (chunk, pushesBySerial) = try storeCall("storing the changes up to line \(lastLine)") {
-                try store.applyChangesCountingPushes(changes, progress: position)
+                try store.applyChanges(lockingSerials: serials, progress: position) { passes in
+                    outcomes = process(window, passes: passes, renderedKeys: &renderedKeys)
+                    return outcomes.changes
+                }
             }
             var counted = Set<String>()
             for index in outcomes.rows.indices where outcomes.rows[index].status == .changed {
@@ -217,14 +224,11 @@ package final class BulkUpdater {
         return summary
     }
 
-    /// One window's rows checked against the stored passes, in input order, and the changes they make.
-    private func process(_ window: [BulkRow], renderedKeys: inout Set<String>) throws(PassMintError) -> (
+    /// One window's rows checked against `found` (the stored passes among the window's serials, as they are inside
+    /// the chunk's transaction), in input order, and the changes they make.
+    private func process(_ window: [BulkRow], passes found: [StoredPass], renderedKeys: inout Set<String>) -> (
         rows: [RowOutcome], changes: [PassChange]
     ) {
-        let serials = Array(Set(window.filter { $0.error == nil && !$0.serialNumber.isEmpty }.map(\.serialNumber)))
-        let found = try storeCall("reading the passes of lines \(window[0].line)–\(window[window.count - 1].line)") {
-            try store.passes(serials: serials)
-        }
         var current = Dictionary(found.map { ($0.serialNumber, $0) }, uniquingKeysWith: { first, _ in first })
         var outcomes: [RowOutcome] = []
         var changed: [String: [String: String]] = [:]
@@ -248,10 +252,10 @@ package final class BulkUpdater {
             }
             let record: [String: String]
             do {
-                record = try checker.validate(pass, changes: row.values)
+                record = try checker.validate(pass, change: RecordChange(values: row.values, amounts: row.amounts))
             } catch {
-                outcome.error = "\(error)"
-                outcome.column = Self.column(of: error, in: row.values)
+                outcome.error = Self.words(error)
+                outcome.column = Self.column(of: error, in: row)
                 continue
             }
             guard record != pass.record else {
@@ -263,7 +267,7 @@ package final class BulkUpdater {
             if !renderedKeys.contains(key) {
                 do { try checker.renderCheck(pass) } catch {
                     outcome.error = "the changed pass cannot be rendered: \(error)"
-                    outcome.column = Self.column(of: error, in: row.values)
+                    outcome.column = Self.column(of: error, in: row)
                     continue
                 }
                 renderedKeys.insert(key)
@@ -276,21 +280,36 @@ package final class BulkUpdater {
         return (outcomes, order.map { PassChange(serialNumber: $0, record: changed[$0]) })
     }
 
+    /// A refusal as a report line says it: "+10" shows both ways of writing it in a row.
+    static func words(_ error: any Error) -> String {
+        if case .signedValue(let field, let value, _) = error as? TemplateError {
+            let number = String(value.drop { $0 == " " || $0 == "+" })
+            return "\(field) \"\(value)\" would set \(field) to \(number), not add \(number) to it; give \(number) "
+                + "under \(field) to set it, or \(number) under \(bulkAmountPrefix)\(field) (CSV) or "
+                + #"{"add": \#(number)} (JSON Lines) to add it"#
+        }
+        return "\(error)"
+    }
+
     /// The column a validation error is about: the field a template error names, else the one column of the row
     /// the message quotes.
-    static func column(of error: any Error, in values: [String: String]) -> String? {
+    static func column(of error: any Error, in row: BulkRow) -> String? {
         var underlying = error
         if let mint = error as? PassMintError, case .template(let template) = mint { underlying = template }
         if let template = underlying as? TemplateError {
             switch template {
-            case .missingValue(let field, _), .invalidValue(let field, _, _, _): return field
+            case .missingValue(let field, _), .invalidValue(let field, _, _, _), .signedValue(let field, _, _):
+                return row.values[field] == nil && row.amounts[field] != nil ? bulkAmountPrefix + field : field
+            case .outOfRange(let field, _, _, _, _), .notANumberField(let field, _, _):
+                return row.amounts[field] != nil ? bulkAmountPrefix + field : field
             case .controlCharacter(let key, _, _), .unknownImageSlot(let key, _), .unknownRecordKey(let key, _, _, _):
                 return key
             default: break
             }
         }
         let text = "\(error)"
-        return values.keys.sorted().first { text.contains("'\($0)'") }
+        return (row.values.keys.sorted().first { text.contains("'\($0)'") })
+            ?? row.amounts.keys.sorted().first { text.contains("'\($0)'") }.map { bulkAmountPrefix + $0 }
     }
 
     private func storeCall<T>(_ what: String, _ body: () throws -> T) throws(PassMintError) -> T {

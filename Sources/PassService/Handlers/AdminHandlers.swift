@@ -2,6 +2,8 @@ import Foundation
 import PassStore
 import PassHTTP
 import PassOperations
+import PassModel
+import PassTemplates
 
 /// `GET` / `PATCH /admin/v1/passes/:serial` behind `Authorization: Bearer <token>`.
 struct AdminHandlers: Sendable {
@@ -30,7 +32,9 @@ struct AdminHandlers: Sendable {
         var registrations: [Registration]?
         var pushes: [Push]?
         var pendingPushes: Int?
+        var changed: Bool?
         var pushesQueued: Int?
+        var pushesAlreadyPending: Int?
     }
 
     /// Record, registrations and push history.
@@ -51,42 +55,121 @@ struct AdminHandlers: Sendable {
         return .json(200, encoding: view)
     }
 
-    /// Body: a flat JSON object of field names to new values (strings, numbers or booleans). Validated by the
-    /// caller's `RecordValidator`; stored with a new tag and one queued push per registered device. Two keys are
-    /// the pass's state, not fields: `voided` (a JSON boolean; true cancels the card) and `expirationDate` (an
-    /// ISO 8601 date, or null to restore the template's).
+    /// Body: a JSON object of field names to new values (strings, numbers or booleans), or to `{"add": N}` to add N
+    /// to a number field (negative subtracts; added to the value stored at the moment of the write, under the row
+    /// lock, so concurrent additions all count). Validated by the caller's `RecordValidator`; stored with a new tag
+    /// and one queued push per registered device, unless the pass is left as it was (`"changed": false`: no tag,
+    /// no push). Two keys are the pass's state, not fields: `voided` (a JSON boolean; true cancels the card) and
+    /// `expirationDate` (an ISO 8601 date, or null to restore the template's).
     func update(_ request: Request) throws(HTTPError) -> Response {
         try authorize(request)
         let serial = request.parameters["serial"]
-        var body = try decodeBody([String: JSONScalar].self, request, expected: #"{"field": "value", …}"#)
-        var voided: Bool?
-        if let value = body.removeValue(forKey: "voided") {
-            guard let flag = value.bool else {
-                throw .badRequest("voided must be a JSON boolean (true cancels the pass), not \"\(value.text)\"")
-            }
-            voided = flag
-        }
-        if let null = body.first(where: { $0.value.isNull && $0.key != "expirationDate" }) {
-            throw .badRequest("\(null.key) is null; give a value (only expirationDate can be null, to clear it)")
-        }
-        let changes = body.mapValues(\.text)
-        guard !changes.isEmpty || voided != nil else { throw .badRequest("the body names no field to change") }
-        guard let pass = try context.storeCall({ try context.store.pass(serial: serial) }) else {
+        let body = try decodeObjectBody(request, expected: #"{"field": "value" or {"add": N}, …}"#)
+        let (change, voided) = try Self.change(from: body)
+        guard !change.isEmpty || voided != nil else { throw .badRequest("the body names no field to change") }
+        let validator = context.recordValidator
+        // Checked once outside the transaction: a refusal costs no row lock, and the template is loaded (it may be
+        // read from the store) before a pooled connection is held for the write.
+        guard let snapshot = try context.storeCall({ try context.store.pass(serial: serial) }) else {
             throw .notFound("no stored pass has serial number \(serial)")
         }
-        let record: [String: String]
-        do {
-            record = try context.recordValidator(pass, changes)
-        } catch {
-            throw .badRequest("\(error)")
+        do { _ = try validator(snapshot, change) } catch { throw .badRequest(Self.words(error)) }
+        let result: Result<PassModificationOutcome, Refused>? = try context.storeCall {
+            do {
+                return .success(
+                    try context.store.modifyPass(serial: serial) { current in
+                        do {
+                            return PassModification(record: try validator(current, change), voided: voided)
+                        } catch {
+                            throw Refused(underlying: error)
+                        }
+                    })
+            } catch let refused as Refused {
+                return .failure(refused)
+            } catch StoreError.passNotFound {
+                return nil
+            }
         }
-        let (updated, queued) = try context.storeCall {
-            try context.store.updateRecord(serial: serial, record: record, images: nil, voided: voided)
+        guard let result else { throw .notFound("no stored pass has serial number \(serial)") }
+        let outcome: PassModificationOutcome
+        switch result {
+        case .success(let done): outcome = done
+        case .failure(let refused): throw .badRequest(Self.words(refused.underlying))
         }
-        context.onRecordUpdated(updated, queued)
-        var view = Self.view(updated)
-        view.pushesQueued = queued
+        if outcome.changed { context.onRecordUpdated(outcome.pass, outcome.pushesQueued) }
+        var view = Self.view(outcome.pass)
+        view.changed = outcome.changed
+        view.pushesQueued = outcome.pushesQueued
+        view.pushesAlreadyPending = outcome.pushesAlreadyPending
         return .json(200, encoding: view)
+    }
+
+    /// A validator's refusal, carried out of the store's transaction (which it rolls back) to become a 400.
+    private struct Refused: Error {
+        let underlying: any Error
+    }
+
+    /// The change a PATCH body asks for: values, amounts (`{"add": N}`) and the voided state.
+    private static func change(from body: [String: JSONValue]) throws(HTTPError) -> (RecordChange, Bool?) {
+        var change = RecordChange()
+        var voided: Bool?
+        for (key, value) in body.sorted(by: { $0.key < $1.key }) {
+            if key == "voided" {
+                guard case .bool(let flag) = value else {
+                    throw .badRequest("voided must be a JSON boolean (true cancels the pass), not \(Self.text(value))")
+                }
+                voided = flag
+                continue
+            }
+            switch value {
+            case .null:
+                guard key == "expirationDate" else {
+                    throw .badRequest("\(key) is null; give a value (only expirationDate can be null, to clear it)")
+                }
+                change.values[key] = ""
+            case .string, .integer, .double, .bool:
+                change.values[key] = Self.text(value)
+            case .object(let members):
+                guard members.count == 1, let amount = members["add"], Self.isNumber(amount) else {
+                    throw .badRequest(
+                        #"\#(key) must be a value or {"add": N} with a number N (e.g. {"\#(key)": {"add": 10}})"#)
+                }
+                change.amounts[key] = Self.text(amount)
+            case .array:
+                throw .badRequest("\(key) is an array; give a string, number or boolean, or {\"add\": N}")
+            }
+        }
+        return (change, voided)
+    }
+
+    private static func isNumber(_ value: JSONValue) -> Bool {
+        switch value {
+        case .integer, .double: return true
+        case .string(let text): return !text.isEmpty
+        default: return false
+        }
+    }
+
+    /// A scalar as the record stores it.
+    private static func text(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): return text
+        case .integer(let number): return String(number)
+        case .double(let number): return number.description
+        case .bool(let flag): return flag ? "true" : "false"
+        case .null: return "null"
+        case .array, .object: return String(decoding: JSONWriter.serialize(value, pretty: false), as: UTF8.self)
+        }
+    }
+
+    /// A refusal in the admin API's own terms: "+10" shows both JSON forms.
+    private static func words(_ error: any Error) -> String {
+        if case .signedValue(let field, let value, _) = error as? TemplateError {
+            let number = String(value.drop { $0 == " " || $0 == "+" })
+            return #""\#(field)": "\#(value)" would set \#(field) to \#(number), not add \#(number) to it; send "#
+                + #"{"\#(field)": \#(number)} to set it or {"\#(field)": {"add": \#(number)}} to add \#(number)"#
+        }
+        return "\(error)"
     }
 
     private struct UpdateJobView: Encodable {

@@ -1,13 +1,15 @@
 import Foundation
 import PassModel
+import PassTemplates
+import PassLog
 import PassStore
 import PassHTTP
 import PassOperations
-import PassLog
 
-/// Validates an admin change: gets the stored pass and the changed fields, returns the complete new record or
-/// throws an error whose description is sent to the client with a 400.
-package typealias RecordValidator = @Sendable (StoredPass, [String: String]) throws -> [String: String]
+/// Validates an admin change: gets the stored pass (as it is inside the write's transaction) and the change (values
+/// to set, amounts to add), returns the complete new record or throws an error whose description is sent to the
+/// client with a 400.
+package typealias RecordValidator = @Sendable (StoredPass, RecordChange) throws -> [String: String]
 
 /// Signs a personalization token: detached PKCS#7 (DER) over the token's UTF-8 bytes with the pass identity.
 package typealias TokenSigner = @Sendable ([UInt8]) throws -> [UInt8]
@@ -127,32 +129,5 @@ func decodeBody<T: Decodable>(_ type: T.Type, _ request: Request, expected: Stri
         return try JSONDecoder().decode(T.self, from: Data(request.body))
     } catch {
         throw .badRequest("request body must be JSON \(expected)")
-    }
-}
-
-/// A JSON scalar an admin may send as a field value; stored as its text.
-struct JSONScalar: Decodable {
-    let text: String
-    /// The value when it was a JSON boolean (not a string that reads like one).
-    let bool: Bool?
-    /// The value was JSON `null` (`text` is empty).
-    let isNull: Bool
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        bool = try? container.decode(Bool.self)
-        isNull = container.decodeNil()
-        if isNull {
-            text = ""
-        } else if let string = try? container.decode(String.self) {
-            text = string
-        } else if let bool {
-            text = bool ? "true" : "false"
-        } else if let integer = try? container.decode(Int64.self) {
-            text = String(integer)
-        } else {
-            let number = try container.decode(Double.self)
-            text = number.description
-        }
     }
 }

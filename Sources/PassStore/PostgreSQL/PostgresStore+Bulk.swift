@@ -7,67 +7,94 @@ extension PostgresStore: BulkChangeStore {
     package func applyChangesCountingPushes(_ changes: [PassChange], progress: BulkProgress?) throws -> (
         outcome: ChunkOutcome, pushesBySerial: [String: Int]
     ) {
-        let changes = PassChange.coalesced(changes)
         let nowDate = now()
+        // This instance's read caches at once; other instances' by the notification of the passes trigger.
+        defer { self.changes?.passesChanged(changes.map(\.serialNumber)) }
+        return try pool.transaction { db in try Self.apply(db, changes, progress: progress, now: nowDate) }
+    }
+
+    package func applyChanges(
+        lockingSerials serials: [String], progress: BulkProgress?, _ decide: ([StoredPass]) throws -> [PassChange]
+    ) throws -> (outcome: ChunkOutcome, pushesBySerial: [String: Int]) {
+        let nowDate = now()
+        var decided: [String] = []
+        defer { self.changes?.passesChanged(decided) }
+        return try pool.transaction { db in
+            var passes: [StoredPass] = []
+            if !serials.isEmpty {
+                // Locked in serial order, so two chunks that share passes cannot deadlock.
+                let locked = try db.query(
+                    """
+                    SELECT \(Self.storedPassColumns) FROM passes WHERE serial = ANY($1::text[]) ORDER BY serial FOR UPDATE
+                    """, [Self.textArray(serials)])
+                passes = try Self.storedPasses(db, locked)
+            }
+            let changes = try decide(passes)
+            decided = changes.map(\.serialNumber)
+            return try Self.apply(db, changes, progress: progress, now: nowDate)
+        }
+    }
+
+    /// Writes a chunk's changes, their outbox rows and the job's position (call inside a transaction).
+    static func apply(_ db: PGConnection, _ changes: [PassChange], progress: BulkProgress?, now nowDate: Date)
+        throws -> (outcome: ChunkOutcome, pushesBySerial: [String: Int])
+    {
+        let changes = PassChange.coalesced(changes)
         let nowSeconds = String(RecordCoding.seconds(nowDate))
         let nowMilliseconds = String(RecordCoding.milliseconds(nowDate))
         let records = try changes.map { try $0.record.map(RecordCoding.encode) }
-        // This instance's read caches at once; other instances' by the notification of the passes trigger.
-        defer { self.changes?.passesChanged(changes.map(\.serialNumber)) }
-        return try pool.transaction { db in
-            var outcome = ChunkOutcome(passesChanged: 0, pushesQueued: 0)
-            var pushesBySerial: [String: Int] = [:]
-            if !changes.isEmpty {
-                // DISTINCT ON: one row per device and pass type even when the chunk changes several of the
-                // device's passes (the statement's snapshot does not see its own outbox rows).
-                let result = try db.query(
-                    """
-                    WITH input AS (
-                        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[])
-                            AS i(serial, record, template, voided)
-                    ), changed AS (
-                        UPDATE passes p SET record = coalesce(i.record, p.record),
-                            template = coalesce(i.template, p.template), voided = coalesce(i.voided, p.voided),
-                            tag = nextval('pass_tag'), modified_at = greatest($5, p.modified_at + 1)
-                        FROM input i WHERE p.serial = i.serial
-                        RETURNING p.serial, p.pass_type, p.tag
-                    ), queued AS (
-                        INSERT INTO push_outbox (push_token, pass_type, serial, tag, attempts, due_at, claimed_until)
-                        SELECT DISTINCT ON (d.push_token, r.pass_type) d.push_token, r.pass_type, r.serial, c.tag,
-                            0, $6, 0
-                        FROM changed c JOIN registrations r ON r.serial = c.serial AND r.pass_type = c.pass_type
-                        JOIN devices d ON d.device_library_id = r.device
-                        WHERE NOT EXISTS (
-                            SELECT 1 FROM push_outbox o WHERE o.push_token = d.push_token
-                            AND o.pass_type = r.pass_type AND o.attempts = 0 AND o.claimed_until <= $6)
-                        ORDER BY d.push_token, r.pass_type, c.tag
-                        RETURNING serial
-                    )
-                    SELECT c.serial, count(q.serial) FROM changed c LEFT JOIN queued q ON q.serial = c.serial
-                    GROUP BY c.serial
-                    """,
-                    [
-                        Self.textArray(changes.map(\.serialNumber)), Self.textArray(records),
-                        Self.textArray(changes.map(\.templatePath)),
-                        Self.textArray(changes.map { $0.voided.map { $0 ? "t" : "f" } }), nowSeconds,
-                        nowMilliseconds,
-                    ])
-                for row in 0..<result.rowCount {
-                    let queued = result.int(row, 1)
-                    pushesBySerial[result.string(row, 0)] = queued
-                    outcome.pushesQueued += queued
-                }
-                outcome.passesChanged = result.rowCount
+        var outcome = ChunkOutcome(passesChanged: 0, pushesQueued: 0)
+        var pushesBySerial: [String: Int] = [:]
+        if !changes.isEmpty {
+            // DISTINCT ON: one row per device and pass type even when the chunk changes several of the
+            // device's passes (the statement's snapshot does not see its own outbox rows).
+            let result = try db.query(
+                """
+                WITH input AS (
+                    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[])
+                        AS i(serial, record, template, voided)
+                ), changed AS (
+                    UPDATE passes p SET record = coalesce(i.record, p.record),
+                        template = coalesce(i.template, p.template), voided = coalesce(i.voided, p.voided),
+                        tag = nextval('pass_tag'), modified_at = greatest($5, p.modified_at + 1)
+                    FROM input i WHERE p.serial = i.serial
+                    RETURNING p.serial, p.pass_type, p.tag
+                ), queued AS (
+                    INSERT INTO push_outbox (push_token, pass_type, serial, tag, attempts, due_at, claimed_until)
+                    SELECT DISTINCT ON (d.push_token, r.pass_type) d.push_token, r.pass_type, r.serial, c.tag,
+                        0, $6, 0
+                    FROM changed c JOIN registrations r ON r.serial = c.serial AND r.pass_type = c.pass_type
+                    JOIN devices d ON d.device_library_id = r.device
+                    WHERE NOT EXISTS (
+                        SELECT 1 FROM push_outbox o WHERE o.push_token = d.push_token
+                        AND o.pass_type = r.pass_type AND o.attempts = 0 AND o.claimed_until <= $6)
+                    ORDER BY d.push_token, r.pass_type, c.tag
+                    RETURNING serial
+                )
+                SELECT c.serial, count(q.serial) FROM changed c LEFT JOIN queued q ON q.serial = c.serial
+                GROUP BY c.serial
+                """,
+                [
+                    textArray(changes.map(\.serialNumber)), textArray(records),
+                    textArray(changes.map(\.templatePath)),
+                    textArray(changes.map { $0.voided.map { $0 ? "t" : "f" } }), nowSeconds,
+                    nowMilliseconds,
+                ])
+            for row in 0..<result.rowCount {
+                let queued = result.int(row, 1)
+                pushesBySerial[result.string(row, 0)] = queued
+                outcome.pushesQueued += queued
             }
-            if let progress {
-                try db.query(
-                    """
-                    INSERT INTO bulk_progress (job, position, updated_at) VALUES ($1, $2, $3)
-                    ON CONFLICT (job) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at
-                    """, [progress.job, String(progress.position), nowSeconds])
-            }
-            return (outcome, pushesBySerial)
+            outcome.passesChanged = result.rowCount
         }
+        if let progress {
+            try db.query(
+                """
+                INSERT INTO bulk_progress (job, position, updated_at) VALUES ($1, $2, $3)
+                ON CONFLICT (job) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at
+                """, [progress.job, String(progress.position), nowSeconds])
+        }
+        return (outcome, pushesBySerial)
     }
 
     package func bulkPosition(job: String) throws -> Int64? {
@@ -100,7 +127,7 @@ extension PostgresStore: BulkChangeStore {
     }
 
     /// The passes of `result` with their images, read in one more query.
-    private static func storedPasses(_ db: PGConnection, _ result: PGResult) throws -> [StoredPass] {
+    static func storedPasses(_ db: PGConnection, _ result: PGResult) throws -> [StoredPass] {
         var passes = try (0..<result.rowCount).map { try storedPass(result, row: $0) }
         guard !passes.isEmpty else { return passes }
         let images = try db.query(

@@ -180,48 +180,57 @@ package final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
         }
     }
 
-    /// One statement: the new record, tag and second, and one outbox row per registered device (except devices
-    /// with a fresh unclaimed push of this pass type waiting: one push makes the phone fetch every change).
     package func updateRecord(
         serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?
     ) throws -> (pass: StoredPass, pushesQueued: Int) {
         let nowDate = now()
-        let encoded = try RecordCoding.encode(record)
         defer { changes?.passesChanged([serial]) }
         return try pool.transaction { db in
-            // Planned on each call: how many rows it joins and queues swings with the pass (see `queryPlanned`).
-            let result = try db.queryPlanned(
-                """
-                WITH pass AS (
-                    UPDATE passes SET record = $2, tag = nextval('pass_tag'),
-                        modified_at = greatest($3, modified_at + 1), voided = coalesce($5::boolean, voided)
-                    WHERE serial = $1 RETURNING \(Self.storedPassColumns)
-                ), queued AS (
-                    INSERT INTO push_outbox (push_token, pass_type, serial, tag, attempts, due_at, claimed_until)
-                    SELECT d.push_token, r.pass_type, r.serial, pass.tag, 0, $4, 0
-                    FROM pass JOIN registrations r ON r.serial = pass.serial AND r.pass_type = pass.pass_type
-                    JOIN devices d ON d.device_library_id = r.device
-                    WHERE NOT EXISTS (
-                        SELECT 1 FROM push_outbox o WHERE o.push_token = d.push_token AND o.pass_type = r.pass_type
-                        AND o.attempts = 0 AND o.claimed_until <= $4)
-                    RETURNING 1
-                )
-                SELECT pass.*, (SELECT count(*) FROM queued) FROM pass
-                """,
-                [
-                    serial, encoded, String(RecordCoding.seconds(nowDate)), String(RecordCoding.milliseconds(nowDate)),
-                    voided.map { $0 ? "true" : "false" },
-                ])
-            guard result.rowCount > 0 else { throw StoreError.passNotFound(serial: serial) }
-            var pass = try Self.storedPass(result, row: 0)
+            guard
+                var (pass, queued) = try Self.writeVersion(
+                    db, serial: serial, record: record, voided: voided, now: nowDate)
+            else { throw StoreError.passNotFound(serial: serial) }
             if let images {
                 try Self.replaceImages(db, serial: serial, images: images)
                 pass.images = images
             } else {
                 pass.images = try Self.selectImages(db, serial: serial)
             }
-            return (pass, result.int(0, 11))  // after the 11 columns of the pass
+            return (pass, queued)
         }
+    }
+
+    /// One statement: the new record (and voided state, when given), tag and second, and one outbox row per
+    /// registered device (except devices with a fresh unclaimed push of this pass type waiting: one push makes the
+    /// phone fetch every change). Images are left to the caller. nil when no pass has the serial.
+    static func writeVersion(
+        _ db: PGConnection, serial: String, record: [String: String], voided: Bool?, now: Date
+    ) throws -> (pass: StoredPass, pushesQueued: Int)? {
+        // Planned on each call: how many rows it joins and queues swings with the pass (see `queryPlanned`).
+        let result = try db.queryPlanned(
+            """
+            WITH pass AS (
+                UPDATE passes SET record = $2, tag = nextval('pass_tag'),
+                    modified_at = greatest($3, modified_at + 1), voided = coalesce($5::boolean, voided)
+                WHERE serial = $1 RETURNING \(storedPassColumns)
+            ), queued AS (
+                INSERT INTO push_outbox (push_token, pass_type, serial, tag, attempts, due_at, claimed_until)
+                SELECT d.push_token, r.pass_type, r.serial, pass.tag, 0, $4, 0
+                FROM pass JOIN registrations r ON r.serial = pass.serial AND r.pass_type = pass.pass_type
+                JOIN devices d ON d.device_library_id = r.device
+                WHERE NOT EXISTS (
+                    SELECT 1 FROM push_outbox o WHERE o.push_token = d.push_token AND o.pass_type = r.pass_type
+                    AND o.attempts = 0 AND o.claimed_until <= $4)
+                RETURNING 1
+            )
+            SELECT pass.*, (SELECT count(*) FROM queued) FROM pass
+            """,
+            [
+                serial, try RecordCoding.encode(record), String(RecordCoding.seconds(now)),
+                String(RecordCoding.milliseconds(now)), voided.map { $0 ? "true" : "false" },
+            ])
+        guard result.rowCount > 0 else { return nil }
+        return (try storedPass(result, row: 0), result.int(0, 11))  // after the 11 columns of the pass
     }
 
     static func selectImages(_ db: PGConnection, serial: String) throws -> [String: [UInt8]] {

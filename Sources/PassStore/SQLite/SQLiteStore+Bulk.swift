@@ -7,60 +7,75 @@ extension SQLiteStore: BulkChangeStore {
     package func applyChangesCountingPushes(_ changes: [PassChange], progress: BulkProgress?) throws -> (
         outcome: ChunkOutcome, pushesBySerial: [String: Int]
     ) {
-        let changes = PassChange.coalesced(changes)
         let nowDate = now()
-        let nowSeconds = Self.seconds(nowDate)
-        let nowMilliseconds = Self.milliseconds(nowDate)
-        let records = try changes.map { try $0.record.map(Self.encode) }
+        return try pool.write { db in try Self.apply(db, changes, progress: progress, now: nowDate) }
+    }
+
+    package func applyChanges(
+        lockingSerials serials: [String], progress: BulkProgress?, _ decide: ([StoredPass]) throws -> [PassChange]
+    ) throws -> (outcome: ChunkOutcome, pushesBySerial: [String: Int]) {
+        let nowDate = now()
+        // The write transaction is the lock: no other writer (in this process or another) runs until it ends.
         return try pool.write { db in
-            var outcome = ChunkOutcome(passesChanged: 0, pushesQueued: 0)
-            var pushesBySerial: [String: Int] = [:]
-            if !changes.isEmpty {
-                var tag = try Self.reserveTags(db, count: changes.count)
-                for (change, record) in zip(changes, records) {
-                    let passType: String? = try db.withStatement(
-                        """
-                        UPDATE passes SET record = coalesce(?2, record), template = coalesce(?3, template),
-                            voided = coalesce(?4, voided), tag = ?5, modified_at = max(?6, modified_at + 1)
-                        WHERE serial = ?1 RETURNING pass_type
-                        """
-                    ) { s in
-                        try s.bind(1, change.serialNumber)
-                        try s.bind(2, record)
-                        try s.bind(3, change.templatePath)
-                        if let voided = change.voided { try s.bind(4, voided ? 1 : 0) }
-                        try s.bind(5, tag)
-                        try s.bind(6, nowSeconds)
-                        guard try s.step() else { return nil }
-                        let passType = s.string(0)
-                        while try s.step() {}
-                        return passType
-                    }
-                    guard let passType else { continue }
-                    outcome.passesChanged += 1
-                    let queued = try Self.queuePushes(
-                        db, serial: change.serialNumber, passType: passType, tag: tag,
-                        nowMilliseconds: nowMilliseconds)
-                    outcome.pushesQueued += queued
-                    pushesBySerial[change.serialNumber] = queued
-                    tag += 1
-                }
-            }
-            if let progress {
-                try db.withStatement(
+            let passes = try serials.compactMap { try Self.selectPass(db, serial: $0) }
+            return try Self.apply(db, try decide(passes), progress: progress, now: nowDate)
+        }
+    }
+
+    /// Writes a chunk's changes, their outbox rows and the job's position (call inside a write transaction).
+    static func apply(_ db: SQLiteConnection, _ changes: [PassChange], progress: BulkProgress?, now nowDate: Date)
+        throws -> (outcome: ChunkOutcome, pushesBySerial: [String: Int])
+    {
+        let changes = PassChange.coalesced(changes)
+        let nowSeconds = seconds(nowDate)
+        let nowMilliseconds = milliseconds(nowDate)
+        let records = try changes.map { try $0.record.map(encode) }
+        var outcome = ChunkOutcome(passesChanged: 0, pushesQueued: 0)
+        var pushesBySerial: [String: Int] = [:]
+        if !changes.isEmpty {
+            var tag = try reserveTags(db, count: changes.count)
+            for (change, record) in zip(changes, records) {
+                let passType: String? = try db.withStatement(
                     """
-                    INSERT INTO bulk_progress (job, position, updated_at) VALUES (?1, ?2, ?3)
-                    ON CONFLICT (job) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at
+                    UPDATE passes SET record = coalesce(?2, record), template = coalesce(?3, template),
+                        voided = coalesce(?4, voided), tag = ?5, modified_at = max(?6, modified_at + 1)
+                    WHERE serial = ?1 RETURNING pass_type
                     """
                 ) { s in
-                    try s.bind(1, progress.job)
-                    try s.bind(2, progress.position)
-                    try s.bind(3, nowSeconds)
-                    try s.run()
+                    try s.bind(1, change.serialNumber)
+                    try s.bind(2, record)
+                    try s.bind(3, change.templatePath)
+                    if let voided = change.voided { try s.bind(4, voided ? 1 : 0) }
+                    try s.bind(5, tag)
+                    try s.bind(6, nowSeconds)
+                    guard try s.step() else { return nil }
+                    let passType = s.string(0)
+                    while try s.step() {}
+                    return passType
                 }
+                guard let passType else { continue }
+                outcome.passesChanged += 1
+                let queued = try queuePushes(
+                    db, serial: change.serialNumber, passType: passType, tag: tag, nowMilliseconds: nowMilliseconds)
+                outcome.pushesQueued += queued
+                pushesBySerial[change.serialNumber] = queued
+                tag += 1
             }
-            return (outcome, pushesBySerial)
         }
+        if let progress {
+            try db.withStatement(
+                """
+                INSERT INTO bulk_progress (job, position, updated_at) VALUES (?1, ?2, ?3)
+                ON CONFLICT (job) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at
+                """
+            ) { s in
+                try s.bind(1, progress.job)
+                try s.bind(2, progress.position)
+                try s.bind(3, nowSeconds)
+                try s.run()
+            }
+        }
+        return (outcome, pushesBySerial)
     }
 
     package func bulkPosition(job: String) throws -> Int64? {

@@ -206,35 +206,42 @@ package final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
         serial: String, record: [String: String], images: [String: [UInt8]]?, voided: Bool?
     ) throws -> (pass: StoredPass, pushesQueued: Int) {
         let nowDate = now()
-        let encoded = try Self.encode(record)
         return try pool.write { db in
             guard var pass = try Self.selectPass(db, serial: serial) else {
                 throw StoreError.passNotFound(serial: serial)
             }
-            pass.tag = try Self.nextTag(db)
-            let modified = max(Self.seconds(nowDate), Self.seconds(pass.modifiedAt) + 1)
-            pass.modifiedAt = Date(timeIntervalSince1970: TimeInterval(modified))
             pass.record = record
             if let voided { pass.voided = voided }
-            try db.withStatement(
-                "UPDATE passes SET record = ?2, tag = ?3, modified_at = ?4, voided = ?5 WHERE serial = ?1"
-            ) { s in
-                try s.bind(1, serial)
-                try s.bind(2, encoded)
-                try s.bind(3, pass.tag)
-                try s.bind(4, modified)
-                try s.bind(5, pass.voided ? 1 : 0)
-                try s.run()
-            }
-            if let images {
-                try Self.replaceImages(db, serial: serial, images: images)
-                pass.images = images
-            }
-            let queued = try Self.queuePushes(
-                db, serial: serial, passType: pass.passTypeIdentifier, tag: pass.tag,
-                nowMilliseconds: Self.milliseconds(nowDate))
+            if let images { pass.images = images }
+            let queued = try Self.writeVersion(db, &pass, replacingImages: images != nil, now: nowDate)
             return (pass, queued)
         }
+    }
+
+    /// Stores `pass`'s record, voided state (and its images when `replacingImages`) under a new tag and a later
+    /// modification second, set into `pass`, and queues its pushes (call inside a write transaction).
+    /// - Returns: the outbox rows queued.
+    static func writeVersion(_ db: SQLiteConnection, _ pass: inout StoredPass, replacingImages: Bool, now: Date)
+        throws -> Int
+    {
+        pass.tag = try nextTag(db)
+        let modified = max(seconds(now), seconds(pass.modifiedAt) + 1)
+        pass.modifiedAt = Date(timeIntervalSince1970: TimeInterval(modified))
+        let encoded = try encode(pass.record)
+        try db.withStatement(
+            "UPDATE passes SET record = ?2, tag = ?3, modified_at = ?4, voided = ?5 WHERE serial = ?1"
+        ) { s in
+            try s.bind(1, pass.serialNumber)
+            try s.bind(2, encoded)
+            try s.bind(3, pass.tag)
+            try s.bind(4, modified)
+            try s.bind(5, pass.voided ? 1 : 0)
+            try s.run()
+        }
+        if replacingImages { try replaceImages(db, serial: pass.serialNumber, images: pass.images) }
+        return try queuePushes(
+            db, serial: pass.serialNumber, passType: pass.passTypeIdentifier, tag: pass.tag,
+            nowMilliseconds: milliseconds(now))
     }
 
     /// One outbox row per device registered for the pass, except devices that already have a fresh unclaimed

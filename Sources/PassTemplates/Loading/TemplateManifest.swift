@@ -56,8 +56,9 @@ struct TemplateManifest: Sendable {
             throw .invalidTemplateJSON(file: file, path: path, message: "a field must be an object with a \"name\"")
         }
         warnUnknown(
-            object, known: ["name", "type", "required", "default", "values", "description", "image"], path: path,
-            file: file)
+            object,
+            known: ["name", "type", "required", "default", "values", "description", "image", "minimum", "maximum"],
+            path: path, file: file)
         guard let name = object["name"]?.stringValue else {
             throw .invalidTemplateJSON(file: file, path: path + ".name", message: "every field needs a string \"name\"")
         }
@@ -148,6 +149,7 @@ struct TemplateManifest: Sendable {
                 message: "an enum field needs \"values\": "
                     + "the list of allowed values")
         }
+        try parseBounds(object, into: &field, path: path, file: file)
         if let def = object["default"] {
             let raw: String
             switch def {
@@ -158,7 +160,14 @@ struct TemplateManifest: Sendable {
                 throw .invalidTemplateJSON(file: file, path: path + ".default", message: "must be a string or a number")
             }
             switch FieldValue.normalize(raw, for: field) {
-            case .success(let v): field.defaultValue = v
+            case .success(let v):
+                guard FieldValue.isWithinBounds(v, of: field) else {
+                    throw .invalidTemplateJSON(
+                        file: file, path: path + ".default",
+                        message: "\(v) is outside the field's bounds "
+                            + "(\(TemplateError.bounds(minimum: field.minimum, maximum: field.maximum)))")
+                }
+                field.defaultValue = v
             case .failure(let expected):
                 throw .invalidTemplateJSON(
                     file: file, path: path + ".default",
@@ -167,6 +176,45 @@ struct TemplateManifest: Sendable {
             }
         }
         return field
+    }
+
+    /// `minimum` and `maximum` of an integer or decimal field: numbers (or number strings) of the field's kind,
+    /// the minimum not above the maximum. Ignored with a warning on other kinds.
+    mutating func parseBounds(
+        _ object: [String: JSONValue], into field: inout TemplateField, path: String, file: String
+    )
+        throws(TemplateError)
+    {
+        for key in ["minimum", "maximum"] {
+            guard let value = object[key] else { continue }
+            guard field.isNumber else {
+                warnings.append(
+                    "\(file): \(path).\(key): ignored because the field's type is \(field.kind.rawValue), not integer or "
+                        + "decimal")
+                continue
+            }
+            let raw: String
+            switch value {
+            case .integer(let i): raw = String(i)
+            case .double(let d): raw = String(d)
+            case .string(let s): raw = s
+            default:
+                throw .invalidTemplateJSON(file: file, path: "\(path).\(key)", message: "must be a number")
+            }
+            guard case .success(let bound) = FieldValue.normalize(raw, for: field) else {
+                throw .invalidTemplateJSON(
+                    file: file, path: "\(path).\(key)",
+                    message: "\"\(raw)\" is not a valid \(field.kind.rawValue) value")
+            }
+            if key == "minimum" { field.minimum = bound } else { field.maximum = bound }
+        }
+        if let low = field.minimum.flatMap(DecimalNumber.init), let high = field.maximum.flatMap(DecimalNumber.init),
+            DecimalNumber.compare(low, high) > 0
+        {
+            throw .invalidTemplateJSON(
+                file: file, path: path + ".minimum",
+                message: "\(field.minimum!) is above the maximum \(field.maximum!); swap them")
+        }
     }
 
     mutating func parseTiers(_ value: JSONValue, file: String) throws(TemplateError) {

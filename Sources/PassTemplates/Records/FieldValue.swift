@@ -28,6 +28,16 @@ enum FieldValue {
         }
     }
 
+    /// True when the normalised number `value` lies within the field's bounds (always for other kinds).
+    static func isWithinBounds(_ value: String, of field: TemplateField) -> Bool {
+        guard field.isNumber, let number = DecimalNumber(value) else { return true }
+        if let low = field.minimum.flatMap(DecimalNumber.init), DecimalNumber.compare(number, low) < 0 { return false }
+        if let high = field.maximum.flatMap(DecimalNumber.init), DecimalNumber.compare(number, high) > 0 {
+            return false
+        }
+        return true
+    }
+
     struct Expected: Error, Equatable {
         let text: String
         init(_ text: String) { self.text = text }

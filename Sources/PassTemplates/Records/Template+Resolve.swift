@@ -13,8 +13,10 @@ extension Template {
     /// - date: `YYYY-MM-DDTHH:MM[:SS](Z|±HH:MM|±HHMM)` → `YYYY-MM-DDTHH:MM:SS±HH:MM` (`Z` for a zero offset);
     ///   a bare `YYYY-MM-DD` means midnight UTC, `YYYY-MM-DDT00:00:00Z`. Calendar ranges are checked.
     /// - enum: exactly one of the declared values (case-sensitive; a near miss is suggested).
+    /// - A number field's value may not start with `+` (it reads as a wish to add), and must lie within the field's
+    ///   `minimum` and `maximum`.
     /// - Throws: `TemplateError.missingValue` naming the field, `.invalidValue` naming field, value and the
-    ///   expected form.
+    ///   expected form, `.signedValue` for `+10`, `.outOfRange` naming the bounds.
     public func resolve(_ record: [String: String]) throws(TemplateError) -> ResolvedRecord {
         // A NUL or other control character is never data a pass shows (tab and line breaks aside); a CSV reader
         // refuses it too, this covers --set, --data, updates and the admin API.
@@ -61,8 +63,16 @@ extension Template {
                 if images[slot] == nil { images[slot] = raw }
                 continue
             }
+            if field.isNumber, FieldValue.trimmed(raw).first == "+" {
+                throw .signedValue(field: field.name, value: raw, file: fieldsFile)
+            }
             switch FieldValue.normalize(raw, for: field) {
             case .success(let value):
+                guard FieldValue.isWithinBounds(value, of: field) else {
+                    throw .outOfRange(
+                        field: field.name, value: value, minimum: field.minimum, maximum: field.maximum,
+                        file: fieldsFile)
+                }
                 values[field.name] = value
             case .failure(let expected):
                 throw .invalidValue(field: field.name, value: raw, expected: expected.text, file: fieldsFile)

@@ -40,7 +40,9 @@ enum HelpRenderer {
         out += """
 
             Signing identity (commands that sign): --cert FILE --key FILE --wwdr FILE, or --p12 FILE with
-            --password-env VAR; defaults to Certificates/dev/ (make it with `passmint certs dev`).
+            --password-env VAR; defaults to the folder $PASSMINT_CERT_DIR, else Certificates/dev/ (make it with
+            `passmint certs dev`). Store: --db FILE or --postgres URL; defaults to $PASSMINT_DATABASE_URL, then
+            $PASSMINT_DB, then passmint.db, so commands work from any folder.
 
             Exit codes: 0 success, 1 invalid input or pass, 2 usage error, 3 environment problem.
 

@@ -1,3 +1,4 @@
+import Foundation
 import PassMint
 import PassSigning
 
@@ -9,14 +10,25 @@ enum IdentityArguments {
         .value("wwdr", "FILE", "Apple WWDR intermediate certificate (G4 for certificates issued since 2022)"),
         .value("p12", "FILE", "certificate and key as PKCS#12 (.p12 from Keychain Access works)"),
         .value("password-env", "VAR", "environment variable holding the .p12 password or key passphrase"),
-        .value("cert-dir", "DIR", "folder used when no file is given (default Certificates/dev)"),
+        .value(
+            "cert-dir", "DIR", "folder used when no file is given (default: $PASSMINT_CERT_DIR, else Certificates/dev)"),
     ]
 
-    static func make(_ args: ParsedArguments) -> IdentityOptions {
+    /// Names the certificate folder for every command, so commands sign from any working folder.
+    static let directoryVariable = "PASSMINT_CERT_DIR"
+
+    static func make(
+        _ args: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> IdentityOptions {
         IdentityOptions(
             certificatePath: args.value("cert"), keyPath: args.value("key"), wwdrPath: args.value("wwdr"),
             pkcs12Path: args.value("p12"), passwordEnvironmentVariable: args.value("password-env"),
-            defaultDirectory: args.value("cert-dir") ?? "Certificates/dev")
+            defaultDirectory: args.value("cert-dir") ?? defaultDirectory(environment))
+    }
+
+    /// `$PASSMINT_CERT_DIR` when set, else `Certificates/dev`.
+    static func defaultDirectory(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        environment[directoryVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "Certificates/dev"
     }
 }
 

@@ -4,9 +4,13 @@ import PassStore
 /// `--db FILE` / `--postgres URL` / `--pool-size N`, shared by serve, update, batch, generate and migrate.
 ///
 /// The PostgreSQL URL comes from `--postgres` or from `PASSMINT_DATABASE_URL`. A password may only come from
-/// that variable (or libpq's `PGPASSFILE`): command lines are visible to every user of the machine.
+/// that variable (or libpq's `PGPASSFILE`): command lines are visible to every user of the machine. The SQLite
+/// file comes from `--db` or from `PASSMINT_DB`, so commands find the store from any folder.
 enum StoreArguments {
     static let environmentVariable = "PASSMINT_DATABASE_URL"
+    static let fileVariable = "PASSMINT_DB"
+    /// The `--db` help of commands that fall back to a store file.
+    static let defaultFileHelp = "SQLite store (default: $\(fileVariable), else passmint.db)"
 
     static func options(dbHelp: String) -> [OptionSpec] {
         [
@@ -20,7 +24,8 @@ enum StoreArguments {
         ]
     }
 
-    /// The store asked for; nil when neither `--db`, `--postgres` nor the variable names one.
+    /// The store asked for: `--postgres`, `--db`, then `PASSMINT_DATABASE_URL`, then `PASSMINT_DB`; nil when none
+    /// names one.
     static func location(
         _ args: ParsedArguments, of spec: CommandSpec,
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -41,6 +46,7 @@ enum StoreArguments {
         if let text = environment[environmentVariable], !text.isEmpty {
             return .postgres(try parse(text, from: environmentVariable), poolSize: poolSize)
         }
+        if let path = environment[fileVariable], !path.isEmpty { return .sqlite(path: path) }
         return nil
     }
 

@@ -10,15 +10,25 @@ struct BatchCommand: Command {
         name: "batch",
         abstract: "issue one signed pass per CSV record, in parallel, with a per-record report",
         usage:
-            "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--template-name NAME] [--shard i/N] [--compatible]",
+            "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--template-name NAME] [--start-over] [--shard i/N] [--compatible]",
         discussion: """
             The CSV header names template fields (plus an optional serialNumber column and the other reserved
             keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, expirationDate,
             image.SLOT; for a Pass Designer .pkpasstemplate, pass field keys). An unknown column is warned about once and ignored.
             Values are typed by template.json; a bad record is reported with its line number and skipped, the others are issued.
-            Serial numbers not given in the CSV are derived from the file name, line and values, so a rerun with
-            --resume finds the passes a killed run already made and issues only the rest (with --db it stores
-            them again with the tokens they carry). A serialNumber used twice fails the later record.
+            Serial numbers not given in the CSV are derived from the template's content, the file name, line and
+            values, so a rerun with --resume finds the passes a killed run already made and issues only the rest,
+            and one CSV through two templates never writes the same file twice. --resume keeps a pass only when
+            it is exactly what this run would make (same template version, values, token and web service);
+            otherwise the record is issued again. A serialNumber used twice fails the later record.
+            With --db, a serialNumber already stored is not replaced: its pass is issued again with its own
+            authentication token, so the phones that hold it keep updating. A record with new values becomes an
+            update (new tag, a push to each registered device, change messages on the phone; registrations,
+            distribution link and install figures are kept); a record with the stored values is "unchanged"
+            (nothing stored, nothing pushed). The report's status says issued, updated or unchanged.
+            --start-over issues stored serials as new passes instead: new authentication token and new link. The
+            phones that hold such a pass can no longer update it (the service answers them 401) and keep showing
+            the old version until the holder adds the new pass.
             A progress bar (count, rate, ETA) is drawn when stderr is a terminal, one summary line otherwise.
             Ctrl-C (or SIGTERM) stops after the records in progress, with the report finished (exit 130); a second
             Ctrl-C stops at once.
@@ -35,14 +45,20 @@ struct BatchCommand: Command {
             .value("report", "FILE", "write a JSON Lines report, one object per record"),
             .value("images", "DIR", "folder that image paths start at and must stay inside (default: the CSV's)"),
             .flag("bundle", "also write .pkpasses bundles of at most 10 passes"),
-            .flag("resume", "skip records whose pass already exists and is valid"),
+            .flag("resume", "skip records whose pass already exists, is valid and is what this run would make"),
+            .flag(
+                "start-over",
+                "with --db: issue stored serials as new passes with a new token (phones holding them get 401)"),
             .value("web-service-url", "URL", "update service base URL written into each pass (needs --db)"),
             LinkArguments.option,
             .value("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV"),
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
             TemplateNameArgument.option,
         ] + CSVArguments.options + [TrustArguments.option]
-            + StoreArguments.options(dbHelp: "store issued passes in this SQLite database for `passmint serve`")
+            + StoreArguments.options(
+                dbHelp:
+                    "store issued passes in this SQLite database for `passmint serve` ($PASSMINT_DB with --web-service-url)"
+            )
             + IdentityArguments.options,
         examples: [
             "passmint batch --template Templates/loyalty --csv members.csv --out passes/ --report report.jsonl",
@@ -81,6 +97,13 @@ struct BatchCommand: Command {
             reportPath: args.value("report"), bundle: args.flag("bundle"), resume: args.flag("resume"),
             webServiceURL: args.value("web-service-url"), shard: shard, identity: IdentityArguments.make(args),
             csvFormat: format, compatiblePass: args.flag("compatible"), imagesDirectory: args.value("images"))
+        options.startOver = args.flag("start-over")
+        if options.startOver, store == nil {
+            throw .usage("--start-over replaces stored passes; give --db FILE or --postgres URL")
+        }
+        if options.startOver, options.resume {
+            throw .usage("--start-over and --resume cannot be combined: a kept pass still carries its old token")
+        }
         options.trustRoots = try TrustArguments.load(args)
         options.photos = PhotoScaler()
         options.linkBase = try LinkArguments.base(args)
@@ -107,9 +130,10 @@ struct BatchCommand: Command {
             }
             bar.finish()
             for warning in summary.warnings { Console.error("warning: \(warning)") }
-            let rate = summary.elapsed > 0 ? Double(summary.issued) / summary.elapsed : 0
-            var line = "batch: \(summary.records) records, \(summary.issued) issued, \(summary.resumed) already valid, "
-            line += "\(summary.failed) failed"
+            let made = summary.issued + summary.updated + summary.unchanged
+            let rate = summary.elapsed > 0 ? Double(made) / summary.elapsed : 0
+            var line = "batch: \(summary.records) records, \(summary.issued) issued, \(summary.updated) updated, "
+            line += "\(summary.unchanged) unchanged, \(summary.resumed) already valid, \(summary.failed) failed"
             if summary.bundles > 0 { line += ", \(summary.bundles) bundles" }
             line += String(format: " in %.2f s (%.0f passes/s)", summary.elapsed, rate)
             if summary.failed > 0 {

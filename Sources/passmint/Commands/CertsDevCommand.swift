@@ -14,7 +14,7 @@ struct CertsDevCommand: Command {
             personalization.json (rewards sign-up) need.
             """,
         options: [
-            .value("dir", "DIR", "output folder (default Certificates/dev)"),
+            .value("dir", "DIR", "output folder (default: $PASSMINT_CERT_DIR, else Certificates/dev)"),
             .value("pass-type-id", "ID", "pass type identifier (default pass.dev.passmint)"),
             .value("team-id", "ID", "team identifier (default PASSMINT01)"),
             .value("days", "N", "validity of the Pass Type ID certificate in days (default 365)"),
@@ -33,7 +33,7 @@ struct CertsDevCommand: Command {
     let nfc: Bool
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        dir = args.value("dir") ?? "Certificates/dev"
+        dir = args.value("dir") ?? IdentityArguments.defaultDirectory()
         passTypeID = args.value("pass-type-id") ?? "pass.dev.passmint"
         teamID = args.value("team-id") ?? "PASSMINT01"
         days = try args.integer("days", of: Self.spec) ?? 365

@@ -11,7 +11,7 @@ struct GenerateCommand: Command {
         name: "generate",
         abstract: "make one signed .pkpass from a template",
         usage:
-            "generate --template DIR [--set key=value]… [--data FILE.json] [--images DIR] [--serial S] [--compatible] [--db FILE | --postgres URL] [--template-name NAME] --out FILE.pkpass",
+            "generate --template DIR [--set key=value]… [--data FILE.json] [--images DIR] [--serial S] [--compatible] [--db FILE | --postgres URL] [--template-name NAME] [--start-over] --out FILE.pkpass",
         discussion: """
             Values come from --data (a JSON object) and then --set (which wins). Template fields not given take
             their defaults from template.json. A Pass Designer .pkpasstemplate (folder or zipped) is personalized
@@ -23,6 +23,11 @@ struct GenerateCommand: Command {
             A record can carry a photo for an image slot: --set image.thumbnail=photos/ada.jpg (or an image field
             of template.json). PNG or JPEG, scaled to the slot's @1x/@2x/@3x sizes; relative paths start at the
             current directory (--data values: at the data file's folder), or at --images DIR, and must stay inside it.
+            With --db, a serial already stored is not replaced: the pass is issued with the stored pass's
+            authentication token and stored as its new version (new tag, its registered devices pushed; its
+            registrations, distribution link and install figures kept), or reported unchanged when the values are
+            the stored ones. --start-over issues it as a new pass instead (new token, new link): the phones that
+            hold the old one can no longer update it (the service answers them 401).
             """,
         options: [
             .value("template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip"),
@@ -35,8 +40,12 @@ struct GenerateCommand: Command {
             .value("web-service-url", "URL", "update service base URL written into the pass (needs --db)"),
             LinkArguments.option,
             TemplateNameArgument.option,
+            .flag("start-over", "with --db: replace a stored serial by a new pass with a new token (phones get 401)"),
             TrustArguments.option,
-        ] + StoreArguments.options(dbHelp: "store the pass in this SQLite database so `passmint serve` can update it")
+        ]
+            + StoreArguments.options(
+                dbHelp:
+                    "store the pass in this SQLite database for `passmint serve` ($PASSMINT_DB with --web-service-url)")
             + IdentityArguments.options,
         examples: [
             "passmint generate --template Templates/loyalty --out loyalty.pkpass",
@@ -58,6 +67,7 @@ struct GenerateCommand: Command {
     let compatible: Bool
     let imageFolder: String?
     let templateName: String?
+    let startOver: Bool
     /// Record keys whose values came from --data (their image paths start at the data file's folder).
     let imageFolders: [String: String]
 
@@ -82,6 +92,10 @@ struct GenerateCommand: Command {
         }
         imageFolder = args.value("images")
         templateName = try TemplateNameArgument.value(args, store: store)
+        startOver = args.flag("start-over")
+        if startOver, store == nil {
+            throw .usage("--start-over replaces a stored pass; give --db FILE or --postgres URL")
+        }
         var record: [String: String] = [:]
         var fromData: [String] = []
         var dataFolder = "."
@@ -101,8 +115,18 @@ struct GenerateCommand: Command {
         imageFolders = folders
     }
 
+    /// The pass already stored under the serial asked for (none for a new UUID, or when starting over).
+    private func stored(in sink: any IssuedPassSink) throws(PassMintError) -> StoredIssue? {
+        guard !startOver, let serial = serial ?? record["serialNumber"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return nil
+        }
+        do { return try sink.storedPasses(serials: [serial])[serial] } catch {
+            throw .environment("reading stored pass \(serial) failed: \(error)", about: .store)
+        }
+    }
+
     func run() throws(CLIError) -> Int32 {
-        do {
+        do throws(PassMintError) {
             // The template's version is stored before the pass, which then names it instead of the folder.
             let issuance = try store.map { store throws(PassMintError) in
                 try TemplateIssuance.prepare(store: store, templatePath: templateDir, name: templateName)
@@ -110,30 +134,52 @@ struct GenerateCommand: Command {
             for warning in issuance?.warnings ?? [] { Console.error("warning: \(warning)") }
             let issuer = try PassFactory.issuer(
                 templateDirectory: templateDir, identity: identity, trust: trust, photos: PhotoScaler())
-            let token = webServiceURL.map { _ in AuthenticationToken.generate() }
+            let previous = try issuance.flatMap { issuance throws(PassMintError) in try stored(in: issuance.sink) }
+            if let previous, let ours = issuer.identity.certificate.passTypeIdentifier,
+                previous.passTypeIdentifier != ours
+            {
+                throw PassMintError.invalidInput(
+                    "serial \(serial ?? record["serialNumber"] ?? "") is stored as a pass of type \(previous.passTypeIdentifier), and this "
+                        + "certificate signs \(ours); give another --serial", about: .serial)
+            }
+            let token = webServiceURL.map { _ in previous?.authenticationToken ?? AuthenticationToken.generate() }
             let pass = try issuer.issue(
                 IssueRequest(
                     record: record, serialNumber: serial, webServiceURL: webServiceURL, authenticationToken: token,
                     compatiblePass: compatible, rejectsUnknownKeys: true, imageFolder: imageFolder,
-                    imageFolders: imageFolders))
+                    imageFolders: imageFolders, storedImages: previous?.images ?? [:], voided: previous?.voided ?? false
+                ))
             for warning in issuer.identityWarnings + issuer.templateWarnings + pass.warnings {
                 Console.error("warning: \(warning)")
             }
             try PassSelfCheck.require(pass, name: out, trust: trust)
             try PassOutput.write(pass.archiveParts, to: out)
-            // Stored only once the file exists, so the service never knows a pass its holder was not given.
-            var link: PassLink?
-            if let issuance {
-                link = try issuance.sink.storeIssued(
-                    pass, templateDirectory: templateDir, token: token, webServiceURL: webServiceURL,
-                    linkBase: linkBase)
-            }
             print(
                 "wrote \(out): \(pass.passTypeIdentifier) serial \(pass.serialNumber), \(pass.archiveParts.count) bytes"
             )
+            // Stored only once the file exists, so the service never knows a pass its holder was not given.
+            guard let issuance else { return 0 }
+            if let previous {
+                if previous.isUnchanged(record: pass.record, images: pass.images, webServiceURL: webServiceURL) {
+                    print(
+                        "unchanged \(pass.serialNumber): the stored pass already has these values; nothing stored or pushed"
+                    )
+                    return 0
+                }
+                try issuance.sink.storeIssued(
+                    pass, templateDirectory: templateDir, token: token, webServiceURL: webServiceURL,
+                    replacing: previous)
+                print(
+                    "updated \(pass.serialNumber): a new version with the stored token; its registered devices are "
+                        + "pushed, its distribution link still works")
+                return 0
+            }
+            let link = try issuance.sink.storeIssued(
+                pass, templateDirectory: templateDir, token: token, webServiceURL: webServiceURL,
+                linkBase: linkBase)
             if let link {
                 print("link: \(link.url)")
-            } else if store != nil {
+            } else {
                 Console.error(
                     "note: no distribution link: the pass has no web service URL; give --web-service-url or --link-base"
                 )

@@ -22,7 +22,7 @@ struct LinksCommand: Command {
             .value("expires", "DATE", "reissue/expire: the link stops at this time (2027-01-31 or ISO 8601, UTC)"),
             .value("in", "DURATION", "reissue/expire: the link stops after this long (30d, 12h, 90m, 600s)"),
             LinkArguments.option,
-        ] + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)"),
+        ] + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp),
         positionals: 2...2,
         examples: [
             "passmint links reissue 3F2A9C… --in 30d --db passmint.db",

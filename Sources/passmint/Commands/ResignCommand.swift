@@ -26,7 +26,7 @@ struct ResignCommand: Command {
             .flag("resume", "continue the re-signing this certificate started"),
             .value("chunk-size", "N", "passes per transaction (default 500)"),
             TrustArguments.option,
-        ] + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)") + IdentityArguments.options,
+        ] + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp) + IdentityArguments.options,
         examples: [
             "passmint resign --db passmint.db --cert new/pass-cert.pem --key new/pass-key.pem --wwdr AppleWWDRCAG4.cer --previous-cert old/pass-cert.pem --report resign.jsonl",
             "passmint resign --db passmint.db --cert new/pass-cert.pem --key new/pass-key.pem --wwdr AppleWWDRCAG4.cer --resume",

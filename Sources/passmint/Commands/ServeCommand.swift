@@ -66,7 +66,7 @@ struct ServeCommand: Command {
                 "max-bulk-bytes", "N",
                 "largest body of POST /admin/v1/updates, a bulk change (default 67108864; larger: 413)"),
             TrustArguments.option,
-        ] + UnauthenticatedArguments.options + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)")
+        ] + UnauthenticatedArguments.options + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp)
             + IdentityArguments.options,
         examples: [
             "PASSMINT_ADMIN_TOKEN=$(openssl rand -hex 32) passmint serve --db passmint.db --port 8080",

@@ -25,7 +25,7 @@ struct StatsCommand: Command {
             .value("to", "DAY", "last UTC day included, YYYY-MM-DD"),
             .value("template", "NAME", "only this template (e.g. loyalty)"),
             .flag("json", "print the figures as one JSON object"),
-        ] + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)"),
+        ] + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp),
         examples: [
             "passmint stats --db passmint.db",
             "passmint stats --db passmint.db --from 2026-12-01 --to 2026-12-31 --template loyalty --json",

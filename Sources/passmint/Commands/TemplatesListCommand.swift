@@ -13,7 +13,7 @@ struct TemplatesListCommand: Command {
             passes name a version of it (on the current version / in all), and when that version was published.
             Passes stored by an older PassMint with a folder path are listed under "unversioned".
             """,
-        options: StoreArguments.options(dbHelp: "SQLite store (default passmint.db)"),
+        options: StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp),
         examples: ["passmint templates list --db passmint.db"]
     )
 

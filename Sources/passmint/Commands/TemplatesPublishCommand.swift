@@ -33,7 +33,7 @@ struct TemplatesPublishCommand: Command {
             .flag("dry-run", "show what would change; change nothing"),
             .value("report", "FILE", "write a JSON Lines report, one object per moved pass"),
             .flag("resume", "continue a publish of the same folder that stopped"),
-        ] + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)") + IdentityArguments.options,
+        ] + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp) + IdentityArguments.options,
         positionals: 2...2,
         examples: [
             "passmint templates publish status Templates/status --dry-run --db passmint.db",

@@ -3,19 +3,26 @@ import PassMint
 import PassPhotos
 import PassStore
 import PassOperations
+import PassTemplates
 
 /// `passmint update`: change a stored pass (or, with --csv, many), bump its tag and queue a push to every
 /// registered device.
 struct UpdateCommand: Command {
     static let spec = CommandSpec(
         name: "update",
-        abstract: "change a stored pass (e.g. --set tier=Gold), or many from a CSV, and queue pushes to their devices",
+        abstract:
+            "change a stored pass (e.g. --set tier=Gold, --add points=10), or many from a CSV, and queue pushes to their devices",
         usage:
-            "update SERIAL (--set key=value… | --void) [--images DIR] [--db FILE | --postgres URL]\n"
+            "update SERIAL (--set key=value… | --add field=N… | --void) [--images DIR] [--db FILE | --postgres URL]\n"
             + "       passmint update --csv FILE [--report FILE] [--resume] [--chunk-size N] [--db FILE | --postgres URL]",
         discussion: """
             Validates the change against the pass's template, stores the new record with a new update tag and
-            writes one push per registered device, all in one transaction. A running `passmint serve` on the same
+            writes one push per registered device, all in one transaction. --add points=10 adds 10 to a number
+            field (--add points=-10 subtracts): the amount is added to the value stored at the moment of the
+            write, with the pass's row locked, so changes made at the same moment (other updates, the admin API)
+            all count. --set points=+10 is refused: it would set points to 10. Results outside the template's
+            minimum and maximum are refused. A change that leaves the pass as it was is reported "unchanged":
+            no new tag, nothing pushed. A running `passmint serve` on the same
             database sends the pushes; phones then download the re-signed pass, and fields with a changeMessage
             show it (for example "You are now Gold"). --set image.thumbnail=FILE (or an image field) replaces the
             pass's photo: the new file is scaled and stored, relative to the current directory or --images DIR.
@@ -24,7 +31,7 @@ struct UpdateCommand: Command {
             (ISO 8601) makes Wallet show the pass as expired after DATE; --set expirationDate= restores the
             template's.
             With --csv FILE: one row per pass, a serialNumber column and one column per field to change (an
-            empty cell keeps the stored value). Each row is validated against its pass's template, and the first
+            empty cell keeps the stored value); a column add:FIELD (e.g. add:points) holds amounts to add. Each row is validated against its pass's template, and the first
             changed pass of each template and tier is rendered and signed as a check. A row that changes nothing
             bumps nothing and pushes nothing. Changes are stored in chunks (--chunk-size, default 500), each
             with its pushes and the job's position in one transaction. Ctrl-C (or SIGTERM) stops after the
@@ -33,24 +40,26 @@ struct UpdateCommand: Command {
             """,
         options: [
             .value("set", "KEY=VALUE", "new value of a template field", repeatable: true),
+            .value("add", "FIELD=N", "add N to an integer or decimal field (negative subtracts)", repeatable: true),
             .value("images", "DIR", "folder that image paths start at and must stay inside"),
             .flag("void", "cancel the pass (voided: true), push it and stop its link"),
             .value("csv", "FILE", "one row per pass: serialNumber and the fields to change"),
             .value("report", "FILE", "with --csv: a JSON Lines report, one object per row"),
             .flag("resume", "with --csv: continue after the rows an interrupted run of the same file stored"),
             .value("chunk-size", "N", "with --csv: rows per transaction (default 500)"),
-        ] + CSVArguments.options + StoreArguments.options(dbHelp: "SQLite store (default passmint.db)")
+        ] + CSVArguments.options + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp)
             + IdentityArguments.options,
         positionals: 0...1,
         examples: [
             "passmint update 3F2A9C… --set tier=Gold --set milesToNextTier=0 --db passmint.db",
+            "passmint update 3F2A9C… --add points=10 --db passmint.db",
             "passmint update 3F2A9C… --void --db passmint.db",
             "passmint update --csv changes.csv --report changes.jsonl --db passmint.db",
         ]
     )
 
     enum Mode {
-        case one(serial: String, changes: [String: String], voided: Bool?, imageFolder: String?)
+        case one(serial: String, change: RecordChange, voided: Bool?, imageFolder: String?)
         case csv(path: String, format: CSVFormat, report: String?, resume: Bool, chunkSize: Int)
     }
 
@@ -62,10 +71,14 @@ struct UpdateCommand: Command {
         store = try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db")
         identity = IdentityArguments.make(args)
         let changes = try args.keyValues("set", of: Self.spec)
+        let amounts = try args.keyValues("add", of: Self.spec)
         if let path = args.value("csv") {
-            guard args.positionals.isEmpty, changes.isEmpty, args.value("images") == nil, !args.flag("void") else {
+            guard args.positionals.isEmpty, changes.isEmpty, amounts.isEmpty, args.value("images") == nil,
+                !args.flag("void")
+            else {
                 throw .usage(
-                    "--csv FILE takes the serials and values from the file; give no SERIAL, --set, --void or --images")
+                    "--csv FILE takes the serials and values from the file; give no SERIAL, --set, --add, --void or "
+                        + "--images")
             }
             let chunkSize = try args.integer("chunk-size", of: Self.spec) ?? defaultBulkChunkSize
             guard chunkSize >= 1 else { throw .usage("--chunk-size needs at least 1 row") }
@@ -79,28 +92,53 @@ struct UpdateCommand: Command {
         }
         if args.flag("resume") { throw .usage("--resume works with --csv FILE") }
         guard let serial = args.positionals.first else {
-            throw .usage("give the SERIAL of the pass to change (with --set key=value), or --csv FILE")
+            throw .usage("give the SERIAL of the pass to change (with --set key=value or --add field=N), or --csv FILE")
         }
         let void = args.flag("void")
-        guard !changes.isEmpty || void else {
-            throw .usage("nothing to change; give at least one --set key=value, or --void")
+        guard !changes.isEmpty || !amounts.isEmpty || void else {
+            throw .usage("nothing to change; give at least one --set key=value, --add field=N, or --void")
         }
-        mode = .one(serial: serial, changes: changes, voided: void ? true : nil, imageFolder: args.value("images"))
+        if let both = changes.keys.sorted().first(where: { amounts[$0] != nil }) {
+            throw .usage("--set \(both)=… and --add \(both)=… both change \(both); give one of them")
+        }
+        mode = .one(
+            serial: serial, change: RecordChange(values: changes, amounts: amounts), voided: void ? true : nil,
+            imageFolder: args.value("images"))
     }
 
     func run() throws(CLIError) -> Int32 {
-        do {
+        do throws(PassMintError) {
             let store = try StoreAccess.open(store)
             let renderer = TemplateRenderer(identity: try identity.load(), templates: store, photos: PhotoScaler())
             switch mode {
-            case .one(let serial, let changes, let voided, let imageFolder):
-                let outcome = try PassUpdater.update(
-                    serial: serial, changes: changes, voided: voided, store: store, renderer: renderer,
-                    imageFolder: imageFolder)
-                for change in outcome.changed {
-                    print("\(change.field): \(change.from ?? "(unset)") → \(change.to)")
+            case .one(let serial, let change, let voided, let imageFolder):
+                let outcome: PassUpdater.Outcome
+                do throws(PassMintError) {
+                    outcome = try PassUpdater.update(
+                        serial: serial, change: change, voided: voided, store: store, renderer: renderer,
+                        imageFolder: imageFolder)
+                } catch {
+                    throw Self.worded(error)
                 }
-                print("updated \(outcome.serialNumber): tag \(outcome.tag), \(outcome.pushesQueued) push(es) queued")
+                for field in outcome.fields {
+                    var line = "\(field.field): \(field.from ?? "(unset)") → \(field.to)"
+                    if let amount = change.amounts[field.field] { line += " (added \(amount))" }
+                    print(line)
+                }
+                guard outcome.changed else {
+                    print(
+                        "unchanged \(outcome.serialNumber): the pass already has these values; no new tag, nothing pushed"
+                    )
+                    return 0
+                }
+                var line =
+                    "updated \(outcome.serialNumber): tag \(outcome.tag), \(outcome.pushesQueued) push(es) queued"
+                if outcome.pushesAlreadyPending > 0 {
+                    line +=
+                        "; \(outcome.pushesAlreadyPending) device(s) already have a push waiting, which fetches this "
+                        + "version too"
+                }
+                print(line)
                 return 0
             case .csv(let path, let format, let report, let resume, let chunkSize):
                 return try runCSV(
@@ -110,6 +148,15 @@ struct UpdateCommand: Command {
         } catch {
             throw error.cli
         }
+    }
+
+    /// "+10" given to --set, worded with both options that could have been meant.
+    static func worded(_ error: PassMintError) -> PassMintError {
+        guard case .template(.signedValue(let field, let value, _)) = error else { return error }
+        let number = String(value.drop { $0 == " " || $0 == "+" })
+        return .invalidInput(
+            "--set \(field)=\(value) would set \(field) to \(number), not add \(number) to it; write --set "
+                + "\(field)=\(number) to set it, or --add \(field)=\(number) to add \(number) (nothing was changed)")
     }
 
     private func runCSV(
