@@ -36,6 +36,20 @@ struct ServeHardeningTests {
         }
     }
 
+    @Test("a blank admin token (32 spaces, or whitespace inside): exit 3 naming the variable, no store created")
+    func blankAdminToken() throws {
+        let tmp = try TempDir()
+        for token in [String(repeating: " ", count: 32), "0123456789abcdef 0123456789abcdef"] {
+            let db = tmp.path("blank-\(UUID().uuidString).db")
+            let process = try serve(tmp, db: db, environment: ["PASSMINT_ADMIN_TOKEN": token])
+            let status = process.waitForExit(timeout: 60)
+            process.stop(grace: 0)
+            #expect(status == 3, "serve kept running or exited \(status.map(String.init) ?? "-"): \(process.stderr)")
+            #expect(process.stderr.contains("PASSMINT_ADMIN_TOKEN"), "\(process.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: db))
+        }
+    }
+
     @Test("the store serve creates, and its -wal and -shm, are 0600")
     func storeModes() throws {
         let f = try ServeFixture(python: nil)
