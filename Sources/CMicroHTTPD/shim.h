@@ -34,7 +34,9 @@ static inline struct MHD_Daemon *pm_mhd_start_daemon(unsigned int flags, const s
         { MHD_OPTION_END, 0, NULL },
     };
     struct MHD_OptionItem plain[] = { { MHD_OPTION_END, 0, NULL } };
+    /* The logger comes first: libmicrohttpd reports problems with later options through it. */
     return MHD_start_daemon(flags | (tls_cert != NULL ? MHD_USE_TLS : 0), 0, accept_policy, cls, handler, cls,
+                            MHD_OPTION_EXTERNAL_LOGGER, logger, cls,
                             MHD_OPTION_ARRAY, tls_cert != NULL ? tls : plain,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_log, cls,
                             MHD_OPTION_SOCK_ADDR, addr,
@@ -44,7 +46,6 @@ static inline struct MHD_Daemon *pm_mhd_start_daemon(unsigned int flags, const s
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, cls,
                             MHD_OPTION_NOTIFY_CONNECTION, notify_connection, cls,
-                            MHD_OPTION_EXTERNAL_LOGGER, logger, cls,
                             MHD_OPTION_END);
 }
 

@@ -49,7 +49,7 @@ struct ServeExhaustionTests {
         }
         #expect(after - before <= 5 * 1024, "VmRSS \(before) kB before, \(after) kB after 20 uploads")
         let metrics = try f.http("GET", "/metrics").text
-        #expect(metrics.contains(#"status="401"} 2"#), "\(metrics.prefix(2000))")
+        #expect(metrics.contains(#"route="unmatched",status="401"} 22"# + "\n"), "\(metrics.prefix(2000))")
     }
 
     @Test(

@@ -1,88 +1,6 @@
 import Foundation
 import Synchronization
 
-/// Why the adapter cut a connection or refused it before any request was read.
-public enum ConnectionRefusal: String, Sendable, CaseIterable {
-    /// The client's address already held `perAddressLimit` connections.
-    case perAddressLimit = "per_address_limit"
-    /// A request's head did not arrive within the request deadline.
-    case headTimeout = "head_timeout"
-    /// A request's body did not arrive within its deadline (the request deadline plus one second per KiB).
-    case bodyTimeout = "body_timeout"
-}
-
-/// How long a client may take over a request, and how many connections one address may hold.
-public struct ConnectionLimits: Sendable, Equatable {
-    /// Most connections open at once from one IP address; 0: no cap. Default 256.
-    ///
-    /// A carrier-grade NAT puts many phones behind one address, and a push to every member makes their phones
-    /// fetch the pass within seconds, each connection held for as long as a slow network needs; 256 leaves room
-    /// for that while one address alone can hold at most a sixteenth of the server's 4,096 connections. Behind a
-    /// reverse proxy every connection comes from the proxy: raise the cap there, or set 0 and let the proxy cap
-    /// per client. An IPv6 client with a /64 has many addresses; a proxy that keys on the /64 covers that.
-    public var perAddress: Int
-    /// Seconds a request's head may take, from the moment the connection is ready for it (accepted, or the
-    /// previous response sent); its body then gets as long again plus one second per KiB received, so any client
-    /// sending at least 1 KiB/s (8 kbit/s, below a GPRS link) is never cut. Default 30; 0: no deadline.
-    public var requestSeconds: Int
-
-    public init(perAddress: Int = 256, requestSeconds: Int = 30) {
-        self.perAddress = perAddress
-        self.requestSeconds = requestSeconds
-    }
-}
-
-/// One connection, from libmicrohttpd's connection-started notification to its connection-closed one: its socket
-/// (to cut it at a deadline), its address (for the per-address count) and the deadline of the request it is on.
-final class MHDConnectionState: Sendable {
-    /// The libmicrohttpd connection, as an address: passed back only to libmicrohttpd, on its own thread.
-    let connection: UInt
-    let socket: Int32
-    let address: ClientAddressKey
-    /// Monotonic nanoseconds by which the current phase must be done; 0: none (the request is being answered).
-    let deadline = Atomic<UInt64>(0)
-    /// True while the deadline is a body's, false while it is a head's (which refusal to count).
-    let inBody = Atomic<Bool>(false)
-    /// True from a request's first line until its head reached the access handler (see `MHDContext.misframed`).
-    let headPending = Atomic<Bool>(false)
-    /// The network thread that runs the connection (libmicrohttpd keeps a connection on one thread).
-    let thread = Atomic<UInt>(0)
-
-    init(connection: UInt, socket: Int32, address: ClientAddressKey) {
-        self.connection = connection
-        self.socket = socket
-        self.address = address
-    }
-}
-
-/// An IP address as a dictionary key (IPv4 as an IPv4-mapped IPv6 address).
-struct ClientAddressKey: Hashable, Sendable {
-    var high: UInt64
-    var low: UInt64
-
-    /// nil for an address family other than IPv4 and IPv6.
-    init?(_ address: UnsafePointer<sockaddr>) {
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            let ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
-            high = 0
-            low = 0xFFFF_0000_0000 | UInt64(UInt32(bigEndian: ipv4))
-        case AF_INET6:
-            let bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
-            let words = withUnsafeBytes(of: bytes) { raw in
-                (
-                    raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
-                    raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                )
-            }
-            high = UInt64(bigEndian: words.0)
-            low = UInt64(bigEndian: words.1)
-        default:
-            return nil
-        }
-    }
-}
-
 /// The per-address connection cap and the request deadlines, kept across libmicrohttpd's threads: connections
 /// are counted per address when they open and close; a sweeper thread cuts (shutdown(2)) each connection whose
 /// deadline has passed, which libmicrohttpd then sees as a client that went away.
@@ -144,10 +62,12 @@ final class ConnectionGuard: Sendable {
         }
     }
 
-    /// The connection waits for a request's head: it has the request deadline from now.
-    func awaitHead(_ connection: MHDConnectionState) {
+    /// The connection waits for a request's head: it has the request deadline from now. `idle`: it answered a
+    /// request before (kept alive).
+    func awaitHead(_ connection: MHDConnectionState, idle: Bool = false) {
         guard limits.requestSeconds > 0 else { return }
         connection.inBody.store(false, ordering: .relaxed)
+        connection.idle.store(idle, ordering: .relaxed)
         connection.deadline.store(Self.now + UInt64(limits.requestSeconds) * 1_000_000_000, ordering: .relaxed)
     }
 
@@ -190,21 +110,28 @@ final class ConnectionGuard: Sendable {
             _ = wake.wait(timeout: .now() + Self.sweepInterval)
             let now = Self.now
             // Under the lock: a connection is removed (in `closed`) before libmicrohttpd closes its socket, so a
-            // socket cut here is never one the kernel already gave to another connection.
-            let cut: [ConnectionRefusal]? = state.withLock { state in
-                guard !state.stopped else { return nil }
-                var cut: [ConnectionRefusal] = []
+            // socket cut here is never one the kernel already gave to another connection. Each cut is counted
+            // before the socket is shut down, so whoever sees the connection end also finds it counted.
+            let stopped = state.withLock { state in
+                guard !state.stopped else { return true }
                 for connection in state.open.values {
                     let deadline = connection.deadline.load(ordering: .relaxed)
-                    guard deadline != 0, deadline < now else { continue }
-                    connection.deadline.store(0, ordering: .relaxed)
+                    // Unless the network thread moved the deadline (answering the request) meanwhile.
+                    guard deadline != 0, deadline < now,
+                        connection.deadline.compareExchange(
+                            expected: deadline, desired: 0, ordering: .relaxed
+                        ).exchanged
+                    else { continue }
+                    if connection.inBody.load(ordering: .relaxed) {
+                        refused(.bodyTimeout)
+                    } else if !connection.idle.load(ordering: .relaxed) {
+                        refused(.headTimeout)
+                    }
                     shutdown(connection.socket, Int32(SHUT_RDWR))
-                    cut.append(connection.inBody.load(ordering: .relaxed) ? .bodyTimeout : .headTimeout)
                 }
-                return cut
+                return false
             }
-            guard let cut else { return }
-            for reason in cut { refused(reason) }
+            if stopped { return }
         }
     }
 }

@@ -18,6 +18,7 @@ let mhdRequestStarted: pm_mhd_uri_log_callback = { cls, uri, connection in
         let owner = Unmanaged<MHDConnectionState>.fromOpaque(stored).takeUnretainedValue()
         owner.thread.store(UInt(pthread_self()), ordering: .relaxed)
         owner.headPending.store(true, ordering: .relaxed)
+        owner.idle.store(false, ordering: .relaxed)
         state.connection = owner
     }
     return Unmanaged.passRetained(state).toOpaque()
@@ -30,7 +31,7 @@ let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, _, state, _ in
     let request = Unmanaged<MHDRequestState>.fromOpaque(current).takeRetainedValue()
     if let connection = request.connection {
         connection.headPending.store(false, ordering: .relaxed)
-        context.connections.awaitHead(connection)
+        context.connections.awaitHead(connection, idle: true)
     }
     context.openRequests.subtract(1, ordering: .relaxed)
     state.pointee = nil

@@ -91,6 +91,9 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
+    /// The per-address counts and deadlines (tests read the counts).
+    var connectionGuard: ConnectionGuard { connections }
+
     /// Requests whose state is alive now (tests: zero once every connection is done, whatever way it ended).
     var openRequests: Int { context.takeUnretainedValue().openRequests.load(ordering: .relaxed) }
 

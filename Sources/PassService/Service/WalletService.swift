@@ -85,6 +85,9 @@ public final class WalletService: Sendable {
         daemon.withLock { $0 = started }
     }
 
+    /// The running server's per-address counts and deadlines; nil when not running.
+    var connectionGuard: ConnectionGuard? { daemon.withLock { $0?.connectionGuard } }
+
     /// Requests the server holds state for right now; nil when not running (tests prove nothing leaks).
     var openRequests: Int? { daemon.withLock { $0?.openRequests } }
 
