@@ -28,14 +28,14 @@ enum Routes {
         let bulk = ["admin", "v1", "updates"]
         let bulkLimit = max(limits.maxBodyBytes, limits.maxUpdateBodyBytes)
         return HeadGuard { head in
-            guard head.path.starts(with: "admin") else { return .read(bodyLimit: limits.maxBodyBytes) }
+            guard RequestPath.raw(head.path, startsWith: "admin") else { return .read(bodyLimit: limits.maxBodyBytes) }
             do throws(HTTPError) {
                 try context.authorizeAdmin(head.headers)
             } catch {
                 return .refuse(error)
             }
-            return .read(
-                bodyLimit: head.method == .post && head.path.segments == bulk ? bulkLimit : limits.maxBodyBytes)
+            let isBulk = head.method == .post && (try? RequestPath(head.path))?.segments == bulk
+            return .read(bodyLimit: isBulk ? bulkLimit : limits.maxBodyBytes)
         }
     }
 

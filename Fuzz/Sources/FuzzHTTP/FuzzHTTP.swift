@@ -88,7 +88,7 @@ private func respond(_ raw: RawRequest) -> Response {
         let method = HTTPMethod(String(decoding: raw.method, as: UTF8.self))
         let headers = try RequestScreen.headers(raw.fields, limits: limits, bodyLimit: .max)
         let service = currentService()
-        let head = RequestHead(method: method, path: (try? RequestPath(path)) ?? .unmatchable, headers: headers)
+        let head = RequestHead(method: method, path: path, headers: headers)
         let bodyLimit: Int
         switch service.headGuard.decide(head) {
         case .refuse(let error): throw error

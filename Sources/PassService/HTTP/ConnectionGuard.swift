@@ -71,7 +71,7 @@ final class ConnectionGuard: Sendable {
         connection.deadline.store(Self.now + UInt64(limits.requestSeconds) * 1_000_000_000, ordering: .relaxed)
     }
 
-    /// The head arrived and a body of `expected` bytes (nil: none) follows, starting now.
+    /// The head arrived at `started`: its body (if any) has the request deadline from then.
     func awaitBody(_ connection: MHDConnectionState, started: UInt64) {
         guard limits.requestSeconds > 0 else { return }
         connection.inBody.store(true, ordering: .relaxed)
@@ -102,7 +102,12 @@ final class ConnectionGuard: Sendable {
     /// Open connections from `address` now (tests).
     func count(for address: ClientAddressKey) -> Int { state.withLock { $0.perAddress[address] ?? 0 } }
 
-    static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+    /// Monotonic nanoseconds, from the coarse clock: deadlines are whole seconds, and it costs no system call.
+    static var now: UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
 
     private func sweep() {
         defer { sweeperDone.signal() }

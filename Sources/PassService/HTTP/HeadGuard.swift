@@ -1,7 +1,8 @@
 /// A request as far as it is known before any body byte is read: its screened head.
 struct RequestHead {
     var method: HTTPMethod
-    var path: RequestPath
+    /// The path as sent (percent-encoding intact), as the router gets it; judge it in its `RequestPath` form.
+    var path: String
     var headers: HTTPHeaders
 }
 

@@ -96,8 +96,14 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = {
         do throws(HTTPError) {
             request.phase = try mhdScreen(request, connection, method: method, version: version, context)
             if let owner = request.connection {
-                request.bodyStarted = ConnectionGuard.now
-                context.connections.awaitBody(owner, started: request.bodyStarted)
+                if case .receiving(_, _, _, let headers) = request.phase,
+                    headers["Content-Length"] != nil || headers["Transfer-Encoding"] != nil
+                {
+                    request.bodyStarted = ConnectionGuard.now
+                    context.connections.awaitBody(owner, started: request.bodyStarted)
+                } else {
+                    context.connections.answering(owner)
+                }
             }
             return .YES
         } catch {
@@ -172,17 +178,15 @@ private func mhdScreen(
     let limits = context.limits
     let (path, query) = try RequestScreen.target(request.target, limits: limits)
     let methodName = HTTPMethod(method.map { String(cString: $0) } ?? "GET")
-    let (fields, layout) = mhdHeaderFields(connection)
-    if let method, let version, let layout, !mhdHeadLayout(connection, method: method, version: version).isWhole(layout)
-    {
+    let (fields, layout) = mhdHeaderFields(
+        connection, layout: method.flatMap { method in version.map { mhdHeadLayout(connection, method, $0) } })
+    if let layout, !layout.isWhole {
         throw .badRequest("a header field contains a NUL byte or is folded over two lines; send each on one line")
     }
     let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
     // Framing first, at any length: the length is judged once the guard has said how much body may come.
     let headers = try RequestScreen.headers(fields, limits: limits, bodyLimit: .max, requiresHost: isHTTP11)
-    // The path's normalized form, as the router will match it; one that cannot be decoded is the router's 400.
-    let normalized = (try? RequestPath(path)) ?? RequestPath.unmatchable
-    switch context.headGuard.decide(RequestHead(method: methodName, path: normalized, headers: headers)) {
+    switch context.headGuard.decide(RequestHead(method: methodName, path: path, headers: headers)) {
     case .refuse(let error):
         throw error
     case .read(let bodyLimit):
@@ -195,7 +199,7 @@ private func mhdScreen(
 }
 
 /// Where libmicrohttpd keeps this request's head (`MHDHeadLayout`).
-private func mhdHeadLayout(_ connection: OpaquePointer, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>)
+private func mhdHeadLayout(_ connection: OpaquePointer, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>)
     -> MHDHeadLayout
 {
     let start = UnsafeRawPointer(version) + strlen(version)
@@ -211,10 +215,13 @@ private func mhdClientAddress(_ connection: OpaquePointer) -> String {
     return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
 }
 
-/// The request's header fields with their exact lengths, and where libmicrohttpd keeps each (for
-/// `MHDHeadLayout`; nil when it reported a field without a name or value pointer).
-func mhdHeaderFields(_ connection: OpaquePointer) -> ([RequestScreen.RawField], [MHDHeadLayout.Field]?) {
-    var collected: (fields: [RequestScreen.RawField], layout: [MHDHeadLayout.Field]?) = ([], [])
+/// The request's header fields with their exact lengths; with `layout`, each is also checked against where
+/// libmicrohttpd keeps it (`MHDHeadLayout`).
+func mhdHeaderFields(_ connection: OpaquePointer, layout: MHDHeadLayout? = nil) -> (
+    fields: [RequestScreen.RawField], layout: MHDHeadLayout?
+) {
+    typealias Collected = (fields: [RequestScreen.RawField], layout: MHDHeadLayout?)
+    var collected: Collected = ([], layout)
     withUnsafeMutablePointer(to: &collected) { pointer in
         _ = MHD_get_connection_values_n(
             connection, .HEADER_KIND,
@@ -226,17 +233,14 @@ func mhdHeaderFields(_ connection: OpaquePointer) -> ([RequestScreen.RawField], 
                         Array(UnsafeBufferPointer(start: $0, count: count))
                     }
                 }
-                let out = cls.assumingMemoryBound(
-                    to: (fields: [RequestScreen.RawField], layout: [MHDHeadLayout.Field]?).self)
+                let out = cls.assumingMemoryBound(to: Collected.self)
                 out.pointee.fields.append(
                     RequestScreen.RawField(name: bytes(key, keySize), value: bytes(value, valueSize)))
                 if let key, let value {
-                    out.pointee.layout?.append(
+                    out.pointee.layout?.add(
                         MHDHeadLayout.Field(
                             name: UnsafeRawPointer(key), nameCount: keySize, value: UnsafeRawPointer(value),
                             valueCount: valueSize))
-                } else {
-                    out.pointee.layout = nil
                 }
                 return .YES
             }, pointer)

@@ -13,19 +13,22 @@ final class MHDContext: Sendable {
     /// log and the metrics see every answered request, not only those that reached `respond`.
     let refused: @Sendable (HTTPMethod, Response, Duration) -> Void
     let workers: BlockingWorkers?
+    /// Whether connections are TLS (libmicrohttpd's GnuTLS session owns what goes on the socket).
+    let tls: Bool
     /// Request states alive now: created by the URI log callback, released by the request-completed callback.
     /// Tests read it to prove that no request's state leaks, whatever way the request ended.
     let openRequests = Atomic<Int>(0)
 
     init(
         limits: RequestLimits, headGuard: HeadGuard, connections: ConnectionGuard, workers: BlockingWorkers?,
-        respond: @escaping @Sendable (Request) -> Response,
+        tls: Bool, respond: @escaping @Sendable (Request) -> Response,
         refused: @escaping @Sendable (HTTPMethod, Response, Duration) -> Void
     ) {
         self.limits = limits
         self.headGuard = headGuard
         self.connections = connections
         self.workers = workers
+        self.tls = tls
         self.respond = respond
         self.refused = refused
     }
@@ -36,7 +39,8 @@ extension MHDContext {
     /// error log, on the network thread that parses the head, before libmicrohttpd queues its own answer): that
     /// request's connection is the one on this thread whose head is complete (libmicrohttpd reports its size) but
     /// has not reached the access handler. PassMint's JSON 400 goes out first; the sending side is then closed,
-    /// so libmicrohttpd's doubled answer fails to send and it closes the connection.
+    /// so libmicrohttpd's doubled answer fails to send and it closes the connection. Over TLS nothing can be
+    /// written beside libmicrohttpd's GnuTLS session: the connection is closed without an answer instead.
     func misframed() {
         let thread = UInt(pthread_self())
         let candidates = connections.pendingHeads(on: thread).filter {
@@ -46,9 +50,13 @@ extension MHDContext {
             let connection = OpaquePointer(bitPattern: owner.connection)
         else { return }
         owner.headPending.store(false, ordering: .relaxed)
+        guard !tls else {
+            shutdown(owner.socket, Int32(SHUT_RDWR))
+            return
+        }
         var refusal = HTTPError.badRequest("Content-Length must be a decimal number of bytes")
         do {
-            _ = try RequestScreen.headers(mhdHeaderFields(connection).0, limits: limits, bodyLimit: .max)
+            _ = try RequestScreen.headers(mhdHeaderFields(connection).fields, limits: limits, bodyLimit: .max)
         } catch {
             refusal = error
         }

@@ -41,8 +41,8 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
         let connections = ConnectionGuard(limits: options.connectionLimits, refused: connectionRefused)
         let context = Unmanaged.passRetained(
             MHDContext(
-                limits: limits, headGuard: headGuard, connections: connections, workers: workers, respond: respond,
-                refused: refused))
+                limits: limits, headGuard: headGuard, connections: connections, workers: workers,
+                tls: options.tls != nil, respond: respond, refused: refused))
         // Room for every head the limits allow, so that one over a limit gets PassMint's JSON answer.
         let memory = max(options.connectionMemoryLimit, limits.connectionMemory)
         let host = options.host == "localhost" ? "127.0.0.1" : options.host

@@ -20,26 +20,44 @@ struct MHDHeadLayout {
     let start: UnsafeRawPointer
     /// Just past the blank line that ends the head (request line start + libmicrohttpd's head size).
     let end: UnsafeRawPointer
+    /// Where the next field's line end must begin; nil once a field did not fit.
+    private var cursor: UnsafeRawPointer?
 
-    /// True when `fields` exactly fill the head between `start` and `end`, with nothing after any value but its
-    /// line end.
-    func isWhole(_ fields: [Field]) -> Bool {
-        var cursor = start
-        for field in fields {
-            guard isLineEnd(from: cursor, to: field.name) else { return false }
-            let colon = field.name + field.nameCount
-            guard colon < end, colon.load(as: UInt8.self) == 0, colon < field.value,
-                field.value + field.valueCount <= end
-            else { return false }
-            var whitespace = colon + 1
-            while whitespace < field.value {
-                let byte = whitespace.load(as: UInt8.self)
-                guard byte == 0x20 || byte == 0x09 else { return false }
-                whitespace += 1
-            }
-            cursor = field.value + field.valueCount
+    init(start: UnsafeRawPointer, end: UnsafeRawPointer) {
+        self.start = start
+        self.end = end
+        cursor = start
+    }
+
+    /// Takes the next field in arrival order.
+    mutating func add(_ field: Field) {
+        guard let at = cursor, isLineEnd(from: at, to: field.name) else {
+            cursor = nil
+            return
         }
-        // The last line end, then the blank line's.
+        let colon = field.name + field.nameCount
+        guard colon < end, colon.load(as: UInt8.self) == 0, colon < field.value,
+            field.value + field.valueCount <= end
+        else {
+            cursor = nil
+            return
+        }
+        var whitespace = colon + 1
+        while whitespace < field.value {
+            let byte = whitespace.load(as: UInt8.self)
+            guard byte == 0x20 || byte == 0x09 else {
+                cursor = nil
+                return
+            }
+            whitespace += 1
+        }
+        cursor = field.value + field.valueCount
+    }
+
+    /// True when the fields taken exactly fill the head, with nothing after any value but its line end: after
+    /// the last one, its line end and the blank line's.
+    var isWhole: Bool {
+        guard let cursor else { return false }
         let tail = end - cursor
         return tail >= 2 && tail <= 4 && allNUL(from: cursor, to: end)
     }

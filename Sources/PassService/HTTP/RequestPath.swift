@@ -28,11 +28,13 @@ struct RequestPath: Equatable, Sendable {
         self.segments = segments
     }
 
-    private init(segments: [String]) { self.segments = segments }
-
-    /// A path no route has (for a head whose path cannot be decoded: the router answers it 400).
-    static let unmatchable = RequestPath(segments: [])
-
-    /// Whether the path is `/`-rooted at `first` (decoded), e.g. `admin` for the admin API.
-    func starts(with first: String) -> Bool { segments.first == first }
+    /// Whether `raw` (a path as sent) begins with the segment `first` in this form, without decoding the rest:
+    /// the check every request's head gets, so it allocates nothing unless the segment is percent-encoded.
+    static func raw(_ raw: String, startsWith first: String) -> Bool {
+        var bytes = raw.utf8[...]
+        while bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
+        let segment = bytes[..<(bytes.firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex)]
+        guard segment.contains(UInt8(ascii: "%")) else { return segment.elementsEqual(first.utf8) }
+        return (try? PercentDecoding.decode(Substring(segment))) == first
+    }
 }
