@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "PassServerTests", dependencies: ["PassServer", "PassMintTestSupport"]),
         .testTarget(
             name: "passmintTests", dependencies: ["passmint", "PassMintTestSupport"],
-            exclude: ["WalletDeviceSimulator.py", "HelpSnapshots"]),
+            exclude: ["WalletDeviceSimulator.py", "SlowClients.py", "BigUploads.py", "HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,14 +4,14 @@
 /// and `%2F` turned into a path separator. Here a path is split on its raw `/` first and each segment decoded
 /// on its own; anything that decodes to a control byte, or to bytes that are not UTF-8, is refused, so what a
 /// handler sees is exactly what the client sent.
-enum PercentDecoding {
+package enum PercentDecoding {
     /// Why a part of the target was refused; each is a 400.
-    enum Problem: Error, Equatable {
+    package enum Problem: Error, Equatable {
         case invalidEscape
         case controlCharacter
         case invalidUTF8
 
-        var message: String {
+        package var message: String {
             switch self {
             case .invalidEscape: "a '%' that is not followed by two hexadecimal digits"
             case .controlCharacter: "a control character (raw or percent-encoded)"

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import PassConcurrency
 import PassStore
+import PassHTTP
 
 /// Counters behind `GET /metrics` (Prometheus text format 0.0.4). Thread-safe; one instance per service.
 package final class Metrics: Sendable {
@@ -15,6 +16,7 @@ package final class Metrics: Sendable {
     /// Writes without credentials by kind and result; rows deleted by retention by kind.
     let unauthenticatedWrites = Mutex<[UnauthenticatedWriteKey: Int]>([:])
     let unauthenticatedExpired = Mutex<[UnauthenticatedKind: Int]>([:])
+    private let refusals = Mutex<[ConnectionRefusal: Int]>([:])
     /// Set once by the service that records into it; read only when the text is rendered.
     private let durations = Mutex<RequestDurations?>(nil)
     /// The install totals last read from the store and when (see `installTotals(refreshingWith:)`).
@@ -65,6 +67,16 @@ package final class Metrics: Sendable {
         pushes.withLock { $0[result, default: 0] += 1 }
     }
 
+    /// Counts one connection refused or cut by the HTTP server (per-address cap, request deadlines).
+    package func recordRefusal(_ reason: ConnectionRefusal) {
+        refusals.withLock { $0[reason, default: 0] += 1 }
+    }
+
+    /// How many connections were refused or cut for `reason`.
+    package func refusalCount(_ reason: ConnectionRefusal) -> Int {
+        refusals.withLock { $0[reason] ?? 0 }
+    }
+
     /// How many requests of `route` were answered with `status`.
     package func requestCount(route: String, status: Int) -> Int {
         requests.withLock { $0[RequestKey(route: route, status: status)] ?? 0 }
@@ -94,6 +106,13 @@ package final class Metrics: Sendable {
         out += "# TYPE passmint_pushes_total counter\n"
         for (result, count) in pushes.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
             out += "passmint_pushes_total{result=\(Self.label(result))} \(count)\n"
+        }
+        out += "# HELP passmint_http_refused_total Connections refused or cut by the server before an answer: "
+        out += "per_address_limit, head_timeout, body_timeout.\n"
+        out += "# TYPE passmint_http_refused_total counter\n"
+        let refused = refusals.withLock { $0 }
+        for reason in ConnectionRefusal.allCases {
+            out += "passmint_http_refused_total{reason=\"\(reason.rawValue)\"} \(refused[reason] ?? 0)\n"
         }
         if let registrations {
             out += "# HELP passmint_registrations Device registrations stored.\n"

@@ -30,6 +30,8 @@ package struct ServiceConfiguration: Sendable {
     package var connectionMemoryLimit: Int
     package var connectionTimeoutSeconds: Int
     package var connectionLimit: Int
+    /// Connections per client address and the request deadlines (`ConnectionLimits`).
+    package var connectionLimits: ConnectionLimits
     /// Name of the environment variable holding the admin bearer token; admin API is disabled when unset.
     package var adminTokenVariable: String
     /// Where each answered request is logged as one JSON Lines object (route pattern, status, bytes, duration;
@@ -51,6 +53,7 @@ package struct ServiceConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, threadPoolSize: Int = Self.defaultThreadPoolSize,
         writeWorkers: Int = Self.defaultWriteWorkers, limits: RequestLimits = RequestLimits(),
         connectionMemoryLimit: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 4096,
+        connectionLimits: ConnectionLimits = ConnectionLimits(),
         adminTokenVariable: String = "PASSMINT_ADMIN_TOKEN", accessLog: AccessLog? = nil, tls: TLSCredentials? = nil,
         renderCacheEntries: Int = 4096, renderCacheBytes: Int = 256 * 1024 * 1024
     ) {
@@ -62,6 +65,7 @@ package struct ServiceConfiguration: Sendable {
         self.connectionMemoryLimit = connectionMemoryLimit
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.connectionLimit = connectionLimit
+        self.connectionLimits = connectionLimits
         self.adminTokenVariable = adminTokenVariable
         self.accessLog = accessLog
         self.tls = tls
