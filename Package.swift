@@ -49,7 +49,7 @@ let package = Package(
             exclude: ["PushTestServer.py"]),
         .testTarget(
             name: "passmintTests", dependencies: ["passmint", "PassMintTestSupport"],
-            exclude: ["WalletDeviceSimulator.py", "HelpSnapshots"]),
+            exclude: ["WalletDeviceSimulator.py", "SlowClients.py", "BigUploads.py", "HelpSnapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,6 +22,26 @@ enum Routes {
         ]
     }
 
+    /// The admin API's head check: every request under `/admin` (in its `RequestPath` form, as routed) must carry
+    /// the bearer token before a body byte is read; only `POST /admin/v1/updates` then takes a bulk body.
+    static func headGuard(_ context: HandlerContext, limits: RequestLimits) -> HeadGuard {
+        let bulk = ["admin", "v1", "updates"]
+        let bulkLimit = max(limits.maxBodyBytes, limits.maxUpdateBodyBytes)
+        return HeadGuard { head in
+            guard RequestPath.raw(head.path, startsWith: "admin") else { return .read(bodyLimit: limits.maxBodyBytes) }
+            do throws(HTTPError) {
+                try context.authorizeAdmin(head.headers)
+            } catch {
+                return .refuse(error)
+            }
+            let isBulk = head.method == .post && (try? RequestPath(head.path))?.segments == bulk
+            return .read(bodyLimit: isBulk ? bulkLimit : limits.maxBodyBytes)
+        }
+    }
+
+    /// The path of a bulk change's status (`Location` of its 202).
+    static let bulkUpdatesPath = "/admin/v1/updates"
+
     /// The handler groups the table points into.
     struct Handlers: Sendable {
         let registrations: RegistrationHandlers

@@ -19,6 +19,9 @@ public enum ServiceError: Error, CustomStringConvertible, Equatable {
     case invalidConfiguration(String)
     /// The admin token in `variable` is too short to resist guessing (the token itself is never reported).
     case weakAdminToken(variable: String, minimumLength: Int)
+    /// The admin token in `variable` is blank or holds whitespace or control characters, which an `Authorization`
+    /// header cannot carry intact (the token itself is never reported).
+    case blankAdminToken(variable: String)
     /// The access log file cannot be opened for appending.
     case accessLog(path: String, message: String)
     /// The libmicrohttpd this program runs with was built without TLS.
@@ -73,6 +76,9 @@ public enum ServiceError: Error, CustomStringConvertible, Equatable {
         case .weakAdminToken(let variable, let minimumLength):
             return "the admin token in \(variable) is shorter than \(minimumLength) characters; set it to a random "
                 + "value (e.g. `openssl rand -hex 32`), or unset \(variable) to disable the admin API"
+        case .blankAdminToken(let variable):
+            return "the admin token in \(variable) is blank or contains whitespace or control characters; set it to "
+                + "a random value (e.g. `openssl rand -hex 32`), or unset \(variable) to disable the admin API"
         case .invalidTemplateName(let name, let reason):
             return "template name '\(name)' cannot be used: \(reason); name the template with letters, digits, "
                 + "'.', '-' or '_'"

@@ -90,6 +90,64 @@ struct HTTPHygieneTests {
         #expect(exchange.status == 400)
     }
 
+    @Test("a NUL inside a header value is 400 like the other control bytes, never a value cut short")
+    func nulInHeaderValue() throws {
+        let live = try LiveService()
+        let pass = try live.addPass("S1")
+        let cut = try live.raw(
+            Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u{0}GARBAGE\r\nConnection: close\r\n\r\n".utf8))
+        #expect(cut.status == 400, "\(cut.text.prefix(200))")
+        #expect(cut.text.contains("NUL"), "\(cut.text)")
+        // The issue's case: a token followed by a NUL and more; the stored token must not be matched by its prefix.
+        let token =
+            "GET /v1/passes/\(passType)/S1 HTTP/1.1\r\nHost: x\r\nAuthorization: ApplePass "
+            + "\(pass.authenticationToken)\u{0}GARBAGE\r\nConnection: close\r\n\r\n"
+        let download = try live.raw(Array(token.utf8))
+        #expect(download.status == 400, "\(download.text.prefix(200))")
+        #expect(download.text.components(separatedBy: "HTTP/1.1 ").count == 2, "one response: \(download.text)")
+        // A NUL in the last field, right before the blank line, and a value that is only a NUL.
+        for head in ["X-A: b\u{0}c", "X-A: \u{0}", "X-A: b\u{0}\u{0}\u{0}"] {
+            let exchange = try live.raw(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\(head)\r\n\r\n".utf8))
+            #expect(exchange.status == 400, "\(head.debugDescription): \(exchange.text.prefix(200))")
+        }
+        // The same requests without the NUL are served.
+        #expect(
+            try live.raw(Array("GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\r\nConnection: close\r\n\r\n".utf8)).status
+                == 200)
+        #expect(live.settles())
+    }
+
+    @Test(
+        "a malformed Content-Length gets exactly one 400 response (one status line, one header block, JSON body)",
+        arguments: ["14, 14", "+14", "0x0e", "18446744073709551630", "1 4", "-1"])
+    func malformedContentLength(value: String) throws {
+        let live = try LiveService()
+        let body = #"{"logs":["a"]}"#
+        let exchange = try live.raw(
+            Array("POST /v1/log HTTP/1.1\r\nHost: x\r\nContent-Length: \(value)\r\n\r\n\(body)".utf8))
+        #expect(exchange.status == 400, "\(exchange.text.prefix(300))")
+        #expect(exchange.text.components(separatedBy: "HTTP/1.1 ").count == 2, "one status line: \(exchange.text)")
+        #expect(exchange.text.components(separatedBy: "\r\n\r\n").count == 2, "one header block: \(exchange.text)")
+        #expect(exchange.text.contains(#"{"error":{"message":"#), "\(exchange.text)")
+        #expect(exchange.closedByServer)
+        #expect(try live.store.recentLogs(limit: 5).isEmpty)
+        #expect(live.settles())
+    }
+
+    @Test("HTTP/1.1 without Host, or with two Host fields, is 400; HTTP/1.0 without Host is served")
+    func hostHeader() throws {
+        let live = try LiveService()
+        let none = try live.raw(Array("GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n".utf8))
+        #expect(none.status == 400, "\(none.text.prefix(200))")
+        #expect(none.text.contains("Host"))
+        let two = try live.raw(Array("GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n".utf8))
+        #expect(two.status == 400, "\(two.text.prefix(200))")
+        #expect(two.text.contains("Host"))
+        #expect(try live.raw(Array("GET /healthz HTTP/1.0\r\n\r\n".utf8)).status == 200)
+        #expect(try live.raw(Array("GET /healthz HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n".utf8)).status == 200)
+        #expect(live.settles())
+    }
+
     @Test("limits: header count and bytes 431, URL 414, each a JSON error naming its option; under them 200")
     func limits() throws {
         let live = try LiveService()

@@ -150,6 +150,26 @@ struct HygieneRoutesTests {
         #expect(token.hex.count == 64)
     }
 
+    @Test(
+        "a blank admin token (only whitespace, or whitespace or control characters inside) is refused naming the variable",
+        arguments: [
+            String(repeating: " ", count: 32), String(repeating: "\t", count: 40),
+            "0123456789abcdef 0123456789abcdef", "0123456789abcdef0123456789abcdef\n",
+            "\u{1}123456789abcdef0123456789abcdef",
+        ])
+    func blankAdminToken(token: String) throws {
+        let f = try StoreFixture()
+        do {
+            _ = try WalletService(
+                configuration: .init(adminTokenVariable: "MY_ADMIN"), store: f.store, renderer: TestRenderer(),
+                environment: ["MY_ADMIN": token])
+            Issue.record("accepted the admin token \(token.debugDescription)")
+        } catch let error as ServiceError {
+            #expect(error == .blankAdminToken(variable: "MY_ADMIN"))
+            #expect(error.description.contains("MY_ADMIN"))
+        }
+    }
+
     @Test("an admin token shorter than 32 characters is refused naming the variable, never the token")
     func weakAdminToken() throws {
         let f = try StoreFixture()

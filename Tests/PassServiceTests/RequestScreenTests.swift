@@ -83,6 +83,26 @@ struct RequestScreenTests {
         #expect(status { _ = try RequestScreen.headers(fields(pairs), limits: limits) } == expected, "\(pairs)")
     }
 
+    @Test("Host: none is 400 only when required (HTTP/1.1); two are 400 always")
+    func host() throws {
+        #expect(
+            status { _ = try RequestScreen.headers(fields([("A", "1")]), limits: limits, requiresHost: true) } == 400)
+        _ = try RequestScreen.headers(fields([("A", "1")]), limits: limits, requiresHost: false)
+        _ = try RequestScreen.headers(fields([("Host", "x")]), limits: limits, requiresHost: true)
+        #expect(
+            status { _ = try RequestScreen.headers(fields([("Host", "a"), ("host", "b")]), limits: limits) } == 400)
+    }
+
+    @Test("the declared length is read once the framing is checked; chunked and absent declare none")
+    func declaredLength() throws {
+        let declared = try RequestScreen.headers(
+            fields([("Content-Length", " 70000 ")]), limits: limits, bodyLimit: .max)
+        #expect(RequestScreen.declaredLength(declared) == 70000)
+        let chunked = try RequestScreen.headers(fields([("Transfer-Encoding", "chunked")]), limits: limits)
+        #expect(RequestScreen.declaredLength(chunked) == nil)
+        #expect(RequestScreen.declaredLength(HTTPHeaders()) == nil)
+    }
+
     @Test("a control byte or a NUL inside a header, or a name that is not a token, is 400; the value is not echoed")
     func headerBytes() {
         let cases: [RequestScreen.RawField] = [

@@ -66,7 +66,7 @@ struct RouterTests {
     @Test(
         "bad parameter segments are 400 material",
         arguments: [
-            "/v1/passes//S1", "/v1/passes/pass.a/S%201", "/v1/passes/pass.a/S 1", "/v1/passes/pass.a/ä",
+            "/v1/passes/%20/S1", "/v1/passes/pass.a/S%201", "/v1/passes/pass.a/S 1", "/v1/passes/pass.a/ä",
             "/v1/passes/pass.a/" + String(repeating: "x", count: 257),
         ])
     func badSegments(path: String) throws {
@@ -75,6 +75,22 @@ struct RouterTests {
             Issue.record("expected a bad segment for \(path)")
             return
         }
+    }
+
+    @Test(
+        "repeated slashes anywhere are one slash: the same route as the plain path",
+        arguments: ["//admin/v1/stats", "/admin/v1//stats", "/admin//v1/stats", "///admin///v1///stats"])
+    func repeatedSlashes(path: String) throws {
+        let router = try Router(routes: [Route(.get, "/admin/v1/stats", ok), Route(.get, "/v1/passes/:a/:b", ok)])
+        guard case .found = router.match(method: .get, path: path) else {
+            Issue.record("\(path) is not the stats route")
+            return
+        }
+        guard case .found(_, let parameters) = router.match(method: .get, path: "/v1//passes//pass.a//S1") else {
+            Issue.record("no match with doubled slashes around parameters")
+            return
+        }
+        #expect(parameters["b"] == "S1")
     }
 
     @Test("a 256-character segment is accepted")

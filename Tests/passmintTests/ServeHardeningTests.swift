@@ -36,6 +36,54 @@ struct ServeHardeningTests {
         }
     }
 
+    @Test("a blank admin token (32 spaces, or whitespace inside): exit 3 naming the variable, no store created")
+    func blankAdminToken() throws {
+        let tmp = try TempDir()
+        for token in [String(repeating: " ", count: 32), "0123456789abcdef 0123456789abcdef"] {
+            let db = tmp.path("blank-\(UUID().uuidString).db")
+            let process = try serve(tmp, db: db, environment: ["PASSMINT_ADMIN_TOKEN": token])
+            let status = process.waitForExit(timeout: 60)
+            process.stop(grace: 0)
+            #expect(status == 3, "serve kept running or exited \(status.map(String.init) ?? "-"): \(process.stderr)")
+            #expect(process.stderr.contains("PASSMINT_ADMIN_TOKEN"), "\(process.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: db))
+        }
+    }
+
+    @Test("pushing to production APNs with the development chain is warned about at start; a test APNs is not")
+    func developmentIdentityWithProductionAPNs() throws {
+        let tmp = try TempDir()
+        let production = try ManagedProcess(
+            "passmint serve", CLI.binary,
+            ["serve", "--db", tmp.path("a.db"), "--port", "0", "--threads", "2"] + DevIdentity.signingArgs,
+            stderrPath: tmp.path("production.err"))
+        defer { production.stop() }
+        _ = try production.firstLine()
+        #expect(production.stderr.contains("production APNs (api.push.apple.com)"), "\(production.stderr)")
+        #expect(production.stderr.contains("not by Apple's WWDR"), "\(production.stderr)")
+        let local = try serve(tmp, db: tmp.path("b.db"), environment: [:])
+        defer { local.stop() }
+        _ = try local.firstLine()
+        #expect(!local.stderr.contains("production APNs"), "\(local.stderr)")
+    }
+
+    @Test("a TLS key readable by group or others is warned about at start with the chmod fix; a 0600 one is not")
+    func readableTLSKey() throws {
+        let tmp = try TempDir()
+        let server = try TestServerCertificate(in: tmp)
+        for (mode, warned) in [(0o644, true), (0o640, true), (0o600, false)] {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: server.key)
+            let process = try serve(
+                tmp, db: tmp.path("tls-\(mode).db"), environment: [:],
+                extra: ["--tls-cert", server.certificate, "--tls-key", server.key])
+            defer { process.stop() }
+            _ = try process.firstLine()
+            let said = process.stderr.contains("the TLS key \(server.key) holds a private key and is readable by")
+            #expect(said == warned, "mode \(String(mode, radix: 8)): \(process.stderr)")
+            if warned { #expect(process.stderr.contains("chmod 600 \(server.key)")) }
+        }
+    }
+
     @Test("the store serve creates, and its -wal and -shm, are 0600")
     func storeModes() throws {
         let f = try ServeFixture(python: nil)

@@ -88,10 +88,19 @@ private func respond(_ raw: RawRequest) -> Response {
         guard !raw.target.contains(0) else { throw .badRequest("the request target contains a NUL byte") }
         let (path, query) = try RequestScreen.target(raw.target, limits: limits)
         let method = HTTPMethod(String(decoding: raw.method, as: UTF8.self))
-        let bodyLimit = limits.bodyLimit(method: method, path: path)
-        let headers = try RequestScreen.headers(raw.fields, limits: limits, bodyLimit: bodyLimit)
+        let headers = try RequestScreen.headers(raw.fields, limits: limits, bodyLimit: .max)
+        let service = currentService()
+        let head = RequestHead(method: method, path: path, headers: headers)
+        let bodyLimit: Int
+        switch service.headGuard.decide(head) {
+        case .refuse(let error): throw error
+        case .read(let limit): bodyLimit = limit
+        }
+        if let length = RequestScreen.declaredLength(headers), length > bodyLimit {
+            throw RequestScreen.bodyTooLarge(bodyLimit)
+        }
         guard raw.body.count <= bodyLimit else { throw RequestScreen.bodyTooLarge(bodyLimit) }
-        return currentService().respond(
+        return service.respond(
             to: Request(method: method, path: path, query: query, headers: headers, body: raw.body))
     } catch {
         return error.response

@@ -6,6 +6,7 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
     private let daemon: OpaquePointer
     private let context: Unmanaged<MHDContext>
     private let workers: BlockingWorkers?
+    private let connections: ConnectionGuard
     let port: Int
 
     struct Options {
@@ -17,6 +18,8 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
         var connectionMemoryLimit: Int
         var connectionTimeoutSeconds: Int
         var connectionLimit: Int
+        /// The per-address cap and the request deadlines.
+        var connectionLimits: ConnectionLimits
         /// Serve HTTPS only, with this certificate and key; nil serves plain HTTP.
         var tls: TLSCredentials?
     }
@@ -24,15 +27,22 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
     /// TLS 1.2 and 1.3 only: what Wallet (App Transport Security) requires of a web service.
     static let tlsPriorities = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
 
-    /// Binds and starts serving; `respond` is called on the daemon's threads, and `refused` for each request the
-    /// adapter answers itself (a head or body over `limits`).
+    /// Binds and starts serving; `respond` is called on the daemon's threads, `refused` for each request the
+    /// adapter answers itself (a head refused by `limits` or `headGuard`, a body over its limit), and
+    /// `connectionRefused` for each connection refused or cut (per-address cap, deadlines).
     init(
-        options: Options, limits: RequestLimits, respond: @escaping @Sendable (Request) -> Response,
-        refused: @escaping @Sendable (HTTPMethod, Response, Duration) -> Void
+        options: Options, limits: RequestLimits, headGuard: HeadGuard,
+        respond: @escaping @Sendable (Request) -> Response,
+        refused: @escaping @Sendable (HTTPMethod, Response, Duration) -> Void,
+        connectionRefused: @escaping @Sendable (ConnectionRefusal) -> Void
     ) throws(ServiceError) {
+        Self.raiseDescriptorLimit(toHold: options.connectionLimit)
         let workers = options.writeWorkers > 0 ? BlockingWorkers(threads: options.writeWorkers) : nil
+        let connections = ConnectionGuard(limits: options.connectionLimits, refused: connectionRefused)
         let context = Unmanaged.passRetained(
-            MHDContext(limits: limits, workers: workers, respond: respond, refused: refused))
+            MHDContext(
+                limits: limits, headGuard: headGuard, connections: connections, workers: workers,
+                tls: options.tls != nil, respond: respond, refused: refused))
         // Room for every head the limits allow, so that one over a limit gets PassMint's JSON answer.
         let memory = max(options.connectionMemoryLimit, limits.connectionMemory)
         let host = options.host == "localhost" ? "127.0.0.1" : options.host
@@ -47,8 +57,8 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
                 pm_mhd_start_daemon(
                     flags, address, UInt32(options.threadPoolSize), memory,
                     UInt32(options.connectionTimeoutSeconds), UInt32(options.connectionLimit),
-                    mhdAccessHandler, context.toOpaque(), mhdRequestCompleted, context.toOpaque(),
-                    mhdRequestStarted, context.toOpaque(), certificate, key, priorities)
+                    mhdAccessHandler, mhdRequestCompleted, mhdRequestStarted, mhdAcceptPolicy, mhdConnectionNotified,
+                    mhdLog, context.toOpaque(), certificate, key, priorities)
             }
         }
         guard let started else {
@@ -57,6 +67,7 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
                 ? "libmicrohttpd refused the options" : "libmicrohttpd (GnuTLS) refused the TLS certificate or key"
             let reason = errno != 0 ? String(cString: strerror(errno)) : refused
             workers?.close()
+            connections.stop()
             context.release()
             throw .serverStart(
                 host: options.host, port: options.port,
@@ -65,8 +76,23 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
         self.daemon = started
         self.context = context
         self.workers = workers
+        self.connections = connections
         self.port = Int(pm_mhd_bound_port(started))
     }
+
+    /// Raises the soft limit on open files to the hard one when it cannot hold `connections` sockets plus the
+    /// store's, the logs' and the push client's descriptors (a shell's usual 1,024 cannot); never lowers it.
+    private static func raiseDescriptorLimit(toHold connections: Int) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let wanted = rlim_t(connections + 256)
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    /// The per-address counts and deadlines (tests read the counts).
+    var connectionGuard: ConnectionGuard { connections }
 
     /// Requests whose state is alive now (tests: zero once every connection is done, whatever way it ended).
     var openRequests: Int { context.takeUnretainedValue().openRequests.load(ordering: .relaxed) }
@@ -76,6 +102,7 @@ final class MHDDaemon: @unchecked Sendable {  // MHD daemons are thread-safe; th
         // finish what they took, and take nothing new.
         workers?.close()
         MHD_stop_daemon(daemon)
+        connections.stop()
         context.release()
     }
 

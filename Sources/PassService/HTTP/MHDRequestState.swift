@@ -1,30 +1,6 @@
 import Foundation
 import Synchronization
 
-/// What the C callbacks receive as `cls`: the responder, the limits, and the workers that run requests which
-/// change state (nil: every request is answered on the network thread).
-final class MHDContext: Sendable {
-    let limits: RequestLimits
-    let respond: @Sendable (Request) -> Response
-    /// Told of each request answered by the adapter itself (refused head, body too large), so that the access
-    /// log and the metrics see every answered request, not only those that reached `respond`.
-    let refused: @Sendable (HTTPMethod, Response, Duration) -> Void
-    let workers: BlockingWorkers?
-    /// Request states alive now: created by the URI log callback, released by the request-completed callback.
-    /// Tests read it to prove that no request's state leaks, whatever way the request ended.
-    let openRequests = Atomic<Int>(0)
-
-    init(
-        limits: RequestLimits, workers: BlockingWorkers?, respond: @escaping @Sendable (Request) -> Response,
-        refused: @escaping @Sendable (HTTPMethod, Response, Duration) -> Void
-    ) {
-        self.limits = limits
-        self.workers = workers
-        self.respond = respond
-        self.refused = refused
-    }
-}
-
 /// One request from its request line to its completion, owned by its connection's `*con_cls` (one MHD thread at
 /// a time): created by the URI log callback, released by the request-completed callback. One object whose
 /// `phase` says where the request is, rather than several meanings read out of one `void *`.
@@ -54,6 +30,12 @@ final class MHDRequestState {
     var tooLarge = false
     /// The peer's IP address (set when the head is screened).
     var clientAddress = ""
+    /// The connection the request arrived on (nil when libmicrohttpd did not report one).
+    var connection: MHDConnectionState?
+    /// Monotonic nanoseconds when the head was screened: the start of the body's deadline.
+    var bodyStarted: UInt64 = 0
+    /// Body bytes received so far (kept or dropped).
+    var received = 0
 
     init(target: UnsafePointer<CChar>) {
         let length = strlen(target)

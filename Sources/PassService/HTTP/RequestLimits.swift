@@ -12,11 +12,9 @@ public struct RequestLimits: Sendable, Equatable {
     /// Wallet log upload or an admin change is the largest body the service expects.
     public var maxBodyBytes: Int
     /// Largest body of `POST /admin/v1/updates` (a bulk change, CSV or JSON Lines): 64 MiB, about a million
-    /// rows of a few fields; larger gets 413. `--max-bulk-bytes`. Held in memory until the job has read it.
+    /// rows of a few fields; larger gets 413. `--max-bulk-bytes`. Held in memory until the job has read it, so it
+    /// applies only once the admin token on the request's head was checked (see `HeadGuard`).
     public var maxUpdateBodyBytes: Int
-
-    /// The one route whose body may exceed `maxBodyBytes`.
-    static let bulkUpdatePath = "/admin/v1/updates"
 
     /// - Parameters: see the properties; each must be at least 1.
     public init(
@@ -28,11 +26,6 @@ public struct RequestLimits: Sendable, Equatable {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
         self.maxUpdateBodyBytes = maxUpdateBodyBytes
-    }
-
-    /// The body limit of a request: `maxUpdateBodyBytes` for `POST /admin/v1/updates`, `maxBodyBytes` otherwise.
-    func bodyLimit(method: HTTPMethod, path: String) -> Int {
-        method == .post && path == Self.bulkUpdatePath ? max(maxBodyBytes, maxUpdateBodyBytes) : maxBodyBytes
     }
 
     /// libmicrohttpd's per-connection memory that the limits need: room for the longest target and all header

@@ -48,11 +48,12 @@ enum RequestScreen {
     /// - Throws: 431 past `maxHeaderCount` or `maxHeaderBytes`; 400 for a name that is not an HTTP token, a
     ///   value with a control character or bytes that are not UTF-8, more than one `Content-Length`, one that is
     ///   not a plain decimal number, more than one `Transfer-Encoding`, or `Content-Length` together with
-    ///   `Transfer-Encoding` (the request-smuggling shapes); 501 for a transfer coding other than `chunked`;
-    ///   413 for a declared length past `bodyLimit` (default `maxBodyBytes`).
-    static func headers(_ fields: [RawField], limits: RequestLimits, bodyLimit: Int? = nil) throws(HTTPError)
-        -> HTTPHeaders
-    {
+    ///   `Transfer-Encoding` (the request-smuggling shapes), no `Host` when `requiresHost` (HTTP/1.1) or more
+    ///   than one; 501 for a transfer coding other than `chunked`; 413 for a declared length past `bodyLimit`
+    ///   (default `maxBodyBytes`).
+    static func headers(
+        _ fields: [RawField], limits: RequestLimits, bodyLimit: Int? = nil, requiresHost: Bool = false
+    ) throws(HTTPError) -> HTTPHeaders {
         guard fields.count <= limits.maxHeaderCount else {
             throw HTTPError(
                 431,
@@ -68,6 +69,7 @@ enum RequestScreen {
         }
         var headers = HTTPHeaders()
         var lengths: [String] = [], codings: [String] = []
+        var hosts = 0
         for field in fields {
             // Values are never echoed: an Authorization header carries a token.
             guard !field.name.isEmpty, field.name.allSatisfy(isTokenCharacter),
@@ -81,8 +83,13 @@ enum RequestScreen {
             }
             if asciiCaseInsensitiveEquals(name, "Content-Length") { lengths.append(value) }
             if asciiCaseInsensitiveEquals(name, "Transfer-Encoding") { codings.append(value) }
+            if asciiCaseInsensitiveEquals(name, "Host") { hosts += 1 }
             headers.add(name, value)
         }
+        // RFC 9112 §3.2: exactly one Host in HTTP/1.1, at most one otherwise; a proxy in front and this server
+        // must not pick different ones.
+        guard hosts <= 1 else { throw .badRequest("the request has more than one Host header") }
+        guard hosts == 1 || !requiresHost else { throw .badRequest("an HTTP/1.1 request needs a Host header") }
         try checkFraming(lengths: lengths, codings: codings, bodyLimit: bodyLimit ?? limits.maxBodyBytes)
         return headers
     }
@@ -106,6 +113,13 @@ enum RequestScreen {
             throw .badRequest("Content-Length must be a decimal number of bytes")
         }
         guard length <= bodyLimit else { throw bodyTooLarge(bodyLimit) }
+    }
+
+    /// The body length the head declares (`Content-Length`, already checked by `headers`); nil for none or a
+    /// chunked body.
+    static func declaredLength(_ headers: HTTPHeaders) -> Int? {
+        guard let text = headers["Content-Length"] else { return nil }
+        return Int(trimmed(text))
     }
 
     /// The 413 for a body past the request's body limit, declared or counted.

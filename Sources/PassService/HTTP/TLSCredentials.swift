@@ -49,6 +49,17 @@ public struct TLSCredentials: Sendable, CustomStringConvertible, CustomReflectab
             keyPEM: keyBytes.map { CChar(bitPattern: $0) } + [0])
     }
 
+    /// A warning when the key file is readable by its group or by others (the same rule as the signing key's);
+    /// nil when only its owner can read it.
+    public var keyFileWarning: String? {
+        guard let mode = (try? FileManager.default.attributesOfItem(atPath: keyPath))?[.posixPermissions] as? Int,
+            mode & 0o077 != 0
+        else { return nil }
+        return "the TLS key \(keyPath) holds a private key and is readable by "
+            + (mode & 0o007 != 0 ? "others" : "its group")
+            + " (mode \(String(mode & 0o777, radix: 8))); restrict it with chmod 600 \(keyPath)"
+    }
+
     public var description: String { "TLS certificate \(certificatePath), key \(keyPath)" }
 
     /// Only the paths: the key stays out of `dump` and debugger output.

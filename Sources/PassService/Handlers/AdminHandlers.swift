@@ -217,7 +217,7 @@ struct AdminHandlers: Sendable {
                 headers: [(name: "Retry-After", value: "30")])
         }
         var response = Response.json(202, encoding: Self.view(job))
-        response.headers.add("Location", "\(RequestLimits.bulkUpdatePath)/\(job.id)")
+        response.headers.add("Location", "\(Routes.bulkUpdatesPath)/\(job.id)")
         return response
     }
 

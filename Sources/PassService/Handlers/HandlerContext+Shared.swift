@@ -25,10 +25,15 @@ extension HandlerContext {
 
     /// Admin calls need `Authorization: Bearer <token>` (compared in constant time); 403 while the API is off.
     func authorizeAdmin(_ request: Request) throws(HTTPError) {
+        try authorizeAdmin(request.headers)
+    }
+
+    /// The same check on a request's head alone (`Routes.headGuard`), before any body byte is read.
+    func authorizeAdmin(_ headers: HTTPHeaders) throws(HTTPError) {
         guard let expected = adminToken else {
             throw HTTPError(403, "the admin API is disabled; set \(adminTokenVariable) to enable it")
         }
-        guard let token = authorizationCredentials(request, scheme: "Bearer"), constantTimeEquals(token, expected)
+        guard let token = authorizationCredentials(headers, scheme: "Bearer"), constantTimeEquals(token, expected)
         else {
             throw HTTPError(401, "missing or wrong bearer token", headers: [("WWW-Authenticate", "Bearer")])
         }

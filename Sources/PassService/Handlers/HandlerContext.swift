@@ -106,7 +106,12 @@ func constantTimeEquals(_ given: String, _ expected: String) -> Bool {
 
 /// The credentials of `Authorization: <scheme> <credentials>`, scheme compared case-insensitively.
 func authorizationCredentials(_ request: Request, scheme: String) -> String? {
-    guard let header = request.headers["Authorization"] else { return nil }
+    authorizationCredentials(request.headers, scheme: scheme)
+}
+
+/// The credentials of `Authorization: <scheme> <credentials>` among `headers`.
+func authorizationCredentials(_ headers: HTTPHeaders, scheme: String) -> String? {
+    guard let header = headers["Authorization"] else { return nil }
     let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
     guard parts.count == 2, asciiCaseInsensitiveEquals(String(parts[0]), scheme) else { return nil }
     // HTTP's optional whitespace is SP / HTAB; Foundation's trimmingCharacters took a quarter of a 304's CPU time.

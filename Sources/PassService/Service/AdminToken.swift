@@ -7,9 +7,12 @@ enum AdminToken {
     static let minimumLength = 32
 
     /// The token held in `variable`; nil when the variable is unset or empty (the admin API is then disabled).
-    /// - Throws: `ServiceError.weakAdminToken` when the token is shorter than `minimumLength`.
+    /// - Throws: `ServiceError.blankAdminToken` when the token holds whitespace, control characters or bytes
+    ///   outside printable ASCII (an `Authorization` header cannot carry it intact, and 32 spaces are no secret);
+    ///   `ServiceError.weakAdminToken` when it is shorter than `minimumLength`.
     static func load(from environment: [String: String], variable: String) throws(ServiceError) -> String? {
         guard let token = environment[variable], !token.isEmpty else { return nil }
+        guard token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw .blankAdminToken(variable: variable) }
         guard token.count >= minimumLength else {
             throw .weakAdminToken(variable: variable, minimumLength: minimumLength)
         }

@@ -13,6 +13,7 @@ public final class Metrics: Sendable {
     /// Writes without credentials by kind and result; rows deleted by retention by kind.
     let unauthenticatedWrites = Mutex<[UnauthenticatedWriteKey: Int]>([:])
     let unauthenticatedExpired = Mutex<[UnauthenticatedKind: Int]>([:])
+    private let refusals = Mutex<[ConnectionRefusal: Int]>([:])
     /// Set once by the service that records into it; read only when the text is rendered.
     private let durations = Mutex<RequestDurations?>(nil)
     /// The install totals last read from the store and when (see `installTotals(refreshingWith:)`).
@@ -63,6 +64,16 @@ public final class Metrics: Sendable {
         pushes.withLock { $0[result, default: 0] += 1 }
     }
 
+    /// Counts one connection refused or cut by the HTTP server (per-address cap, request deadlines).
+    public func recordRefusal(_ reason: ConnectionRefusal) {
+        refusals.withLock { $0[reason, default: 0] += 1 }
+    }
+
+    /// How many connections were refused or cut for `reason`.
+    public func refusalCount(_ reason: ConnectionRefusal) -> Int {
+        refusals.withLock { $0[reason] ?? 0 }
+    }
+
     /// How many requests of `route` were answered with `status`.
     public func requestCount(route: String, status: Int) -> Int {
         requests.withLock { $0[RequestKey(route: route, status: status)] ?? 0 }
@@ -92,6 +103,13 @@ public final class Metrics: Sendable {
         out += "# TYPE passmint_pushes_total counter\n"
         for (result, count) in pushes.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
             out += "passmint_pushes_total{result=\(Self.label(result))} \(count)\n"
+        }
+        out += "# HELP passmint_http_refused_total Connections refused or cut by the server before an answer: "
+        out += "per_address_limit, head_timeout, body_timeout.\n"
+        out += "# TYPE passmint_http_refused_total counter\n"
+        let refused = refusals.withLock { $0 }
+        for reason in ConnectionRefusal.allCases {
+            out += "passmint_http_refused_total{reason=\"\(reason.rawValue)\"} \(refused[reason] ?? 0)\n"
         }
         if let registrations {
             out += "# HELP passmint_registrations Device registrations stored.\n"

@@ -29,6 +29,8 @@ public struct ServiceConfiguration: Sendable {
     public var connectionMemoryLimit: Int
     public var connectionTimeoutSeconds: Int
     public var connectionLimit: Int
+    /// Connections per client address and the request deadlines (`ConnectionLimits`).
+    public var connectionLimits: ConnectionLimits
     /// Name of the environment variable holding the admin bearer token; admin API is disabled when unset.
     public var adminTokenVariable: String
     /// Where each answered request is logged as one JSON Lines object (route pattern, status, bytes, duration;
@@ -50,6 +52,7 @@ public struct ServiceConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, threadPoolSize: Int = Self.defaultThreadPoolSize,
         writeWorkers: Int = Self.defaultWriteWorkers, limits: RequestLimits = RequestLimits(),
         connectionMemoryLimit: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 4096,
+        connectionLimits: ConnectionLimits = ConnectionLimits(),
         adminTokenVariable: String = "PASSMINT_ADMIN_TOKEN", accessLog: AccessLog? = nil, tls: TLSCredentials? = nil,
         renderCacheEntries: Int = 4096, renderCacheBytes: Int = 256 * 1024 * 1024
     ) {
@@ -61,6 +64,7 @@ public struct ServiceConfiguration: Sendable {
         self.connectionMemoryLimit = connectionMemoryLimit
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.connectionLimit = connectionLimit
+        self.connectionLimits = connectionLimits
         self.adminTokenVariable = adminTokenVariable
         self.accessLog = accessLog
         self.tls = tls

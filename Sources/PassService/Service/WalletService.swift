@@ -16,6 +16,9 @@ public final class WalletService: Sendable {
     private let cache: RenderCache
     /// Deletes expired log lines and sign-ups while the service runs.
     let retention: RetentionSweeper
+    /// What the server decides from a request's head before reading its body: admin requests are authenticated
+    /// there, and only an authenticated bulk change may send more than `limits.maxBodyBytes`.
+    let headGuard: HeadGuard
 
     /// - Parameters:
     ///   - store: where passes and registrations live.
@@ -53,6 +56,7 @@ public final class WalletService: Sendable {
         let handlers = Routes.Handlers(
             context, links: store as? any PassLinkStore, linkBase: configuration.linkBase)
         self.router = try Router(routes: Routes.table(handlers))
+        headGuard = Routes.headGuard(context, limits: configuration.limits)
         durations = metrics.makeRequestDurations(routes: router.routes.map(\.label))
     }
 
@@ -84,19 +88,24 @@ public final class WalletService: Sendable {
             writeWorkers: configuration.writeWorkers,
             connectionMemoryLimit: configuration.connectionMemoryLimit,
             connectionTimeoutSeconds: configuration.connectionTimeoutSeconds,
-            connectionLimit: configuration.connectionLimit, tls: configuration.tls)
+            connectionLimit: configuration.connectionLimit, connectionLimits: configuration.connectionLimits,
+            tls: configuration.tls)
         let started = try MHDDaemon(
-            options: options, limits: configuration.limits,
+            options: options, limits: configuration.limits, headGuard: headGuard,
             respond: { [weak self] request in
                 self?.respond(to: request) ?? HTTPError(503, "the service is shutting down").response
             },
             refused: { [weak self] method, response, duration in
                 guard let self else { return }
                 record(method: method, route: durations.unmatched, response: response, duration: duration)
-            })
+            },
+            connectionRefused: { [metrics] reason in metrics.recordRefusal(reason) })
         daemon.withLock { $0 = started }
         retention.start()
     }
+
+    /// The running server's per-address counts and deadlines; nil when not running.
+    var connectionGuard: ConnectionGuard? { daemon.withLock { $0?.connectionGuard } }
 
     /// Requests the server holds state for right now; nil when not running (tests prove nothing leaks).
     var openRequests: Int? { daemon.withLock { $0?.openRequests } }

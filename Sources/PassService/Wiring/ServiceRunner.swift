@@ -43,6 +43,23 @@ public final class ServiceRunner: Sendable {
     private let reloading = Mutex(())
     private let expiryCheck = Mutex<Task<Void, Never>?>(nil)
 
+    /// Apple's production APNs host: it takes pushes only from a certificate issued under Apple's WWDR.
+    static let productionAPNsHost = "api.push.apple.com"
+
+    /// A warning when pushes go to Apple's production APNs with a certificate that does not chain to Apple's WWDR
+    /// (such as the development chain `certs dev` makes): APNs refuses every one of them.
+    static func productionPushWarnings(apnsURL: String, identity: SigningIdentity) -> [String] {
+        guard URL(string: apnsURL)?.host?.lowercased() == productionAPNsHost,
+            !AppleWWDR.generation(ofIntermediate: identity.wwdr).isApplePassIntermediate
+        else { return [] }
+        return [
+            "pushes go to Apple's production APNs (\(productionAPNsHost)), but the signing certificate "
+                + "\(identity.certificate.subject) was issued by \(identity.wwdr.subject), not by Apple's WWDR (a "
+                + "development chain): APNs will refuse every push; sign with your Apple Pass Type ID certificate, "
+                + "or send pushes to a test server"
+        ]
+    }
+
     /// Checks the admin token, opens the store, loads the identity and builds the service and the pusher
     /// (nothing listens yet).
     /// - Parameter environment: where the admin token variable is looked up.
@@ -59,7 +76,10 @@ public final class ServiceRunner: Sendable {
         }
         let identity = try options.identity.load()
         self.options = options
-        warnings = options.identity.warnings(for: identity, trust: options.trustRoots)
+        warnings =
+            options.identity.warnings(for: identity, trust: options.trustRoots)
+            + Self.productionPushWarnings(apnsURL: options.apnsURL, identity: identity)
+            + (options.configuration.tls?.keyFileWarning.map { [$0] } ?? [])
         store = try StoreAccess.open(options.store, serving: true)
         let renderer = TemplateRenderer(identity: identity, templates: store)
         self.renderer = renderer

@@ -57,10 +57,13 @@ struct ParsedArguments: Sendable {
         return pairs
     }
 
-    /// An integer option, or a usage error naming it.
-    func integer(_ name: String, of spec: CommandSpec) throws(CLIError) -> Int? {
+    /// An integer option, or a usage error naming it; 0 is accepted only with `allowZero` (it means "none").
+    func integer(_ name: String, of spec: CommandSpec, allowZero: Bool = false) throws(CLIError) -> Int? {
         guard let v = value(name) else { return nil }
-        guard let i = Int(v), i > 0 else { throw .usage("--\(name) needs a positive whole number, not '\(v)'") }
+        guard let i = Int(v), i > 0 || (allowZero && i == 0) else {
+            throw .usage(
+                "--\(name) needs a \(allowZero ? "whole number, 0 or more" : "positive whole number"), not '\(v)'")
+        }
         return i
     }
 }

@@ -25,7 +25,12 @@ struct ServeCommand: Command {
 
             Limits on what is read from clients (each refused with a JSON error naming the option): request
             target 4096 bytes (414), 64 header fields and 16384 bytes of headers (431), body 65536 bytes (413).
-            The admin token must be at least 32 characters; the store is created readable by its owner only.
+            An admin request is authenticated on its head: without the token it gets 401 before any body byte is
+            read, and only an authenticated bulk change may send more than the body limit. One client address
+            may hold 256 connections (more are closed at once); a request's head must arrive within 30 s, its
+            body within 30 s more plus 1 s per KiB (slower is cut). Behind a reverse proxy every connection comes
+            from the proxy: raise --per-address-connections there or set it to 0. The admin token must be at
+            least 32 printable characters without spaces; the store is created readable by its owner only.
 
             Callers without credentials are bounded: POST /v1/log and .../personalize each have an hourly budget
             per client address (an IPv6 address counts by its /64) and a cap on the bytes stored in all; beyond
@@ -64,6 +69,12 @@ struct ServeCommand: Command {
             .value(
                 "max-bulk-bytes", "N",
                 "largest body of POST /admin/v1/updates, a bulk change (default 67108864; larger: 413)"),
+            .value(
+                "per-address-connections", "N",
+                "most connections open from one client address (default 256; 0: no cap)"),
+            .value(
+                "request-timeout", "SECONDS",
+                "deadline of a request's head, and of its body plus 1 s/KiB (default 30; 0: none)"),
             TrustArguments.option,
         ] + UnauthenticatedArguments.options + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp)
             + IdentityArguments.options,
@@ -95,11 +106,17 @@ struct ServeCommand: Command {
             maxBodyBytes: try args.integer("max-body-bytes", of: Self.spec) ?? defaults.maxBodyBytes,
             maxUpdateBodyBytes: try args.integer("max-bulk-bytes", of: Self.spec)
                 ?? defaults.maxUpdateBodyBytes)
+        let connectionDefaults = ConnectionLimits()
+        let connectionLimits = ConnectionLimits(
+            perAddress: try args.integer("per-address-connections", of: Self.spec, allowZero: true)
+                ?? connectionDefaults.perAddress,
+            requestSeconds: try args.integer("request-timeout", of: Self.spec, allowZero: true)
+                ?? connectionDefaults.requestSeconds)
         var configuration = ServiceConfiguration(
             host: args.value("host") ?? "127.0.0.1", port: port,
             threadPoolSize: try args.integer("threads", of: Self.spec) ?? ServiceConfiguration.defaultThreadPoolSize,
             writeWorkers: try args.integer("write-workers", of: Self.spec) ?? ServiceConfiguration.defaultWriteWorkers,
-            limits: limits,
+            limits: limits, connectionLimits: connectionLimits,
             adminTokenVariable: args.value("admin-token-env") ?? "PASSMINT_ADMIN_TOKEN")
         configuration.linkBase = try LinkArguments.base(args)
         configuration.unauthenticated = try UnauthenticatedArguments.limits(args, of: Self.spec)
