@@ -26,11 +26,12 @@ struct ReadmeExamplesTests {
         let started = Date()
         let outcome = try ReadmeRun(examples: examples, options: options).run()
         let seconds = Date().timeIntervalSince(started)
+        let planned = examples.blocks.filter { !outcome.skipped.map(\.line).contains($0.line) }
         print(
             """
-            README examples: \(outcome.commandsRun) commands of \(outcome.blocksRun.count) blocks run in \
-            \(String(format: "%.0f", seconds)) s; ports rewritten (the only change to the commands): \
-            \(ports.sorted { $0.key < $1.key }.map { "\($0.key) → \($0.value)" }.joined(separator: ", ")); \
+            README examples: \(outcome.commandsRun) of \(planned.map(\.commands.count).reduce(0, +)) commands \
+            (\(planned.count) blocks) run in \(String(format: "%.0f", seconds)) s; ports rewritten (the only change \
+            to the commands): \(ports.sorted { $0.key < $1.key }.map { "\($0.key) → \($0.value)" }.joined(separator: ", ")); \
             a `passmint serve` written in the foreground ran in the background until it answered /healthz.
             \(outcome.skipped.count) blocks not run:
             \(outcome.skipped.map { "  line \($0.line): \($0.reason)" }.joined(separator: "\n"))
@@ -122,6 +123,44 @@ struct ReadmeExamplesTests {
             }()
         ).run()
         #expect(exited.failure?.contains("exited 0, expected 1") == true, "\(exited)")
+    }
+
+    @Test(
+        "a serve written in the foreground answers on the free port until its chapter ends; one that cannot start fails"
+    )
+    func serveConvention() throws {
+        let markdown = """
+            ## One
+
+            ```sh
+            passmint certs dev
+            passmint serve --db passmint.db --port 8080
+            curl -sf http://127.0.0.1:8080/healthz       # prints: ok
+            ```
+
+            ## Two
+
+            ```sh
+            curl -s http://127.0.0.1:8080/healthz        # exit 7: nothing listens any more
+            passmint serve --db missing-folder/passmint.db --port 8080
+            ```
+            """
+        let tmp = try TempDir()
+        let scratch = tmp.url.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        var environment = try Self.environment(scratch: scratch)
+        environment["PASSMINT_ADMIN_TOKEN"] = String(repeating: "a", count: 32)
+        let options = ReadmeRun.Options(
+            scratch: scratch, harness: tmp.url.appendingPathComponent("harness"), environment: environment,
+            ports: [8080: try freeLoopbackPort()], postgresURL: nil, postgresSkipReason: "no PostgreSQL")
+        let outcome = try ReadmeRun(examples: ReadmeExamples(markdown: markdown), options: options).run()
+        let failure = try #require(outcome.failure)
+        #expect(outcome.commandsRun == 5, "\(failure)")
+        #expect(
+            failure.contains("README.md line 13 does not work as written: it started a server that stopped"),
+            "\(failure)")
+        #expect(
+            failure.contains("| passmint serve: --db: missing-folder/passmint.db: cannot open the store"), "\(failure)")
     }
 
     @Test("placeholders outside a synopsis, markers without a reason and unknown markers are reported by line")
