@@ -57,6 +57,11 @@ struct ReadmeExamples: Sendable {
             let line = lines[index]
             if line.hasPrefix("## ") { chapter = String(line.dropFirst(3)) }
             guard line.trimmingCharacters(in: .whitespaces) == "```sh" else {
+                if line.hasPrefix("```") {
+                    // Another language's block (nginx, json, swift…): nothing in it is a heading or an example.
+                    index += 1
+                    while index < lines.count, !lines[index].hasPrefix("```") { index += 1 }
+                }
                 index += 1
                 continue
             }
@@ -172,37 +177,5 @@ struct ReadmeExamples: Sendable {
             finish()
         }
         return (commands, problems)
-    }
-}
-
-/// Where a shell comment starts on one line: a `#` outside quotes at the start of a word.
-enum ShellLine {
-    /// The code and the comment's text (after `#` and spaces), nil when there is none.
-    static func split(_ line: String) -> (code: String, comment: String?) {
-        var inSingle = false
-        var inDouble = false
-        var escaped = false
-        var previous: Character? = nil
-        for index in line.indices {
-            let character = line[index]
-            defer { previous = character }
-            if escaped {
-                escaped = false
-                continue
-            }
-            switch character {
-            case "\\" where !inSingle: escaped = true
-            case "'" where !inDouble: inSingle.toggle()
-            case "\"" where !inSingle: inDouble.toggle()
-            case "#" where !inSingle && !inDouble:
-                let wordStart = previous.map { $0.isWhitespace || ";&|()<>".contains($0) } ?? true
-                if wordStart {
-                    let comment = line[line.index(after: index)...].trimmingCharacters(in: .whitespaces)
-                    return (String(line[..<index]), comment)
-                }
-            default: break
-            }
-        }
-        return (line, nil)
     }
 }

@@ -9,8 +9,19 @@ import Testing
 struct ReadmeExamplesTests {
     static let readme = PackagePaths.root.appendingPathComponent("README.md")
 
+    /// The tools the README's examples call besides `passmint` (all from scripts/install-deps).
+    static let tools = ["chromium", "convert", "curl", "iconv", "openssl", "zip"]
+    static let hasTools = tools.allSatisfy { tool in
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
+        }
+    }
+
     @Test(
-        "every README example block runs as written; the first that does not fails the test", .timeLimit(.minutes(15)))
+        "every README example block runs as written; the first that does not fails the test",
+        .enabled(
+            if: hasTools, "the examples need chromium, convert, curl, iconv, openssl and zip (scripts/install-deps)"),
+        .timeLimit(.minutes(15)))
     func everyExampleRuns() throws {
         let markdown = try String(contentsOf: Self.readme, encoding: .utf8)
         let examples = ReadmeExamples(markdown: markdown)
@@ -190,6 +201,28 @@ struct ReadmeExamplesTests {
         #expect(problems.contains { $0.hasPrefix("README line 2: `…` is a placeholder") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("README line 5: `<!-- example: not run -->` needs a reason") })
         #expect(problems.contains { $0.hasPrefix("README line 10: unknown marker") }, "\(problems)")
+    }
+
+    @Test("chapters come from ## headings outside code blocks; other languages' blocks are not examples")
+    func chaptersAndOtherBlocks() {
+        let markdown = """
+            ## Deploying
+
+            ```nginx
+            ## not a heading
+            ```
+
+            ```json
+            {"a": 1}
+            ```
+
+            ```sh
+            true
+            ```
+            """
+        let blocks = ReadmeExamples(markdown: markdown).blocks
+        #expect(blocks.map(\.line) == [11])
+        #expect(blocks.first?.chapter == "Deploying")
     }
 
     @Test("comments: a # inside quotes or a word is code; # exit N and # prints: are read")
