@@ -1,7 +1,7 @@
 import Foundation
 import PassStore
 
-/// The drain loop run on the pusher thread. Owns the `APNsClient` (created on that thread, never shared).
+/// The drain loop run on the pusher thread. Owns the `APNsSender` (created on that thread, never shared).
 struct PusherWorker: Sendable {
     let outbox: any PushOutbox
     let configuration: APNsConfiguration
@@ -11,9 +11,9 @@ struct PusherWorker: Sendable {
     let control: PusherControl
 
     func run() {
-        var client: APNsClient
+        var client: APNsSender
         do {
-            client = try APNsClient(configuration: configuration)
+            client = try APNsSender(configuration: configuration)
         } catch {
             log("cannot start: \(error)")
             return
@@ -25,7 +25,7 @@ struct PusherWorker: Sendable {
             if let credential = control.takeCredential() {
                 var renewed = configuration
                 renewed.credential = credential
-                do { client = try APNsClient(configuration: renewed) } catch {
+                do { client = try APNsSender(configuration: renewed) } catch {
                     log("keeping the previous APNs client certificate: \(error)")
                 }
             }

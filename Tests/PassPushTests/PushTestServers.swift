@@ -13,15 +13,17 @@ final class PushScriptServer {
     private let process: Process
     private let stdin: Pipe
 
-    init(python: String, pki: PushTestPKI, scratch: PushScratch) throws {
+    /// - Parameter extraArguments: more options for the script (its token authentication, a clock file).
+    init(python: String, pki: PushTestPKI, scratch: PushScratch, extraArguments: [String] = []) throws {
         logPath = scratch.path("apns-\(UUID().uuidString).jsonl")
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            python, PushTestTools.testsFolder.appendingPathComponent("PushTestServer.py").path,
-            "--cert", pki.serverCert, "--key", pki.serverKey, "--ca", pki.ca, "--log", logPath,
-        ]
+        process.arguments =
+            [
+                python, PushTestTools.testsFolder.appendingPathComponent("PushTestServer.py").path,
+                "--cert", pki.serverCert, "--key", pki.serverKey, "--ca", pki.ca, "--log", logPath,
+            ] + extraArguments
         stdin = Pipe()
         let stdout = Pipe()
         process.standardInput = stdin

@@ -58,6 +58,15 @@ enum PushTestTools {
         return nil
     }()
 
+    /// A python3 that can `import h2` and `cryptography` (Debian python3-h2 and python3-cryptography), for the
+    /// stand-in's token checks, or nil.
+    static let pythonWithH2AndCryptography: String? = {
+        for candidate in ["/usr/bin/python3", "python3"] {
+            if (try? run(candidate, ["-c", "import h2, cryptography"])) != nil { return candidate }
+        }
+        return nil
+    }()
+
     static let hasNghttpd: Bool = (try? run("nghttpd", ["--version"])) != nil
 
     /// Polls `condition` every 20 ms until it holds or `timeout` passes.
@@ -77,6 +86,8 @@ enum PushTestTools {
     }
 
     static let passType = "pass.com.example.test"
+    /// A pass type of another team than the APNs auth key's.
+    static let otherPassType = "pass.org.other.test"
 }
 
 /// A throwaway PKI made with the openssl CLI: CA, server certificate for 127.0.0.1 / localhost, a client
@@ -89,6 +100,9 @@ struct PushTestPKI {
     let clientKey: String
     let rogueCert: String
     let rogueKey: String
+    /// A client certificate of another pass type (`PushTestTools.otherPassType`, another team), from the same CA.
+    let otherCert: String
+    let otherKey: String
 
     init(in scratch: PushScratch) throws {
         let dir = scratch.url.path
@@ -111,6 +125,7 @@ struct PushTestPKI {
         }
         try leaf("client", cn: PushTestTools.passType, ca: "ca")
         try leaf("rogue", cn: PushTestTools.passType, ca: "rogue-ca")
+        try leaf("other", cn: PushTestTools.otherPassType, ca: "ca")
         ca = server.ca
         serverCert = server.certificate
         serverKey = server.key
@@ -118,6 +133,8 @@ struct PushTestPKI {
         clientKey = scratch.path("client.key")
         rogueCert = scratch.path("rogue.pem")
         rogueKey = scratch.path("rogue.key")
+        otherCert = scratch.path("other.pem")
+        otherKey = scratch.path("other.key")
     }
 
     func configuration(port: Int, maxConcurrentStreams: Int = 500) -> APNsConfiguration {
@@ -138,6 +155,12 @@ struct PushServerRecord: Decodable {
     let body: String?
     // swift-format-ignore: AlwaysUseLowerCamelCase
     let client_cn: String?
+    /// How the request authenticated: "certificate", "token" or nil (neither).
+    let auth: String?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    let token_iat: Int?
+    let status: Int?
+    let reason: String?
 
     /// Regular (non-pseudo) headers in order.
     var plainHeaders: [(String, String)] {
