@@ -21,12 +21,19 @@ package final class ServiceRunner: Sendable {
         package var identity: IdentityOptions
         /// Roots accepted in place of Apple's when the identity's chain is checked at start.
         package var trustRoots: TrustRoots
+        /// An APNs auth key for the pass types of its team (nil: certificates only, the default).
+        package var apnsToken: APNsTokenOptions?
+        /// More Pass Type ID identities whose certificates push for their own pass types.
+        package var pushIdentities: [IdentityOptions]
 
         package init(
             store: StoreLocation, configuration: ServiceConfiguration, apnsURL: String, apnsCAFile: String?,
-            identity: IdentityOptions, trustRoots: TrustRoots = .none
+            identity: IdentityOptions, trustRoots: TrustRoots = .none, apnsToken: APNsTokenOptions? = nil,
+            pushIdentities: [IdentityOptions] = []
         ) {
             self.trustRoots = trustRoots
+            self.apnsToken = apnsToken
+            self.pushIdentities = pushIdentities
             self.store = store
             self.configuration = configuration
             self.apnsURL = apnsURL
@@ -42,6 +49,8 @@ package final class ServiceRunner: Sendable {
     package let renderer: TemplateRenderer
     /// Things to log at start: a private key readable by others, a certificate close to expiry.
     package let warnings: [String]
+    /// Which pass types push how (token or certificate), said at start.
+    package let pushPlan: PushPlan
     private let options: Options
     private let metrics: Metrics
     /// Reloads run one at a time (a second SIGHUP waits for the first).
@@ -81,11 +90,12 @@ package final class ServiceRunner: Sendable {
         }
         let identity = try options.identity.load()
         self.options = options
-        warnings =
+        var warnings =
             options.identity.warnings(for: identity, trust: options.trustRoots)
             + Self.productionPushWarnings(apnsURL: options.apnsURL, identity: identity)
             + (options.configuration.tls?.keyFileWarning.map { [$0] } ?? [])
-        store = try StoreAccess.open(options.store, serving: true)
+        let store = try StoreAccess.open(options.store, serving: true)
+        self.store = store
         let renderer = TemplateRenderer(identity: identity, templates: store, photos: PhotoScaler())
         self.renderer = renderer
         let metrics = Metrics()
@@ -93,15 +103,34 @@ package final class ServiceRunner: Sendable {
         metrics.setSigningCertificate(notAfter: identity.certificate.notAfter)
         let credential = APNsConfiguration.Credential.pemData(
             certificate: identity.certificate.pemBytes, key: identity.privateKeyPEM())
+        var apns = APNsConfiguration(baseURL: options.apnsURL, credential: credential, caFile: options.apnsCAFile)
+        let pushCertificates = try Self.pushCertificates(options, signing: identity)
+        apns.certificates = pushCertificates.credentials
+        if let token = options.apnsToken {
+            let loaded = try token.load(
+                passTypesOfTeam: { team in
+                    Set(pushCertificates.certificates.filter { $0.value.teamIdentifier == team }.keys)
+                })
+            apns.token = loaded.authentication
+            warnings += loaded.warnings
+        }
+        let storedPassTypes: [String]
+        do {
+            storedPassTypes = Array(try store.passTypeCounts().keys)
+        } catch {
+            throw .environment("reading the pass types of the store: \(error)", about: .store)
+        }
+        pushPlan = PushPlan.make(
+            configuration: apns,
+            passTypes: Set(storedPassTypes + Array(pushCertificates.certificates.keys)),
+            certificates: pushCertificates.certificates, defaultCertificate: identity.certificate)
         do {
             pusher = try Pusher(
-                outbox: store,
-                configuration: APNsConfiguration(
-                    baseURL: options.apnsURL, credential: credential, caFile: options.apnsCAFile),
-                onResult: { metrics.recordPush(result: $0) })
+                outbox: store, configuration: apns, onResult: { metrics.recordPush(result: $0) })
         } catch {
             throw .environment("APNs at \(options.apnsURL): \(error)")
         }
+        self.warnings = warnings
         let pusher = self.pusher
         // Pushes queued by another instance or by `passmint update` are sent now, not at the next poll.
         store.onPushesQueued { pusher.wake() }
@@ -118,6 +147,34 @@ package final class ServiceRunner: Sendable {
         } catch {
             throw .environment("starting the service: \(error)")
         }
+    }
+
+    /// The certificate of every pass type this instance pushes for: the signing identity's and those of
+    /// `options.pushIdentities`, by pass type identifier, with their client credentials (the signing identity's
+    /// is `APNsConfiguration.credential` itself).
+    private static func pushCertificates(_ options: Options, signing: SigningIdentity) throws(PassMintError) -> (
+        certificates: [String: Certificate], credentials: [String: APNsConfiguration.Credential]
+    ) {
+        var certificates: [String: Certificate] = [:]
+        var credentials: [String: APNsConfiguration.Credential] = [:]
+        if let passType = signing.certificate.passTypeIdentifier { certificates[passType] = signing.certificate }
+        for identityOptions in options.pushIdentities {
+            let identity = try identityOptions.load()
+            guard let passType = identity.certificate.passTypeIdentifier else {
+                throw .environment(
+                    "\(identityOptions.certificateName) names no pass type identifier (no UID); push certificates "
+                        + "must be Pass Type ID certificates")
+            }
+            guard certificates[passType] == nil else {
+                throw .environment(
+                    "\(identityOptions.certificateName) is a second certificate for \(passType); give one per pass type"
+                )
+            }
+            certificates[passType] = identity.certificate
+            credentials[passType] = .pemData(
+                certificate: identity.certificate.pemBytes, key: identity.privateKeyPEM())
+        }
+        return (certificates, credentials)
     }
 
     /// Starts listening and pushing, and checks the signing certificate's expiry once a day from now on

@@ -45,9 +45,11 @@ final class ServeFixture {
     ///   - clientCAs: the CA files the APNs stand-in trusts for client certificates (default: the shared
     ///     development identity's chain).
     ///   - serveOptions: more options for `serve` (limits, `--trust-root`), placed before the identity's.
+    ///   - apnsArguments: more options for the APNs stand-in (its token authentication).
     init(
         python: String?, environment: [String: String] = [:], postgres: String? = nil,
-        signingArguments: [String] = DevIdentity.signingArgs, clientCAs: [String]? = nil, serveOptions: [String] = []
+        signingArguments: [String] = DevIdentity.signingArgs, clientCAs: [String]? = nil, serveOptions: [String] = [],
+        apnsArguments: [String] = []
     ) throws {
         tmp = try TempDir()
         db = tmp.path("store.db")
@@ -63,7 +65,7 @@ final class ServeFixture {
                 [
                     ServeTools.pushServer, "--cert", pki.serverCert, "--key", pki.serverKey, "--ca", pki.clientCA,
                     "--log", apnsLog,
-                ],
+                ] + apnsArguments,
                 stderrPath: tmp.path("apns.err"), keepStdinOpen: true)
             let line = try server.firstLine()
             guard line.hasPrefix("PORT "), let apnsPort = Int(line.dropFirst(5)) else {

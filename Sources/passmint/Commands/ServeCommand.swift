@@ -3,6 +3,7 @@ import Foundation
 import PassService
 import PassSigning
 import PassHTTP
+import PassMint
 import PassServer
 
 /// `passmint serve`: the Wallet web service and the push sender.
@@ -18,6 +19,12 @@ struct ServeCommand: Command {
             default PASSMINT_ADMIN_TOKEN; disabled when unset), /healthz and /metrics. Passes are re-rendered and
             signed from their stored record. Changes made with `passmint update` or the admin PATCH are pushed to
             every registered device over HTTP/2 with the Pass Type ID certificate as TLS client certificate.
+            With --apns-key, --apns-key-id and --apns-team-id the pass types whose certificate is of the key's team
+            push with an APNs provider token instead (ES256, one per instance, renewed every 50 minutes and when
+            APNs answers ExpiredProviderToken); every other pass type keeps its certificate (--apns-cert-dir adds
+            the certificate of another pass type). Apple documents only the certificate for pass updates; the
+            token is what other libraries use in production. At start serve says which pass types push how.
+            Pushes go to Apple's production host only: the sandbox host is refused.
             Stops cleanly on SIGINT or SIGTERM. On SIGHUP the signing identity is loaded again from the same
             files: a renewed certificate that covers the stored pass types and the team, chains to the WWDR
             intermediate and is valid signs every download from then on; a refused one is logged and the one in
@@ -57,6 +64,16 @@ struct ServeCommand: Command {
             .value("write-workers", "N", "threads for requests that write to the store (default: 16 per core, max 64)"),
             .value("apns", "URL", "APNs base URL (default https://api.push.apple.com)"),
             .value("apns-ca", "FILE", "trust this CA for APNs instead of the system store (tests)"),
+            .value(
+                "apns-key", "FILE",
+                "APNs auth key (.p8) to push with a provider token for the pass types of its team (with --apns-key-id, --apns-team-id)"
+            ),
+            .value("apns-key-id", "ID", "the auth key's 10-character key ID"),
+            .value("apns-team-id", "ID", "the auth key's 10-character team ID"),
+            .value(
+                "apns-cert-dir", "DIR",
+                "another Pass Type ID certificate (pass-cert.pem, pass-key.pem, wwdr.pem in DIR) that pushes for its own pass type",
+                repeatable: true),
             .value("admin-token-env", "VAR", "environment variable holding the admin bearer token"),
             LinkArguments.option,
             .value("access-log", "FILE", "append a JSON Lines access log to FILE (mode 0600), or - for stdout"),
@@ -125,7 +142,9 @@ struct ServeCommand: Command {
             store: try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db"),
             configuration: configuration,
             apnsURL: args.value("apns") ?? "https://api.push.apple.com", apnsCAFile: args.value("apns-ca"),
-            identity: IdentityArguments.make(args), trustRoots: try TrustArguments.load(args))
+            identity: IdentityArguments.make(args), trustRoots: try TrustArguments.load(args),
+            apnsToken: try Self.tokenOptions(args),
+            pushIdentities: args.all("apns-cert-dir").map { IdentityOptions(defaultDirectory: $0) })
         switch (args.value("access-log"), args.flag("log-requests")) {
         case (let file?, false): accessLog = file == "-" ? .standardOutput : .file(file)
         case (nil, true): accessLog = .standardError
@@ -137,6 +156,17 @@ struct ServeCommand: Command {
         case (nil, nil): tls = nil
         case (_?, nil): throw .usage("--tls-cert needs --tls-key, the certificate's private key")
         case (nil, _?): throw .usage("--tls-key needs --tls-cert, the certificate it belongs to")
+        }
+    }
+
+    /// `--apns-key` with its key ID and team ID, all three or none.
+    private static func tokenOptions(_ args: ParsedArguments) throws(CLIError) -> APNsTokenOptions? {
+        switch (args.value("apns-key"), args.value("apns-key-id"), args.value("apns-team-id")) {
+        case (nil, nil, nil): return nil
+        case (let key?, let id?, let team?): return APNsTokenOptions(keyPath: key, keyID: id, teamID: team)
+        default:
+            throw .usage(
+                "--apns-key, --apns-key-id and --apns-team-id go together: the .p8 file, its key ID and its team ID")
         }
     }
 
@@ -174,6 +204,7 @@ struct ServeCommand: Command {
         do {
             runner = try ServiceRunner(options: options)
             for warning in runner.warnings { Console.error("warning: \(warning)") }
+            for line in runner.pushPlan.lines { Console.error("passmint serve: \(line)") }
             reload = Self.reloadOnHangUp(runner)
             try runner.start(log: { Console.error("passmint serve: \($0)") })
         } catch {
