@@ -125,8 +125,11 @@ package final class ServiceRunner: Sendable {
             passTypes: Set(storedPassTypes + Array(pushCertificates.certificates.keys)),
             certificates: pushCertificates.certificates, defaultCertificate: identity.certificate)
         do {
+            var pusherOptions = Pusher.Options()
+            pusherOptions.eventsPerPass = options.configuration.events?.perPass
             pusher = try Pusher(
-                outbox: store, configuration: apns, onResult: { metrics.recordPush(result: $0) })
+                outbox: store, configuration: apns, options: pusherOptions,
+                onAnswer: { metrics.recordPush(result: $0.outcome.label, reason: $0.reason) })
         } catch {
             throw .environment("APNs at \(options.apnsURL): \(error)")
         }

@@ -47,6 +47,11 @@ struct ServeCommand: Command {
             a pass whose template has personalization.json and nfc, not personalized yet, once per pass (a repeat
             gets the same signature); any other request gets the same 404, whether or not the serial exists.
 
+            What happens to each pass is recorded for `passmint trace`: registrations, list requests, downloads,
+            APNs answers and the device's log lines that name it, written in batches off the request path, at most
+            --events-per-pass per pass (oldest dropped) for --event-retention-days; no authentication token is
+            kept, and a push token only as its first 8 characters. --no-pass-events records none.
+
             --access-log writes one JSON object per answered request: time (UTC), method, route (the pattern,
             such as GET /v1/passes/:passType/:serial, or unmatched), status, bytes (body) and duration_ms; never
             the path, a header or a body, so no device ID, token or push token. /metrics has per-route request
@@ -93,6 +98,11 @@ struct ServeCommand: Command {
             .value(
                 "request-timeout", "SECONDS",
                 "deadline of a request's head, and of its body plus 1 s/KiB (default 30; 0: none)"),
+            .value(
+                "events-per-pass", "N",
+                "most events kept per pass for passmint trace (default 200; the oldest go first)"),
+            .value("event-retention-days", "DAYS", "events and versions older than this are deleted (default 30)"),
+            .flag("no-pass-events", "record no events (passmint trace then shows versions only)"),
             TrustArguments.option,
         ] + UnauthenticatedArguments.options + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp)
             + IdentityArguments.options,
@@ -138,6 +148,17 @@ struct ServeCommand: Command {
             adminTokenVariable: args.value("admin-token-env") ?? "PASSMINT_ADMIN_TOKEN")
         configuration.linkBase = try LinkArguments.base(args)
         configuration.unauthenticated = try UnauthenticatedArguments.limits(args, of: Self.spec)
+        if args.flag("no-pass-events") {
+            if args.value("events-per-pass") != nil || args.value("event-retention-days") != nil {
+                throw .usage("--no-pass-events records nothing; leave out --events-per-pass and --event-retention-days")
+            }
+            configuration.events = nil
+        } else {
+            let defaults = PassEventOptions()
+            configuration.events = PassEventOptions(
+                retentionDays: try args.integer("event-retention-days", of: Self.spec) ?? defaults.retentionDays,
+                perPass: try args.integer("events-per-pass", of: Self.spec) ?? defaults.perPass)
+        }
         options = ServiceRunner.Options(
             store: try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db"),
             configuration: configuration,

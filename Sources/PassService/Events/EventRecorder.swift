@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+import Synchronization
+import PassLog
+import PassStore
+
+/// Takes events from the request threads and writes them in batches on a thread of its own, so a request only
+/// appends to a queue: the store sees one transaction per batch (like the group commit of registrations), never
+/// one per request. The queue is bounded (`PassEventOptions.maxQueued`); what does not fit is dropped and counted.
+package final class EventRecorder: Sendable {
+    private struct Queue {
+        var events: [PassEvent] = []
+        var lists: [ListRequest] = []
+        var dropped = 0
+        var running = false
+        var stopping = false
+        var count: Int { events.count + lists.count }
+    }
+
+    /// Events one transaction writes at most.
+    static let batchLimit = 2000
+    /// How long an event may wait for its batch when few arrive.
+    static let flushInterval = DispatchTimeInterval.milliseconds(100)
+
+    private let store: any PassEventStore
+    private let options: PassEventOptions
+    private let queue = Mutex(Queue())
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    /// Counts written and dropped events.
+    private let onWritten: @Sendable (_ written: Int, _ dropped: Int) -> Void
+
+    package init(
+        store: any PassEventStore, options: PassEventOptions,
+        onWritten: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+    ) {
+        self.store = store
+        self.options = options
+        self.onWritten = onWritten
+    }
+
+    /// Queues one event (the device's request is answered without waiting for it).
+    package func record(_ event: PassEvent) {
+        let full = queue.withLock { queue -> Bool in
+            guard queue.count < options.maxQueued else {
+                queue.dropped += 1
+                return false
+            }
+            queue.events.append(event)
+            return queue.count == Self.batchLimit
+        }
+        if full { wake.signal() }
+    }
+
+    /// Queues one list request (stored as an event of each pass the device holds of that type).
+    package func record(_ list: ListRequest) {
+        let full = queue.withLock { queue -> Bool in
+            guard queue.count < options.maxQueued else {
+                queue.dropped += 1
+                return false
+            }
+            queue.lists.append(list)
+            return queue.count == Self.batchLimit
+        }
+        if full { wake.signal() }
+    }
+
+    /// Starts the writer thread.
+    package func start() {
+        let start = queue.withLock { queue -> Bool in
+            guard !queue.running else { return false }
+            queue.running = true
+            return true
+        }
+        guard start else { return }
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "passmint-events"
+        thread.start()
+    }
+
+    /// Writes what is queued and stops the writer.
+    package func stop() {
+        let running = queue.withLock { queue -> Bool in
+            defer { queue.stopping = true }
+            return queue.running && !queue.stopping
+        }
+        guard running else { return }
+        wake.signal()
+        finished.wait()
+    }
+
+    /// Writes everything queued now, on the caller's thread (tests and tools; the writer does this on its own).
+    package func flush() {
+        while writeBatch() > 0 {}
+    }
+
+    private func run() {
+        while true {
+            _ = wake.wait(timeout: .now() + Self.flushInterval)
+            while writeBatch() == Self.batchLimit {}
+            if queue.withLock({ $0.stopping }) {
+                flush()
+                return
+            }
+        }
+    }
+
+    /// Takes one batch off the queue and writes it; the number of events taken.
+    private func writeBatch() -> Int {
+        let (events, lists, dropped) = queue.withLock { queue -> ([PassEvent], [ListRequest], Int) in
+            let events = Array(queue.events.prefix(Self.batchLimit))
+            queue.events.removeFirst(events.count)
+            let lists = Array(queue.lists.prefix(Self.batchLimit - events.count))
+            queue.lists.removeFirst(lists.count)
+            defer { queue.dropped = 0 }
+            return (events, lists, queue.dropped)
+        }
+        let taken = events.count + lists.count
+        guard taken > 0 || dropped > 0 else { return 0 }
+        do {
+            try store.recordEvents(events, lists: lists, keepPerPass: options.perPass)
+            onWritten(taken, dropped)
+        } catch {
+            ServiceLog.error("events: writing \(taken) events failed, they are dropped: \(error)")
+            onWritten(0, dropped + taken)
+        }
+        return taken
+    }
+}
