@@ -156,8 +156,11 @@ package final class Metrics: Sendable {
         out += "# HELP passmint_push_results_total Push notifications by result and APNs reason (empty when "
         out += "delivered; other: a reason APNs does not document; no reason: none in the answer).\n"
         out += "# TYPE passmint_push_results_total counter\n"
-        for (key, count) in pushReasons.withLock({ $0 }).sorted(by: { ($0.key.result, $0.key.reason) < ($1.key.result, $1.key.reason) }) {
-            out += "passmint_push_results_total{result=\(Self.label(key.result)),reason=\(Self.label(key.reason))} \(count)\n"
+        for (key, count) in pushReasons.withLock({ $0 }).sorted(by: {
+            ($0.key.result, $0.key.reason) < ($1.key.result, $1.key.reason)
+        }) {
+            out +=
+                "passmint_push_results_total{result=\(Self.label(key.result)),reason=\(Self.label(key.reason))} \(count)\n"
         }
         if let oldestPendingPush {
             out += "# HELP passmint_push_oldest_pending_seconds Age of the oldest push still waiting in the outbox "

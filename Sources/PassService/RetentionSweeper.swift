@@ -50,9 +50,11 @@ final class RetentionSweeper: Sendable {
     func sweep(now: Date = Date()) -> [UnauthenticatedKind: Int] {
         if let events {
             do {
-                _ = try events.store.deleteEvents(before: now.addingTimeInterval(-Double(events.retentionDays) * 86_400))
+                _ = try events.store.deleteEvents(
+                    before: now.addingTimeInterval(-Double(events.retentionDays) * 86_400))
             } catch {
-                ServiceLog.error("retention: deleting pass events older than \(events.retentionDays) days failed: \(error)")
+                ServiceLog.error(
+                    "retention: deleting pass events older than \(events.retentionDays) days failed: \(error)")
             }
         }
         let cutoff = now.addingTimeInterval(-Double(limits.retentionDays) * 86_400)

@@ -13,9 +13,10 @@ enum PassEventCoding {
             object = ["status": status, "included": included]
             if let since { object["since"] = since }
             if let lastUpdated { object["lastUpdated"] = lastUpdated }
-        case .downloaded(let ifModifiedSince, let status, let lastModified):
+        case .downloaded(let ifModifiedSince, let seconds, let status, let lastModified):
             object = ["status": status, "lastModified": lastModified]
             if let ifModifiedSince { object["ifModifiedSince"] = ifModifiedSince }
+            if let seconds { object["ifModifiedSinceSeconds"] = seconds }
         case .pushed(let status, let reason, let apnsID, let timestamp, let authentication):
             object = ["status": status, "auth": authentication]
             if let reason { object["reason"] = reason }
@@ -45,7 +46,8 @@ enum PassEventCoding {
                 lastUpdated: int("lastUpdated"))
         case .downloaded:
             return .downloaded(
-                ifModifiedSince: string("ifModifiedSince"), status: Int(int("status") ?? 0),
+                ifModifiedSince: string("ifModifiedSince"), ifModifiedSinceSeconds: int("ifModifiedSinceSeconds"),
+                status: Int(int("status") ?? 0),
                 lastModified: string("lastModified") ?? "")
         case .pushed:
             return .pushed(

@@ -25,9 +25,9 @@ package enum PassEventDetail: Sendable, Equatable {
     /// The list request's `passesUpdatedSince` (nil: none), its status (200 or 204), whether this pass was in the
     /// answer, and the answer's `lastUpdated`.
     case listed(since: Int64?, status: Int, included: Bool, lastUpdated: Int64?)
-    /// The download's `If-Modified-Since` (nil: none), status (200 or 304) and the `Last-Modified` served; the
-    /// event's tag is the version served.
-    case downloaded(ifModifiedSince: String?, status: Int, lastModified: String)
+    /// The download's `If-Modified-Since` (nil: none) as sent and as seconds since 1970 (nil: not an HTTP date),
+    /// its status (200 or 304) and the `Last-Modified` served; the event's tag is the version served.
+    case downloaded(ifModifiedSince: String?, ifModifiedSinceSeconds: Int64?, status: Int, lastModified: String)
     /// APNs' answer: HTTP status (0: none), `reason`, `apns-id`, its error body's `timestamp` (ms), and how the
     /// push authenticated ("certificate" or "token").
     case pushed(status: Int, reason: String?, apnsID: String?, apnsTimestamp: Int64?, authentication: String)

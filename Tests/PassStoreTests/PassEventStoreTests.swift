@@ -7,7 +7,9 @@ import PassMintTestSupport
 struct PassEventStoreTests {
     let type = "pass.com.example.loyalty"
 
-    @Test("every new tag is a version with the record keys it changed, written by the store itself", arguments: StoreBackend.all)
+    @Test(
+        "every new tag is a version with the record keys it changed, written by the store itself",
+        arguments: StoreBackend.all)
     func versions(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
@@ -29,7 +31,9 @@ struct PassEventStoreTests {
         #expect(versions[2].changed["new"]?.before == "x" && versions[2].changed["new"]?.after == nil)
     }
 
-    @Test("a list request is an event of each pass the device holds, saying whether it was in the answer", arguments: StoreBackend.all)
+    @Test(
+        "a list request is an event of each pass the device holds, saying whether it was in the answer",
+        arguments: StoreBackend.all)
     func listsExpand(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A"), samplePass("B"), samplePass("C", passType: "pass.other")])
@@ -47,13 +51,16 @@ struct PassEventStoreTests {
         #expect(try f.store.passEvents(serial: "C").isEmpty, "another pass type is not listed")
     }
 
-    @Test("a log line is kept for a pass that exists only; events are trimmed to the newest N per pass", arguments: StoreBackend.all)
+    @Test(
+        "a log line is kept for a pass that exists only; events are trimmed to the newest N per pass",
+        arguments: StoreBackend.all)
     func logsAndBound(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
         let log = PassEvent(serial: "A", passType: type, device: nil, at: f.clock.now, detail: .logged(line: "x 401"))
         let stranger = PassEvent(serial: "Z", passType: type, device: nil, at: f.clock.now, detail: .logged(line: "y"))
-        let wrongType = PassEvent(serial: "A", passType: "pass.x", device: nil, at: f.clock.now, detail: .logged(line: "z"))
+        let wrongType = PassEvent(
+            serial: "A", passType: "pass.x", device: nil, at: f.clock.now, detail: .logged(line: "z"))
         try f.store.recordEvents([log, stranger, wrongType], lists: [], keepPerPass: 50)
         #expect(try f.store.passEvents(serial: "A").map(\.detail) == [.logged(line: "x 401")])
         #expect(try f.store.passEvents(serial: "Z").isEmpty)
@@ -61,7 +68,8 @@ struct PassEventStoreTests {
         let downloads = (0..<30).map { n in
             PassEvent(
                 serial: "A", passType: type, device: nil, at: f.clock.now.addingTimeInterval(Double(n)), tag: Int64(n),
-                detail: .downloaded(ifModifiedSince: nil, status: 200, lastModified: "n\(n)"))
+                detail: .downloaded(
+                    ifModifiedSince: nil, ifModifiedSinceSeconds: nil, status: 200, lastModified: "n\(n)"))
         }
         try f.store.recordEvents(Array(downloads.prefix(20)), lists: [], keepPerPass: 10)
         try f.store.recordEvents(Array(downloads.suffix(10)), lists: [], keepPerPass: 10)
@@ -74,7 +82,9 @@ struct PassEventStoreTests {
         #expect(try f.store.passVersions(serial: "A").count == 1, "the current version stays")
     }
 
-    @Test("an APNs answer is an event of every pass of the device, with device, tag and reason; retries keep their age", arguments: StoreBackend.all)
+    @Test(
+        "an APNs answer is an event of every pass of the device, with device, tag and reason; retries keep their age",
+        arguments: StoreBackend.all)
     func pushAnswers(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A"), samplePass("B")])

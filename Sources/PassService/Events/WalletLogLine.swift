@@ -18,7 +18,9 @@ enum WalletLogLine {
             let mention = Mention(passType: passType, serial: serial, device: device)
             if !found.contains(mention) { found.append(mention) }
         }
-        for match in line.matches(of: #/(?:/v1/passes/|/registrations/)(pass\.[A-Za-z0-9._-]{1,200})/([^/\s?;,)"']{1,200})/#) {
+        for match in line.matches(
+            of: #/(?:/v1/passes/|/registrations/)(pass\.[A-Za-z0-9._-]{1,200})/([^/\s?;,)"']{1,200})/#)
+        {
             add(String(match.output.1), String(match.output.2))
         }
         // "serial number S" with the pass type written elsewhere in the line: every `pass.…` word is a candidate

@@ -44,7 +44,9 @@ struct PassHandlers: Sendable {
             PassEvent(
                 serial: serial, passType: passType, device: nil, at: Date(), tag: tag,
                 detail: .downloaded(
-                    ifModifiedSince: since.map { String($0.prefix(100)) }, status: status, lastModified: lastModified)))
+                    ifModifiedSince: since.map { String($0.prefix(100)) },
+                    ifModifiedSinceSeconds: since.flatMap(HTTPDate.parse),
+                    status: status, lastModified: lastModified)))
     }
 
     private static func pkpass(_ body: SharedBytes, modifiedAtSeconds: Int64) -> Response {

@@ -30,7 +30,8 @@ extension PostgresStore: PassEventStore {
             }
             if !lists.isEmpty {
                 let answers = lists.map { list in
-                    String(decoding: (try? JSONSerialization.data(withJSONObject: list.serials)) ?? Data("[]".utf8),
+                    String(
+                        decoding: (try? JSONSerialization.data(withJSONObject: list.serials)) ?? Data("[]".utf8),
                         as: UTF8.self)
                 }
                 let inserted = try db.query(

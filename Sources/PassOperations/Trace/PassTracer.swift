@@ -1,0 +1,126 @@
+import Foundation
+import PassMint
+import PassStore
+
+/// Builds a pass's trace from what the store recorded: its versions, the events of its devices and pushes, and
+/// the diagnoses those facts support.
+package struct PassTracer: Sendable {
+    /// A download this soon after a device listed the pass is taken to be that device's (Wallet's download names
+    /// no device; it follows the list request at once).
+    static let downloadAttribution: TimeInterval = 60
+
+    package let store: any PassStore
+    package let events: any PassEventStore
+    package let templates: (any TemplateVersionStore)?
+
+    package init(store: any PassStore, events: any PassEventStore, templates: (any TemplateVersionStore)?) {
+        self.store = store
+        self.events = events
+        self.templates = templates
+    }
+
+    /// The trace of `serial`, or nil when no pass has that serial.
+    /// - Parameters:
+    ///   - now: the time "within the window" is judged at.
+    ///   - window: how long after an accepted push the phone is expected to have asked what changed.
+    /// - Throws: `PassMintError.environment` when the store cannot be read.
+    package func trace(serial: String, now: Date = Date(), window: TimeInterval = 300) throws(PassMintError)
+        -> PassTrace?
+    {
+        let details: PassDetails?
+        let versions: [PassVersionRecord]
+        let recorded: [PassEvent]
+        do {
+            details = try store.details(serial: serial)
+            versions = try events.passVersions(serial: serial)
+            recorded = try events.passEvents(serial: serial)
+        } catch {
+            throw .environment("reading what happened to pass \(serial): \(error)", about: .store)
+        }
+        guard let details else { return nil }
+        let pass = details.pass
+        let history = VersionHistory(pass: pass, versions: versions, templates: templates)
+        let attributed = Self.attribute(recorded)
+        let registeredNow = Set(details.registrations.map(\.deviceLibraryIdentifier))
+        var devices: [String: [PassTrace.Event]] = [:]
+        var other: [PassTrace.Event] = []
+        for (event, device) in attributed {
+            let view = Self.view(event, device: device)
+            if let device { devices[device, default: []].append(view) } else { other.append(view) }
+        }
+        for device in registeredNow where devices[device] == nil { devices[device] = [] }
+        let diagnoses = TraceDiagnostics(
+            pass: pass, history: history, events: attributed, registeredNow: registeredNow, now: now, window: window
+        ).diagnoses()
+        return PassTrace(
+            serialNumber: pass.serialNumber, passTypeIdentifier: pass.passTypeIdentifier,
+            webServiceURL: pass.webServiceURL, tag: String(pass.tag), lastModified: pass.modifiedAt,
+            voided: pass.voided, versions: history.views,
+            devices: devices.keys.sorted().map {
+                PassTrace.Device(device: $0, registered: registeredNow.contains($0), events: devices[$0] ?? [])
+            },
+            otherEvents: other, diagnoses: diagnoses, windowSeconds: Int(window), generatedAt: now)
+    }
+
+    /// Each event with the device it is taken to be of: its own, or for a download, the device that listed the
+    /// pass (in the answer) just before it.
+    static func attribute(_ events: [PassEvent]) -> [(event: PassEvent, device: String?)] {
+        var lastIncluded: (device: String, at: Date)?
+        return events.map { event in
+            switch event.detail {
+            case .listed(_, _, let included, _):
+                if included, let device = event.device { lastIncluded = (device, event.at) }
+                return (event, event.device)
+            case .downloaded:
+                if let last = lastIncluded, event.at.timeIntervalSince(last.at) <= downloadAttribution,
+                    event.at >= last.at
+                {
+                    return (event, last.device)
+                }
+                return (event, nil)
+            default:
+                return (event, event.device)
+            }
+        }
+    }
+
+    static func view(_ event: PassEvent, device: String?) -> PassTrace.Event {
+        var view = PassTrace.Event(at: event.at, kind: event.kind.rawValue)
+        view.device = event.device == nil ? device : nil
+        view.tag = event.tag.map(String.init)
+        switch event.detail {
+        case .registered(let created, let prefix):
+            view.created = created
+            view.pushToken = prefix
+        case .unregistered(let found):
+            view.found = found
+        case .listed(let since, let status, let included, let lastUpdated):
+            view.since = since.map(String.init)
+            view.status = status
+            view.included = included
+            view.lastUpdated = lastUpdated.map(String.init)
+        case .downloaded(let ifModifiedSince, _, let status, let lastModified):
+            view.ifModifiedSince = ifModifiedSince
+            view.status = status
+            view.lastModified = lastModified
+        case .pushed(let status, let reason, let apnsID, let timestamp, let authentication):
+            view.status = status
+            view.reason = reason
+            view.apnsID = apnsID
+            view.apnsTimestamp = timestamp.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            view.authentication = authentication
+        case .logged(let line):
+            view.line = line
+        }
+        return view
+    }
+}
+
+extension PassTrace.Event {
+    init(at: Date, kind: String) {
+        self.init(
+            at: at, kind: kind, device: nil, tag: nil, status: nil, created: nil, pushToken: nil, found: nil,
+            since: nil, included: nil, lastUpdated: nil, ifModifiedSince: nil, lastModified: nil, reason: nil,
+            apnsID: nil, apnsTimestamp: nil, authentication: nil, line: nil)
+    }
+}
