@@ -73,7 +73,8 @@ extension PassTrace {
             out += event.ifModifiedSince.map { " with If-Modified-Since \($0)" } ?? ""
             out += " → \(event.status ?? 0), tag \(event.tag ?? "?"), Last-Modified \(event.lastModified ?? "?")"
         case "pushed":
-            out += "push for tag \(event.tag ?? "?") → APNs \(event.status ?? 0)"
+            out += "push for tag \(event.tag ?? "?") → "
+            out += event.status.map { $0 == 0 ? "no answer from APNs:" : "APNs \($0)" } ?? "?"
             out += event.reason.map { " \($0)" } ?? ""
             out += event.apnsID.map { ", apns-id \($0)" } ?? ""
             out += event.apnsTimestamp.map { ", inactive since \(DateText.utc($0))" } ?? ""

@@ -65,22 +65,14 @@ package struct PassTracer: Sendable {
     /// Each event with the device it is taken to be of: its own, or for a download, the device that listed the
     /// pass (in the answer) just before it.
     static func attribute(_ events: [PassEvent]) -> [(event: PassEvent, device: String?)] {
-        var lastIncluded: (device: String, at: Date)?
+        let lists: [(device: String, at: Date)] = events.compactMap { event in
+            guard case .listed(_, _, true, _) = event.detail, let device = event.device else { return nil }
+            return (device, event.at)
+        }
         return events.map { event in
-            switch event.detail {
-            case .listed(_, _, let included, _):
-                if included, let device = event.device { lastIncluded = (device, event.at) }
-                return (event, event.device)
-            case .downloaded:
-                if let last = lastIncluded, event.at.timeIntervalSince(last.at) <= downloadAttribution,
-                    event.at >= last.at
-                {
-                    return (event, last.device)
-                }
-                return (event, nil)
-            default:
-                return (event, event.device)
-            }
+            guard case .downloaded = event.detail else { return (event, event.device) }
+            let before = lists.last { $0.at <= event.at && event.at.timeIntervalSince($0.at) <= downloadAttribution }
+            return (event, before?.device)
         }
     }
 

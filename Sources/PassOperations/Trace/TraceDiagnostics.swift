@@ -33,13 +33,12 @@ struct TraceDiagnostics {
 
     private func text(_ date: Date) -> String { DateText.utc(date) }
 
-    /// When the current version was made: its `Last-Modified`, or the first push for it when that came earlier
-    /// (a second stays ahead of the clock when two changes fall in one second).
+    /// When the current version reached the service's answers: the first push for its tag (pushes are queued in
+    /// the change's transaction), else its `Last-Modified` (whole seconds).
     private var changeTime: Date {
         let current = history.current
-        let modified = Date(timeIntervalSince1970: TimeInterval(current.modifiedAtSeconds))
         let firstPush = events.first { $0.event.kind == .pushed && $0.event.tag == current.tag }?.event.at
-        return min(modified, firstPush ?? modified).addingTimeInterval(-1)
+        return firstPush ?? Date(timeIntervalSince1970: TimeInterval(current.modifiedAtSeconds))
     }
 
     // MARK: - no device
@@ -154,7 +153,9 @@ struct TraceDiagnostics {
 
     private func listSerialMissing(_ events: [PassEvent], device: String) -> TraceDiagnosis? {
         let change = changeTime
-        guard events.contains(where: { $0.kind == .registered && $0.at < change }) else { return nil }
+        let tag = history.current.tag
+        // A device that registered at an older version, so it needs this one.
+        guard events.contains(where: { $0.kind == .registered && ($0.tag ?? tag) < tag }) else { return nil }
         let lists = events.filter { $0.kind == .listed && $0.at >= change }
         guard let last = lists.last, case .listed(let since, let status, _, _) = last.detail,
             !lists.contains(where: {
@@ -162,7 +163,6 @@ struct TraceDiagnostics {
                 return false
             })
         else { return nil }
-        let tag = history.current.tag
         let sinceText = since.map { "passesUpdatedSince=\($0)" } ?? "no passesUpdatedSince"
         return TraceDiagnosis(
             code: .listSerialMissing, device: device, at: last.at,
@@ -179,11 +179,10 @@ struct TraceDiagnostics {
     // MARK: - downloads
 
     private func downloadNotModified() -> TraceDiagnosis? {
-        let change = changeTime
         guard
             let refused = events.last(where: {
                 if case .downloaded(_, let seconds?, let status, _) = $0.event.detail, status == 304,
-                    $0.event.at >= change, let tag = $0.event.tag, let served = history.version(tag: tag)
+                    let tag = $0.event.tag, let served = history.version(tag: tag)
                 {
                     return seconds != served.modifiedAtSeconds
                 }

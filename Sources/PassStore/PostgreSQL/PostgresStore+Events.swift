@@ -100,7 +100,7 @@ extension PostgresStore: PassEventStore {
     package func passEvents(serial: String) throws -> [PassEvent] {
         try pool.withConnection { db in
             let result = try db.query(
-                "SELECT pass_type, device, kind, at, tag, detail FROM pass_events WHERE serial = $1 ORDER BY id",
+                "SELECT pass_type, device, kind, at, tag, detail FROM pass_events WHERE serial = $1 ORDER BY at, id",
                 [serial])
             return (0..<result.rowCount).compactMap { row in
                 guard let detail = PassEventCoding.decode(kind: result.string(row, 2), result.string(row, 5)) else {

@@ -100,7 +100,7 @@ extension SQLiteStore: PassEventStore {
     package func passEvents(serial: String) throws -> [PassEvent] {
         try pool.withConnection { db in
             try db.withStatement(
-                "SELECT pass_type, device, kind, at, tag, detail FROM pass_events WHERE serial = ?1 ORDER BY id"
+                "SELECT pass_type, device, kind, at, tag, detail FROM pass_events WHERE serial = ?1 ORDER BY at, id"
             ) { s in
                 try s.bind(1, serial)
                 var events: [PassEvent] = []
