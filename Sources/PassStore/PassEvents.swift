@@ -17,7 +17,7 @@ package enum PassEventKind: String, Sendable, CaseIterable {
 }
 
 /// The facts of one event, by kind. Never an authentication token; a push token only as a short prefix.
-package enum PassEventDetail: Sendable, Equatable {
+package enum PassEventDetail: Sendable, Hashable {
     /// `created`: 201 (new registration) or 200 (known); the push token's first characters.
     case registered(created: Bool, pushTokenPrefix: String)
     /// `found`: there was a registration to remove.
@@ -59,12 +59,17 @@ package struct PassEvent: Sendable, Equatable {
     /// The pass's tag the event concerns (pushed: the tag queued; downloaded: the tag served).
     package var tag: Int64?
     package var detail: PassEventDetail
+    /// How many identical events this one stands for (downloads of one version that arrive together are kept as
+    /// one event with their count).
+    package var count: Int
 
     package var kind: PassEventKind { detail.kind }
 
     package init(
-        serial: String, passType: String, device: String?, at: Date, tag: Int64? = nil, detail: PassEventDetail
+        serial: String, passType: String, device: String?, at: Date, tag: Int64? = nil, detail: PassEventDetail,
+        count: Int = 1
     ) {
+        self.count = count
         self.serial = serial
         self.passType = passType
         self.device = device

@@ -123,7 +123,43 @@ struct ServeTraceTests {
         #expect(codes == ["update.silent"])
         #expect(try f.http("GET", "/admin/v1/passes/TRACE-silent/trace").status == 401)
         #expect(try f.http("GET", "/admin/v1/passes/NOPE/trace", headers: auth).status == 404)
+
+        // /metrics: the push outcomes by APNs reason, and the age of the oldest push still waiting (the 403 one is
+        // retried later, so it waits).
+        let metrics = try f.http("GET", "/metrics").text
+        for line in [
+            #"passmint_push_results_total{result="unregistered",reason="BadDeviceToken"} 1"#,
+            #"passmint_push_results_total{result="unregistered",reason="DeviceTokenNotForTopic"} 1"#,
+            #"passmint_push_results_total{result="unregistered",reason="Unregistered"} 1"#,
+            #"passmint_push_results_total{result="failed",reason="Forbidden"} 1"#,
+        ] {
+            #expect(metrics.contains(line), "\(line)")
+        }
+        let delivered = metrics.split(separator: "\n").first {
+            $0.hasPrefix(#"passmint_push_results_total{result="delivered",reason=""}"#)
+        }
+        #expect(delivered.flatMap { Int($0.split(separator: " ").last ?? "") } == 5, "\(delivered ?? "none")")
+        let oldest = metrics.split(separator: "\n").first { $0.hasPrefix("passmint_push_oldest_pending_seconds ") }
+        let age = oldest.flatMap { Double($0.split(separator: " ").last ?? "") }
+        #expect(age.map { $0 > 0 } == true, "\(oldest ?? "no gauge")")
         #expect(f.stop() == 0)
+    }
+
+    @Test("serve --no-pass-events records nothing; trace then shows the versions only")
+    func eventsOff() throws {
+        let f = try ServeFixture(python: nil, serveOptions: ["--no-pass-events"])
+        defer { f.stop() }
+        let issued = try f.generate(serial: "QUIET-1")
+        #expect(
+            try f.register(
+                device: "quiet", serial: "QUIET-1", token: issued.token, pushToken: ServeTools.token("ab", 1)
+            )
+            .status == 201)
+        #expect(try f.download(serial: "QUIET-1", token: issued.token).status == 200)
+        #expect(try f.update("QUIET-1", ["tier=Gold"]).status == 0)
+        #expect(f.stop() == 0)  // a writer would flush on stop
+        #expect(try f.count("pass_events") == 0)
+        #expect(try f.count("pass_versions", where: "serial = 'QUIET-1'") == 2)
     }
 
     /// Runs the simulator through `scenario`: the steps before the change, the change and its push, the rest.

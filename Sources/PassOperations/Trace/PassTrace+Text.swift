@@ -72,6 +72,7 @@ extension PassTrace {
             out += "downloaded"
             out += event.ifModifiedSince.map { " with If-Modified-Since \($0)" } ?? ""
             out += " → \(event.status ?? 0), tag \(event.tag ?? "?"), Last-Modified \(event.lastModified ?? "?")"
+            out += event.count.map { " (×\($0))" } ?? ""
         case "pushed":
             out += "push for tag \(event.tag ?? "?") → "
             out += event.status.map { $0 == 0 ? "no answer from APNs:" : "APNs \($0)" } ?? "?"

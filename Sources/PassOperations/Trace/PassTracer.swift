@@ -80,6 +80,7 @@ package struct PassTracer: Sendable {
         var view = PassTrace.Event(at: event.at, kind: event.kind.rawValue)
         view.device = event.device == nil ? device : nil
         view.tag = event.tag.map(String.init)
+        view.count = event.count > 1 ? event.count : nil
         switch event.detail {
         case .registered(let created, let prefix):
             view.created = created
@@ -113,6 +114,6 @@ extension PassTrace.Event {
         self.init(
             at: at, kind: kind, device: nil, tag: nil, status: nil, created: nil, pushToken: nil, found: nil,
             since: nil, included: nil, lastUpdated: nil, ifModifiedSince: nil, lastModified: nil, reason: nil,
-            apnsID: nil, apnsTimestamp: nil, authentication: nil, line: nil)
+            apnsID: nil, apnsTimestamp: nil, authentication: nil, line: nil, count: nil)
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import PassConcurrency
 import PassLog
 import PassStore
 
@@ -24,7 +25,8 @@ package final class EventRecorder: Sendable {
 
     private let store: any PassEventStore
     private let options: PassEventOptions
-    private let queue = Mutex(Queue())
+    /// Appended to by every request thread: a lock that sleeps rather than spins (see `SleepingLock`).
+    private let queue = SleepingLock(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     /// Counts written and dropped events.
@@ -100,33 +102,74 @@ package final class EventRecorder: Sendable {
     private func run() {
         while true {
             _ = wake.wait(timeout: .now() + Self.flushInterval)
-            while writeBatch() == Self.batchLimit {}
-            if queue.withLock({ $0.stopping }) {
-                flush()
-                return
-            }
+            let stopping = queue.withLock { $0.stopping }
+            flush()
+            if stopping { return }
         }
     }
 
-    /// Takes one batch off the queue and writes it; the number of events taken.
+    /// Takes everything queued (swapping the queue for an empty one, so request threads never wait for a copy)
+    /// and writes it in batches; the number of events taken.
     private func writeBatch() -> Int {
         let (events, lists, dropped) = queue.withLock { queue -> ([PassEvent], [ListRequest], Int) in
-            let events = Array(queue.events.prefix(Self.batchLimit))
-            queue.events.removeFirst(events.count)
-            let lists = Array(queue.lists.prefix(Self.batchLimit - events.count))
-            queue.lists.removeFirst(lists.count)
-            defer { queue.dropped = 0 }
-            return (events, lists, queue.dropped)
+            defer {
+                queue.events = []
+                queue.lists = []
+                queue.dropped = 0
+            }
+            return (queue.events, queue.lists, queue.dropped)
         }
         let taken = events.count + lists.count
         guard taken > 0 || dropped > 0 else { return 0 }
-        do {
-            try store.recordEvents(events, lists: lists, keepPerPass: options.perPass)
-            onWritten(taken, dropped)
-        } catch {
-            ServiceLog.error("events: writing \(taken) events failed, they are dropped: \(error)")
-            onWritten(0, dropped + taken)
+        var written = 0
+        var lost = dropped
+        let coalesced = Self.coalesce(events)
+        var start = 0
+        var listStart = 0
+        while start < coalesced.count || listStart < lists.count {
+            let chunk = Array(coalesced[start..<min(coalesced.count, start + Self.batchLimit)])
+            let room = Self.batchLimit - chunk.count
+            let listChunk = Array(lists[listStart..<min(lists.count, listStart + room)])
+            start += chunk.count
+            listStart += listChunk.count
+            let represented = chunk.reduce(0) { $0 + $1.count } + listChunk.count
+            do {
+                try store.recordEvents(chunk, lists: listChunk, keepPerPass: options.perPass)
+                written += represented
+            } catch {
+                ServiceLog.error("events: writing \(represented) events failed, they are dropped: \(error)")
+                lost += represented
+            }
         }
+        onWritten(written, lost)
         return taken
+    }
+
+    /// Downloads of one pass's version with the same answer that arrived together become one event with their
+    /// count: a fan-out sends thousands of phones for the same version at once, and the pass keeps only its
+    /// newest events. Every other event is kept as it is, in order.
+    static func coalesce(_ events: [PassEvent]) -> [PassEvent] {
+        struct Key: Hashable {
+            var serial: String
+            var tag: Int64?
+            var detail: PassEventDetail
+        }
+        var out: [PassEvent] = []
+        var index: [Key: Int] = [:]
+        out.reserveCapacity(events.count)
+        for event in events {
+            guard event.device == nil, case .downloaded = event.detail else {
+                out.append(event)
+                continue
+            }
+            let key = Key(serial: event.serial, tag: event.tag, detail: event.detail)
+            if let at = index[key] {
+                out[at].count += event.count
+            } else {
+                index[key] = out.count
+                out.append(event)
+            }
+        }
+        return out
     }
 }

@@ -24,7 +24,7 @@ extension PostgresStore: PassEventStore {
                         Self.textArray(events.map(\.device)), Self.textArray(events.map(\.kind.rawValue)),
                         Self.textArray(events.map { String(RecordCoding.milliseconds($0.at)) }),
                         Self.textArray(events.map { $0.tag.map(String.init) }),
-                        Self.textArray(events.map { PassEventCoding.encode($0.detail) }),
+                        Self.textArray(events.map { PassEventCoding.encode($0.detail, count: $0.count) }),
                     ])
                 for row in 0..<inserted.rowCount { touched.insert(inserted.string(row, 0)) }
             }
@@ -103,13 +103,14 @@ extension PostgresStore: PassEventStore {
                 "SELECT pass_type, device, kind, at, tag, detail FROM pass_events WHERE serial = $1 ORDER BY at, id",
                 [serial])
             return (0..<result.rowCount).compactMap { row in
-                guard let detail = PassEventCoding.decode(kind: result.string(row, 2), result.string(row, 5)) else {
+                guard let decoded = PassEventCoding.decode(kind: result.string(row, 2), result.string(row, 5)) else {
                     return nil
                 }
                 return PassEvent(
                     serial: serial, passType: result.string(row, 0), device: result.optionalString(row, 1),
                     at: Date(timeIntervalSince1970: Double(result.int64(row, 3)) / 1000),
-                    tag: result.optionalString(row, 4).flatMap { Int64($0) }, detail: detail)
+                    tag: result.optionalString(row, 4).flatMap { Int64($0) }, detail: decoded.detail,
+                    count: decoded.count)
             }
         }
     }

@@ -105,12 +105,13 @@ extension SQLiteStore: PassEventStore {
                 try s.bind(1, serial)
                 var events: [PassEvent] = []
                 while try s.step() {
-                    guard let detail = PassEventCoding.decode(kind: s.string(2), s.string(5)) else { continue }
+                    guard let decoded = PassEventCoding.decode(kind: s.string(2), s.string(5)) else { continue }
                     events.append(
                         PassEvent(
                             serial: serial, passType: s.string(0), device: s.optionalString(1),
                             at: Date(timeIntervalSince1970: Double(s.int64(3)) / 1000),
-                            tag: s.optionalString(4).flatMap { Int64($0) }, detail: detail))
+                            tag: s.optionalString(4).flatMap { Int64($0) }, detail: decoded.detail,
+                            count: decoded.count))
                 }
                 return events
             }
@@ -182,7 +183,7 @@ extension SQLiteStore: PassEventStore {
             try s.bind(4, event.kind.rawValue)
             try s.bind(5, milliseconds(event.at))
             if let tag = event.tag { try s.bind(6, tag) }
-            try s.bind(7, PassEventCoding.encode(event.detail))
+            try s.bind(7, PassEventCoding.encode(event.detail, count: event.count))
             try s.run()
         }
     }
