@@ -5,32 +5,61 @@ import PassModel
 /// stands for several identical ones.
 enum PassEventCoding {
     static func encode(_ detail: PassEventDetail, count: Int = 1) -> String {
-        var object: [String: JSONValue] = [:]
-        func int(_ key: String, _ value: Int64?) { if let value { object[key] = .integer(value) } }
-        func text(_ key: String, _ value: String?) { if let value { object[key] = .string(value) } }
+        // Written by hand, not through a JSON value: the event writer encodes thousands of these a second.
+        var out = "{"
+        func add(_ key: String, _ literal: String) {
+            if out.utf8.count > 1 { out += "," }
+            out += "\"" + key + "\":" + literal
+        }
+        func add(_ key: String, int value: Int64?) { if let value { add(key, String(value)) } }
+        func add(_ key: String, text value: String?) { if let value { add(key, quoted(value)) } }
         switch detail {
         case .registered(let created, let prefix):
-            object = ["created": .bool(created), "pushToken": .string(prefix)]
+            add("created", created ? "true" : "false")
+            add("pushToken", text: prefix)
         case .unregistered(let found):
-            object = ["found": .bool(found)]
+            add("found", found ? "true" : "false")
         case .listed(let since, let status, let included, let lastUpdated):
-            object = ["status": .integer(Int64(status)), "included": .bool(included)]
-            int("since", since)
-            int("lastUpdated", lastUpdated)
+            add("status", int: Int64(status))
+            add("included", included ? "true" : "false")
+            add("since", int: since)
+            add("lastUpdated", int: lastUpdated)
         case .downloaded(let ifModifiedSince, let seconds, let status, let lastModified):
-            object = ["status": .integer(Int64(status)), "lastModified": .string(lastModified)]
-            text("ifModifiedSince", ifModifiedSince)
-            int("ifModifiedSinceSeconds", seconds)
+            add("status", int: Int64(status))
+            add("lastModified", text: lastModified)
+            add("ifModifiedSince", text: ifModifiedSince)
+            add("ifModifiedSinceSeconds", int: seconds)
         case .pushed(let status, let reason, let apnsID, let timestamp, let authentication):
-            object = ["status": .integer(Int64(status)), "auth": .string(authentication)]
-            text("reason", reason)
-            text("apnsID", apnsID)
-            int("timestamp", timestamp)
+            add("status", int: Int64(status))
+            add("auth", text: authentication)
+            add("reason", text: reason)
+            add("apnsID", text: apnsID)
+            add("timestamp", int: timestamp)
         case .logged(let line):
-            object = ["line": .string(String(line.prefix(PassEvent.maxLogLineLength)))]
+            add("line", text: String(line.prefix(PassEvent.maxLogLineLength)))
         }
-        if count > 1 { object["count"] = .integer(Int64(count)) }
-        return String(decoding: JSONWriter.serialize(.object(object), pretty: false), as: UTF8.self)
+        if count > 1 { add("count", int: Int64(count)) }
+        return out + "}"
+    }
+
+    /// A JSON string literal: quote, backslash and control characters escaped.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     /// The detail and count of a stored event; nil for a kind or a shape this version does not know (skipped by

@@ -33,7 +33,7 @@ extension PassTrace {
         if devices.isEmpty { out += "  none\n" }
         for device in devices {
             out += "  \(device.device)\(device.registered ? " (registered)" : " (not registered now)")\n"
-            for event in device.events { out += "    " + Self.line(event) + "\n" }
+            for event in device.events { out += "    " + Self.line(event, inDevice: true) + "\n" }
         }
         if !otherEvents.isEmpty {
             out += "\nEvents no device is named for (Wallet's download names none):\n"
@@ -55,9 +55,10 @@ extension PassTrace {
     private static func value(_ text: String?) -> String { text.map { "\"\($0)\"" } ?? "(none)" }
 
     /// One event as a line: time, what, facts.
-    static func line(_ event: Event) -> String {
+    /// - Parameter inDevice: the line is listed under a device: a download is attributed to it, not named.
+    static func line(_ event: Event, inDevice: Bool = false) -> String {
         var out = DateText.utc(event.at) + "  "
-        if let device = event.device { out += "[\(device)] " }
+        if let device = event.device, !inDevice { out += "[\(device)] " }
         switch event.kind {
         case "registered":
             out +=

@@ -153,6 +153,16 @@ package final class EventRecorder: Sendable {
             var serial: String
             var tag: Int64?
             var detail: PassEventDetail
+
+            /// The serial and numbers only: the dates as text add nothing to tell downloads apart.
+            func hash(into hasher: inout Hasher) {
+                hasher.combine(serial)
+                hasher.combine(tag)
+                if case .downloaded(_, let seconds, let status, _) = detail {
+                    hasher.combine(seconds)
+                    hasher.combine(status)
+                }
+            }
         }
         var out: [PassEvent] = []
         var index: [Key: Int] = [:]

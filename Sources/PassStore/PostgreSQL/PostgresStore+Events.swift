@@ -129,8 +129,14 @@ extension PostgresStore: PassEventStore {
 
     package func deleteEvents(before cutoff: Date) throws -> Int {
         try pool.transaction { db in
+            // Rows are appended in time order, so the old ones are the first ids: found without an index on the
+            // time (which every insert and trim would have to keep up).
             let events = try db.query(
-                "DELETE FROM pass_events WHERE at < $1", [String(RecordCoding.milliseconds(cutoff))])
+                """
+                DELETE FROM pass_events WHERE id < coalesce(
+                    (SELECT id FROM pass_events WHERE at >= $1 ORDER BY id LIMIT 1),
+                    (SELECT max(id) + 1 FROM pass_events))
+                """, [String(RecordCoding.milliseconds(cutoff))])
             // The newest version of a pass stays, however old: it is the pass as it is.
             let versions = try db.query(
                 """

@@ -223,7 +223,6 @@ enum SQLiteSchema {
                     detail TEXT NOT NULL
                 );
                 CREATE INDEX IF NOT EXISTS pass_events_serial ON pass_events (serial, id);
-                CREATE INDEX IF NOT EXISTS pass_events_at ON pass_events (at);
                 CREATE TABLE IF NOT EXISTS pass_versions (
                     id INTEGER PRIMARY KEY,
                     serial TEXT NOT NULL,

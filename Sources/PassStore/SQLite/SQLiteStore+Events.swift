@@ -8,9 +8,18 @@ extension SQLiteStore: PassEventStore {
 
     package func recordEvents(_ events: [PassEvent], lists: [ListRequest], keepPerPass: Int) throws {
         guard !events.isEmpty || !lists.isEmpty else { return }
+        // Encoded before the write lock is taken: the lock is the one registrations commit under.
+        let details = events.map { PassEventCoding.encode($0.detail, count: $0.count) }
+        let listDetails = lists.map { list in
+            [false, true].map { included in
+                PassEventCoding.encode(
+                    .listed(
+                        since: list.since, status: list.status, included: included, lastUpdated: list.lastUpdated))
+            }
+        }
         try pool.write { db in
             var touched = Set<String>()
-            for event in events {
+            for (event, detail) in zip(events, details) {
                 if case .logged = event.detail {
                     // A log line is anyone's text: kept only for a pass that exists.
                     let known = try db.withStatement("SELECT 1 FROM passes WHERE serial = ?1 AND pass_type = ?2") { s in
@@ -20,10 +29,10 @@ extension SQLiteStore: PassEventStore {
                     }
                     guard known else { continue }
                 }
-                try Self.insert(db, event)
+                try Self.insert(db, event, detail: detail)
                 touched.insert(event.serial)
             }
-            for list in lists {
+            for (list, detail) in zip(lists, listDetails) {
                 let serials: [String] = try db.withStatement(
                     "SELECT serial FROM registrations WHERE device = ?1 AND pass_type = ?2"
                 ) { s in
@@ -35,14 +44,12 @@ extension SQLiteStore: PassEventStore {
                 }
                 let answered = Set(list.serials)
                 for serial in serials {
-                    try Self.insert(
-                        db,
-                        PassEvent(
-                            serial: serial, passType: list.passType, device: list.device, at: list.at,
-                            tag: list.since,
-                            detail: .listed(
-                                since: list.since, status: list.status, included: answered.contains(serial),
-                                lastUpdated: list.lastUpdated)))
+                    let event = PassEvent(
+                        serial: serial, passType: list.passType, device: list.device, at: list.at, tag: list.since,
+                        detail: .listed(
+                            since: list.since, status: list.status, included: answered.contains(serial),
+                            lastUpdated: list.lastUpdated))
+                    try Self.insert(db, event, detail: detail[answered.contains(serial) ? 1 : 0])
                     touched.insert(serial)
                 }
             }
@@ -52,13 +59,15 @@ extension SQLiteStore: PassEventStore {
 
     package func recordPushAttempts(_ attempts: [PushAttempt], keepPerPass: Int) throws {
         guard !attempts.isEmpty else { return }
+        let details = attempts.map { attempt in
+            PassEventCoding.encode(
+                .pushed(
+                    status: attempt.status, reason: attempt.reason, apnsID: attempt.apnsID,
+                    apnsTimestamp: attempt.apnsTimestamp, authentication: attempt.authentication))
+        }
         try pool.write { db in
             var touched = Set<String>()
-            for attempt in attempts {
-                let detail = PassEventCoding.encode(
-                    .pushed(
-                        status: attempt.status, reason: attempt.reason, apnsID: attempt.apnsID,
-                        apnsTimestamp: attempt.apnsTimestamp, authentication: attempt.authentication))
+            for (attempt, detail) in zip(attempts, details) {
                 // One event per pass the device holds of this type: the push wakes it for all of them.
                 let perPass = try db.withStatement(
                     """
@@ -140,7 +149,15 @@ extension SQLiteStore: PassEventStore {
         try pool.write { db in
             var deleted = 0
             for (sql, value) in [
-                ("DELETE FROM pass_events WHERE at < ?1", Self.milliseconds(cutoff)),
+                // Rows are appended in time order, so the old ones are the first rowids: found without an index
+                // on the time (which every insert and trim would have to keep up).
+                (
+                    """
+                    DELETE FROM pass_events WHERE rowid < coalesce(
+                        (SELECT rowid FROM pass_events WHERE at >= ?1 ORDER BY rowid LIMIT 1),
+                        (SELECT max(rowid) + 1 FROM pass_events))
+                    """, Self.milliseconds(cutoff)
+                ),
                 // The newest version of a pass stays, however old: it is the pass as it is.
                 (
                     """
@@ -175,7 +192,7 @@ extension SQLiteStore: PassEventStore {
         }
     }
 
-    private static func insert(_ db: SQLiteConnection, _ event: PassEvent) throws {
+    private static func insert(_ db: SQLiteConnection, _ event: PassEvent, detail: String) throws {
         try db.withStatement(insertEvent) { s in
             try s.bind(1, event.serial)
             try s.bind(2, event.passType)
@@ -183,7 +200,7 @@ extension SQLiteStore: PassEventStore {
             try s.bind(4, event.kind.rawValue)
             try s.bind(5, milliseconds(event.at))
             if let tag = event.tag { try s.bind(6, tag) }
-            try s.bind(7, PassEventCoding.encode(event.detail, count: event.count))
+            try s.bind(7, detail)
             try s.run()
         }
     }

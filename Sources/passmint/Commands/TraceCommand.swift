@@ -28,9 +28,10 @@ struct TraceCommand: Command {
               apns.forbidden            APNs 403: the certificate or auth key is refused
               apns.unregistered         APNs 410: the holder removed the pass (and since when)
               device.log-error          the phone's own log names the pass with an error, and its likely cause
-            --json prints what GET /admin/v1/passes/{serial}/trace answers (its ?format=text is this text): {"serialNumber", "tag",
-            "lastModified", "versions", "devices": [{"device", "registered", "events"}], "otherEvents",
-            "diagnoses": [{"code", "device", "at", "summary", "action"}], "windowSeconds", "generatedAt"}.
+            --json prints what GET /admin/v1/passes/{serial}/trace answers (its ?format=text is this text):
+            {"serialNumber", "tag", "lastModified", "versions", "devices": [{"device", "registered", "events"}],
+            "otherEvents", "diagnoses": [{"code", "device", "at", "summary", "action"}], "windowSeconds",
+            "generatedAt"}.
             Exits 0 when the pass is found (diagnoses or not), 1 when no pass has SERIAL.
             """,
         options: [
