@@ -11,3 +11,15 @@ public func waitUntil(timeout: TimeInterval = 15, _ condition: () throws -> Bool
     }
     return try condition()
 }
+
+/// The same for async tests: it suspends between polls instead of blocking, so the waiting test does not hold a
+/// thread of the cooperative pool that the code it waits for may need.
+@discardableResult
+public func waitUntil(timeout: TimeInterval = 15, _ condition: () throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        try? await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return try condition()
+}

@@ -11,14 +11,8 @@ struct VerifyBombTests {
     /// The bombs, made once per test run.
     static let folder: String = {
         let directory = NSTemporaryDirectory() + "passmint-bombs-" + UUID().uuidString
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Tools/make-bombs.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, directory]
-        try! process.run()
-        process.waitUntilExit()
-        precondition(process.terminationStatus == 0, "make-bombs.py failed")
+        let script = PackagePaths.root.appendingPathComponent("Tests/Tools/make-bombs.py").path
+        try! CLI.check("/usr/bin/python3", [script, directory])
         return directory
     }()
 
@@ -83,11 +77,7 @@ struct VerifyBombTests {
         try withTemporaryDirectory { dir in
             let inner = try Data(contentsOf: URL(fileURLWithPath: "\(Self.folder)/nul-name.pkpass"))
             try inner.write(to: URL(fileURLWithPath: "\(dir)/inner.pkpasses"))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/zip")
-            process.arguments = ["-q", "-0", "-j", "\(dir)/outer.pkpasses", "\(dir)/inner.pkpasses"]
-            try process.run()
-            process.waitUntilExit()
+            try CLI.check("/usr/bin/zip", ["-q", "-0", "-j", "\(dir)/outer.pkpasses", "\(dir)/inner.pkpasses"])
             let reports = PassVerifier.verify(file: "\(dir)/outer.pkpasses")
             #expect(reports.flatMap(\.problems).contains { $0.message.contains("a bundle inside the bundle") })
         }

@@ -11,19 +11,9 @@ import Testing
 struct VerifyChainTests {
     typealias Support = VerifyTestSupport
 
-    /// Runs /usr/bin/openssl in `directory`; fails the test on a non-zero exit.
+    /// Runs openssl in `directory`; throws with its stderr on a non-zero exit.
     private func openssl(_ arguments: [String], in directory: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "openssl \(arguments.joined(separator: " ")): \(text)")
+        try CLI.check("/usr/bin/openssl", arguments, cwd: URL(fileURLWithPath: directory))
     }
 
     /// A pass whose signature openssl makes from `manifest.json` with `signArguments`.

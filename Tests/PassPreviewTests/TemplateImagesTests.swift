@@ -25,13 +25,13 @@ struct TemplateImagesTests {
 
     /// A PNG declaring `width`×`height` with valid CRCs, padded with a text chunk to `size` bytes.
     static func png(_ width: Int, _ height: Int, size: Int) -> [UInt8] {
-        let bomb = PhotoFolder.pngBomb(width: width, height: height)
+        let bomb = TestPhotos.pngBomb(width: width, height: height)
         let iend = Array(bomb.suffix(12))
         let padding = max(0, size - bomb.count - 12)
         let text = Array("Comment".utf8) + [0] + [UInt8](repeating: UInt8(ascii: "x"), count: max(0, padding - 8))
         func be32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
         let body = Array("tEXt".utf8) + text
-        return Array(bomb.dropLast(12)) + be32(text.count) + body + be32(Int(PhotoFolder.crc32(body))) + iend
+        return Array(bomb.dropLast(12)) + be32(text.count) + body + be32(Int(TestPhotos.crc32(body))) + iend
     }
 
     @Test(

@@ -99,14 +99,7 @@ struct HTTPConnectionTests {
     func keepAlive() throws {
         let live = try LiveService()
         let url = "http://127.0.0.1:\(live.port)/healthz"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sv", "-o", "/dev/null", "-o", "/dev/null", url, url]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let log = try CLI.run("/usr/bin/curl", ["-sv", "-o", "/dev/null", "-o", "/dev/null", url, url]).stderr
         #expect(log.contains("Re-using existing connection") || log.contains("Reusing existing connection"))
     }
 

@@ -40,19 +40,16 @@ struct SQLiteStoreImagesTests {
         let path = directory.path("old.sqlite")
         let v1 =
             "BEGIN;" + SQLiteSchema.migrations[0].sql + "CREATE TABLE unused_v2 (x); PRAGMA user_version = 1; COMMIT;"
-        let sqlite3 = Process()
-        sqlite3.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        sqlite3.arguments = [
-            "sqlite3", path,
-            v1 + """
-                INSERT INTO passes VALUES ('OLD', 'pass.com.example.loyalty', 'Templates/loyalty', '{"tier":"Silver"}',
-                    'token-OLD-0123456789abcdef0123456789abcdef', 1, 1800000000, 0);
-                DROP TABLE unused_v2;
-                """,
-        ]
-        try sqlite3.run()
-        sqlite3.waitUntilExit()
-        #expect(sqlite3.terminationStatus == 0)
+        try CLI.check(
+            "sqlite3",
+            [
+                path,
+                v1 + """
+                    INSERT INTO passes VALUES ('OLD', 'pass.com.example.loyalty', 'Templates/loyalty', '{"tier":"Silver"}',
+                        'token-OLD-0123456789abcdef0123456789abcdef', 1, 1800000000, 0);
+                    DROP TABLE unused_v2;
+                    """,
+            ])
         let store = try SQLiteStore(path: path)
         let old = try #require(try store.pass(serial: "OLD"))
         #expect(old.record == ["tier": "Silver"])

@@ -57,7 +57,7 @@ struct GenerateTests {
 
     @Test(
         "every fixture template folder signs as it is",
-        .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
+        .enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures))
     func fixtureTemplates() throws {
         let fixtures = try #require(CLI.fixtures)
         let folder = fixtures.appendingPathComponent("templates")

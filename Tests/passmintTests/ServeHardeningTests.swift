@@ -126,7 +126,7 @@ struct ServeHardeningTests {
             )
             .status == 400)
         let registered = try f.register(
-            device: "dev1", serial: "NUL-1%00", token: token, pushToken: ServeTools.token("ab", 1))
+            device: "dev1", serial: "NUL-1%00", token: token, pushToken: pushToken("ab", 1))
         #expect(registered.status == 400)
         #expect(try f.count("registrations") == 0)
         #expect(try f.download(serial: "NUL-1", token: token).status == 200)

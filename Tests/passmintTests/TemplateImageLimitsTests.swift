@@ -18,7 +18,7 @@ struct TemplateImageLimitsTests {
     func generateAndBatch() throws {
         let tmp = try TempDir()
         let template = try Self.loyalty(tmp, "bomb")
-        try PhotoTools.pngBomb(template + "/icon.png")
+        try TestPhotos.writePNGBomb(template + "/icon.png")
         let generate = try CLI.passmint(
             ["generate", "--template", template, "--out", tmp.path("x.pkpass")] + DevIdentity.signingArgs)
         #expect(generate.status == 1, "\(generate.stderr)")
@@ -49,7 +49,7 @@ struct TemplateImageLimitsTests {
         let before = try CLI.run(
             "sqlite3", [db, "select count(*) from template_versions; select template from passes"]
         ).stdout
-        try PhotoTools.pngBomb(template + "/icon.png")
+        try TestPhotos.writePNGBomb(template + "/icon.png")
         let publish = try CLI.passmint(
             ["templates", "publish", "beans", template, "--db", db] + DevIdentity.signingArgs)
         #expect(publish.status == 1, "\(publish.stderr)")
@@ -67,7 +67,7 @@ struct TemplateImageLimitsTests {
             ["generate", "--template", CLI.root.appendingPathComponent("Templates/loyalty").path, "--out", good]
                 + DevIdentity.signingArgs)
         try #require(generate.status == 0, "\(generate.stderr)")
-        try PhotoTools.pngBomb(tmp.path("bomb.png"))
+        try TestPhotos.writePNGBomb(tmp.path("bomb.png"))
         // Re-packed and re-signed with Python's zipfile and openssl: only the icon differs from a good pass.
         let repack = try CLI.run(
             "python3",

@@ -16,7 +16,7 @@ struct VerifyCommandTests {
 
     @Test(
         "fixtures folder: one JSON line per pass, the expected codes, exit 1",
-        .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
+        .enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures))
     func fixtures() throws {
         let fixtures = try #require(CLI.fixtures?.appendingPathComponent("pkpass").path)
         let result = try CLI.passmint(["verify", "--json", fixtures])
