@@ -107,41 +107,22 @@ struct HTTPConnectionTests {
     func parallelRegistrations() throws {
         let live = try LiveService()
         let pass = try live.addPass("S1")
-        let path = "http://127.0.0.1:\(live.port)/v1/devices/dev1/registrations/\(passType)/S1"
-        let processes = (0..<8).map { i -> Process in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments = [
-                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
-                "Authorization: ApplePass \(pass.authenticationToken)", "--data-binary",
-                "{\"pushToken\":\"\(String(format: "ab%04x", i))\"}",
-                path,
-            ]
-            process.standardOutput = Pipe()
-            return process
-        }
-        for process in processes { try process.run() }
-        var codes: [String] = []
-        for process in processes {
-            let pipe = process.standardOutput as! Pipe
-            codes.append(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-            process.waitUntilExit()
-        }
+        let codes = runParallelRegistrations(port: live.port, pass: pass, count: 8) { _ in "dev1" }
         #expect(codes.filter { $0 == "201" }.count == 1)
         #expect(codes.filter { $0 == "200" }.count == 7)
         #expect(try live.store.registrationsCount() == 1)
     }
 
-    @Test("registrations of 48 devices at once all get 201 through the write workers, and with none (inline)")
-    func manyDevicesInParallel() throws {
-        for workers in [16, 0] {
-            let live = try LiveService(
-                configuration: ServiceConfiguration(host: "127.0.0.1", port: 0, writeWorkers: workers))
-            let pass = try live.addPass("S1")
-            let codes = runParallelRegistrations(port: live.port, pass: pass, devices: 48)
-            #expect(codes == Array(repeating: "201", count: 48), "write workers: \(workers)")
-            #expect(try live.store.registrationsCount() == 48)
-        }
+    @Test(
+        "registrations of 48 devices at once all get 201 through the write workers, and with none (inline)",
+        arguments: [16, 0])
+    func manyDevicesInParallel(writeWorkers: Int) throws {
+        let live = try LiveService(
+            configuration: ServiceConfiguration(host: "127.0.0.1", port: 0, writeWorkers: writeWorkers))
+        let pass = try live.addPass("S1")
+        let codes = runParallelRegistrations(port: live.port, pass: pass, count: 48)
+        #expect(codes == Array(repeating: "201", count: 48))
+        #expect(try live.store.registrationsCount() == 48)
     }
 
     @Test("stopping while registrations are in flight neither crashes nor loses an acknowledged one")
@@ -152,11 +133,10 @@ struct HTTPConnectionTests {
         let result = Mutex<[String]>([])
         let done = DispatchSemaphore(value: 0)
         Thread {
-            result.withLock { $0 = runParallelRegistrations(port: port, pass: pass, devices: 40) }
+            result.withLock { $0 = runParallelRegistrations(port: port, pass: pass, count: 40) }
             done.signal()
         }.start()
-        let deadline = Date().addingTimeInterval(10)
-        while try live.store.registrationsCount() == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        try waitUntil(timeout: 10) { try live.store.registrationsCount() > 0 }
         live.service.stop()
         done.wait()
         let codes = result.withLock { $0 }
@@ -167,16 +147,19 @@ struct HTTPConnectionTests {
     }
 }
 
-/// POSTs one registration per device (dev0…) concurrently with curl; returns the status codes ("000": no answer).
-private func runParallelRegistrations(port: Int, pass: StoredPass, devices: Int) -> [String] {
-    let processes = (0..<devices).map { i -> Process in
+/// POSTs `count` registrations of `pass` at once with curl, the i-th for device `device(i)` (dev0… unless told)
+/// with push token ab000i; returns the status codes ("000": no answer).
+private func runParallelRegistrations(
+    port: Int, pass: StoredPass, count: Int, device: (Int) -> String = { "dev\($0)" }
+) -> [String] {
+    let processes = (0..<count).map { i -> Process in
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = [
             "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
             "Authorization: ApplePass \(pass.authenticationToken)", "--data-binary",
             "{\"pushToken\":\"\(String(format: "ab%04x", i))\"}",
-            "http://127.0.0.1:\(port)/v1/devices/dev\(i)/registrations/\(passType)/\(pass.serialNumber)",
+            "http://127.0.0.1:\(port)/v1/devices/\(device(i))/registrations/\(passType)/\(pass.serialNumber)",
         ]
         process.standardOutput = Pipe()
         return process
