@@ -5,7 +5,7 @@ import Testing
 
 /// Reads the real passes in `../shared/fixtures/pkpass`; skipped with a message when the folder is absent.
 @Suite(
-    "Real pass fixtures",
+    "Real pass fixtures: reading and rewriting the archives",
     .enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures))
 struct FixtureTests {
     static let folder = PackagePaths.fixtures.map { $0.appendingPathComponent("pkpass").path }

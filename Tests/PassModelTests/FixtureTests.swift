@@ -3,7 +3,7 @@ import Testing
 
 @testable import PassModel
 
-@Suite("Real pass fixtures")
+@Suite("Real pass fixtures: pass.json round trip and validation")
 struct FixtureTests {
     /// The input with every parseable colour rewritten to `rgb(r, g, b)`, the only change the strict form may make.
     static func normalisingColours(_ v: JSONValue) -> JSONValue {
