@@ -15,12 +15,14 @@ public final class APNsStandIn {
     ///   - clientCA: the certificates it trusts for client certificates.
     ///   - log: the JSON-lines file it appends each connection and request to.
     ///   - stderrPath: where its standard error goes.
+    ///   - arguments: more options for the script.
     public init(
-        python: String, certificate: String, key: String, clientCA: String, log: String, stderrPath: String
+        python: String, certificate: String, key: String, clientCA: String, log: String, stderrPath: String,
+        arguments: [String] = []
     ) throws {
         process = try ManagedProcess(
             "PushTestServer.py", python,
-            [Self.script, "--cert", certificate, "--key", key, "--ca", clientCA, "--log", log],
+            [Self.script, "--cert", certificate, "--key", key, "--ca", clientCA, "--log", log] + arguments,
             stderrPath: stderrPath, keepStdinOpen: true)
         let line = try process.firstLine()
         guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {

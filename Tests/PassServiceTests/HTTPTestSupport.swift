@@ -171,11 +171,6 @@ extension LiveService {
 
     /// Waits until the server holds no request state (every request ended, however it ended).
     func settles(timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if service.openRequests == 0 { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return service.openRequests == 0
+        waitUntil(timeout: timeout) { service.openRequests == 0 }
     }
 }

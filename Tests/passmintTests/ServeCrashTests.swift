@@ -38,11 +38,10 @@ struct ServeCrashTests {
 
         // Pushes claimed by the killed process become due again when their lease ends (30 s).
         let expected = Set((0..<Self.devices).map { pushToken("cd", $0) })
-        let deadline = Date().addingTimeInterval(150)
-        var pushed = try f.pushedTokens()
-        while !expected.isSubset(of: pushed), Date() < deadline {
-            usleep(250_000)
+        var pushed: Set<String> = []
+        try waitUntil(timeout: 150) {
             pushed = try f.pushedTokens()
+            return expected.isSubset(of: pushed)
         }
         #expect(
             expected.subtracting(pushed).isEmpty,
