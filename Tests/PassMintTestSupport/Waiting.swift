@@ -23,3 +23,11 @@ public func waitUntil(timeout: TimeInterval = 15, _ condition: () throws -> Bool
     }
     return try condition()
 }
+
+/// The blocking `waitUntil`, called from an async test: for a wait that must see the condition within
+/// milliseconds (to kill a process in the middle of its work), which a task suspended between polls may miss when
+/// the busy cooperative pool resumes it late. It holds a cooperative thread while it waits.
+@discardableResult
+public func waitUntilBlocking(timeout: TimeInterval = 15, _ condition: () throws -> Bool) rethrows -> Bool {
+    try waitUntil(timeout: timeout, condition)
+}

@@ -262,7 +262,7 @@ struct BatchMoreTests {
     @Test("tiers mixed in one batch: every pass carries its own tier's thumbnails, listed with their SHA-1")
     func tierImagesPerRecord() throws {
         let tmp = try TempDir()
-        let status = CLI.root.appendingPathComponent("Templates/status").path
+        let status = PackagePaths.template("status")
         let tiers = ["Silver", "Gold", "Platinum", "Gold", "Silver", "Platinum", "Gold", "Silver"]
         var csv = "serialNumber,tier\n"
         for (i, tier) in tiers.enumerated() { csv += "T\(i),\(tier)\n" }

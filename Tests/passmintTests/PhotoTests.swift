@@ -4,7 +4,7 @@ import Testing
 /// Member photos end to end: `--set image.thumbnail`, CSV columns, image fields, `--images`, the store.
 @Suite("member photos (end to end)")
 struct PhotoTests {
-    static let status = CLI.root.appendingPathComponent("Templates/status").path
+    static let status = PackagePaths.template("status")
 
     static func sizes(_ entry: [String: Any]) -> [String: String] { entry["sizes"] as? [String: String] ?? [:] }
 

@@ -32,7 +32,7 @@ struct ServePostgresTests {
 
         let updated = try f.update("PG-1", ["tier=Gold"])
         try #require(updated.status == 0, "\(updated.stderr)")
-        let started = try await waitUntil(timeout: 60) { !(try f.pushedTokens()).isEmpty }
+        let started = try waitUntilBlocking(timeout: 60) { !(try f.pushedTokens()).isEmpty }
         try #require(started, "no push reached the stand-in: \(f.serve.stderr)")
         f.serve.stop(grace: 0)  // SIGKILL the first instance mid fan-out; the second carries on alone
         let beforeKill = try f.pushedTokens().count
@@ -49,7 +49,7 @@ struct ServePostgresTests {
         #expect(
             reached, "\(expected.subtracting(pushed).count) devices never got a push (\(beforeKill) before the kill)")
         #expect(try f.count("registrations") == Self.devices)
-        let drained = try await waitUntil(timeout: 30) { try f.count("push_outbox") == 0 }
+        let drained = try waitUntilBlocking(timeout: 30) { try f.count("push_outbox") == 0 }
         #expect(drained, "outbox rows left: \((try? f.count("push_outbox")) ?? -1)")
         // Sent by one instance in the normal case: duplicates only for rows the killed instance held.
         let requests = try f.apnsRequests().count

@@ -10,7 +10,7 @@ import Testing
 enum ServeTools {
     static let testsFolder = CLI.root.appendingPathComponent("Tests/passmintTests")
     static let simulator = testsFolder.appendingPathComponent("WalletDeviceSimulator.py").path
-    static let status = CLI.root.appendingPathComponent("Templates/status").path
+    static let status = PackagePaths.template("status")
     static let passType = "pass.dev.passmint"
 
     /// Registers COUNT devices `<device prefix>00000…` (push tokens `<token prefix>` + hex, 64 digits) for one

@@ -10,7 +10,7 @@ struct TemplateImageLimitsTests {
     static func loyalty(_ tmp: TempDir, _ name: String) throws -> String {
         let path = tmp.path(name)
         try FileManager.default.copyItem(
-            atPath: CLI.root.appendingPathComponent("Templates/loyalty").path, toPath: path)
+            atPath: PackagePaths.template("loyalty"), toPath: path)
         return path
     }
 
@@ -64,7 +64,7 @@ struct TemplateImageLimitsTests {
         let tmp = try TempDir()
         let good = tmp.path("good.pkpass")
         let generate = try CLI.passmint(
-            ["generate", "--template", CLI.root.appendingPathComponent("Templates/loyalty").path, "--out", good]
+            ["generate", "--template", PackagePaths.template("loyalty"), "--out", good]
                 + DevIdentity.signingArgs)
         try #require(generate.status == 0, "\(generate.stderr)")
         try TestPhotos.writePNGBomb(tmp.path("bomb.png"))

@@ -19,7 +19,7 @@ struct TemplatesPublishTests {
     static func copyTemplate(_ name: String, _ f: ServeFixture) throws -> String {
         let path = f.tmp.path(name)
         try FileManager.default.copyItem(
-            atPath: CLI.root.appendingPathComponent("Templates/\(name)").path, toPath: path)
+            atPath: PackagePaths.template(name), toPath: path)
         return path
     }
 
@@ -182,7 +182,7 @@ struct TemplatesPublishTests {
         #expect(invalid.status == 1 && invalid.stderr.contains(event + "/pass.json:"), "\(invalid.stderr)")
         // A name nobody issued from is most likely a typo.
         let typo = try CLI.passmint(
-            ["templates", "publish", "evnt", CLI.root.appendingPathComponent("Templates/event").path]
+            ["templates", "publish", "evnt", PackagePaths.template("event")]
                 + f.storeArguments + DevIdentity.signingArgs)
         #expect(typo.status == 1 && typo.stderr.contains("names: event"), "\(typo.stderr)")
     }
@@ -192,7 +192,7 @@ struct TemplatesPublishTests {
         let tmp = try TempDir()
         let db = tmp.path("store.db")
         let event = tmp.path("event")
-        try FileManager.default.copyItem(atPath: CLI.root.appendingPathComponent("Templates/event").path, toPath: event)
+        try FileManager.default.copyItem(atPath: PackagePaths.template("event"), toPath: event)
         try "serialNumber\nPUB-000000\n".write(toFile: tmp.path("one.csv"), atomically: true, encoding: .utf8)
         let batch = try CLI.passmint(
             [

@@ -9,7 +9,7 @@ struct BulkUpdateStore {
     var db: String { tmp.path("store.db") }
     var csv: String { tmp.path("changes.csv") }
 
-    static let loyalty = CLI.root.appendingPathComponent("Templates/loyalty").path
+    static let loyalty = PackagePaths.template("loyalty")
 
     /// Issues one real pass with `batch --db`, then copies its row with `sqlite3` (only the serial, token and
     /// points differ), so a store of thousands of passes takes a second, not a batch run.

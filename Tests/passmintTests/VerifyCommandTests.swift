@@ -53,7 +53,7 @@ struct VerifyCommandTests {
         let out = tmp.path("loyalty.pkpass")
         let made = try CLI.passmint(
             [
-                "generate", "--template", CLI.root.appendingPathComponent("Templates/loyalty").path,
+                "generate", "--template", PackagePaths.template("loyalty"),
                 "--out", out,
             ] + DevIdentity.signingArgs)
         try #require(made.status == 0, "\(made.stderr)")
