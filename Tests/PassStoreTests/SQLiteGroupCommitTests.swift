@@ -29,6 +29,15 @@ struct SQLiteGroupCommitTests {
         }
     }
 
+    /// The keys of `t` that `db` sees (its own uncommitted rows included).
+    private func keys(_ db: SQLiteConnection) throws -> Set<String> {
+        try db.withStatement("SELECT k FROM t") { s in
+            var keys: Set<String> = []
+            while try s.step() { keys.insert(s.string(0)) }
+            return keys
+        }
+    }
+
     @Test("writes from 32 threads at once are all committed and each gets its own result")
     func manyWriters() throws {
         let directory = try TempDir()
@@ -54,14 +63,6 @@ struct SQLiteGroupCommitTests {
         #expect(all.count == 800)
         #expect(all.allSatisfy { $0.key == $0.value })
         #expect(try count(pool) == 800)
-    }
-
-    private func keys(_ db: SQLiteConnection) throws -> Set<String> {
-        try db.withStatement("SELECT k FROM t") { s in
-            var keys: Set<String> = []
-            while try s.step() { keys.insert(s.string(0)) }
-            return keys
-        }
     }
 
     /// One round: a leader's write is held open while w0, w1, then w2 (which fails), then w3, w4 queue behind
