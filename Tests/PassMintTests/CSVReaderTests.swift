@@ -182,7 +182,7 @@ struct CSVReaderTests {
         #expect(records.count == 3)
         #expect(records[1] == Self.ok(2, ["1", "2"]))
         #expect(records[2].line == 3 && records[2].fields == nil)
-        #expect(records[2].problem?.description.contains("field 2 ('b') opens a quote on line 3 that is never closed") == true)
+        #expect(records[2].error?.contains("field 2 ('b') opens a quote on line 3 that is never closed") == true)
 
         // A quote left open far from the end stops at the field limit instead of reading the file into memory.
         var text = "a,b\nx,\"open\n"
@@ -193,7 +193,9 @@ struct CSVReaderTests {
         _ = try reader.nextRecord()
         let bad = try #require(try reader.nextRecord())
         #expect(bad.line == 2 && bad.fields == nil)
-        #expect(bad.problem?.description.contains("not closed within 1000 bytes") == true, "\(bad.problem?.description ?? "")")
+        #expect(
+            bad.problem?.description.contains("not closed within 1000 bytes") == true,
+            "\(bad.problem?.description ?? "")")
         #expect(try reader.nextRecord() == nil)
     }
 
@@ -253,10 +255,10 @@ struct CSVReaderTests {
         let records = try Self.readAll(Array("a,b\nok,\"x\ty\"\nbad,x".utf8) + [0x00] + Array("y\nlast,\u{1B}\n".utf8))
         #expect(records[1] == Self.ok(2, ["ok", "x\ty"]))
         #expect(
-            records[2].problem?.description
+            records[2].error
                 == "field 2 ('b') holds the control character 0x00 at byte 2; remove it (values may hold tabs and line breaks, no other control characters)"
         )
-        #expect(records[3].problem?.description.hasPrefix("field 2 ('b') holds the control character 0x1B") == true)
+        #expect(records[3].error?.hasPrefix("field 2 ('b') holds the control character 0x1B") == true)
     }
 
     @Test("a field or record over the limits fails only that record")

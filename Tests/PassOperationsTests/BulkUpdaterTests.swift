@@ -117,7 +117,9 @@ struct BulkUpdaterTests {
         #expect(try f.store.pass(serial: "P1")?.record["tier"] == "Gold")
         let failures = Dictionary(uniqueKeysWithValues: summary.failures.map { ($0.line, $0) })
         #expect(failures[4]?.column == "points" && failures[4]?.problem?.description.contains("add:points") == true)
-        #expect(failures[5]?.column == "add:points" && failures[5]?.problem?.description.contains("outside its bounds") == true)
+        #expect(
+            failures[5]?.column == "add:points"
+                && failures[5]?.problem?.description.contains("outside its bounds") == true)
         #expect(failures[6]?.problem?.description.contains("not both") == true)
         #expect(failures[7]?.column == "add:points")
         #expect(try f.store.pass(serial: "P3")?.record["points"] == "3", "a refused row changes nothing")

@@ -75,7 +75,8 @@ struct BatchJob: ResumableJob {
             return .batchStopped(
                 line: line,
                 message: "batch stopped at line \(line) after \(tally.issued + tally.resumed) passes: "
-                    + "\(problem); fix that and resume the batch to issue the rest (the passes written so far are kept)")
+                    + "\(problem); fix that and resume the batch to issue the rest (the passes written so far are kept)"
+            )
         }
     }
 
@@ -127,7 +128,8 @@ struct BatchWorkers: Sendable {
                 do throws(PassMintError) { try write(outputs[i]) } catch { failure.withLock { $0 = $0 ?? error } }
             } else {
                 let input = window[i - outputs.count]
-                let result = records.issue(input, stored: stored.isEmpty ? nil : serial(of: input).flatMap { stored[$0] })
+                let result = records.issue(
+                    input, stored: stored.isEmpty ? nil : serial(of: input).flatMap { stored[$0] })
                 results.withLock { $0[i - outputs.count] = result }
             }
         }

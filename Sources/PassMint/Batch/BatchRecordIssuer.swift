@@ -54,7 +54,8 @@ struct BatchRecordIssuer: Sendable {
     }
 
     private static func failed(_ line: Int, _ serial: String?, _ problem: BatchRecordProblem) -> WorkResult {
-        WorkResult(outcome: BatchRecordResult(line: line, serialNumber: serial, failed: problem), archive: nil, stored: nil)
+        WorkResult(
+            outcome: BatchRecordResult(line: line, serialNumber: serial, failed: problem), archive: nil, stored: nil)
     }
 
     private func issue(_ input: CSVRecord, stored: StoredIssue?) -> WorkResult {
@@ -75,7 +76,8 @@ struct BatchRecordIssuer: Sendable {
             previous.passTypeIdentifier != ours
         {
             return Self.failed(
-                input.line, serial, .storedAsOtherType(serial: serial, stored: previous.passTypeIdentifier, signs: ours))
+                input.line, serial, .storedAsOtherType(serial: serial, stored: previous.passTypeIdentifier, signs: ours)
+            )
         }
         let fileName = "\(serial).pkpass"
         let path = "\(options.outputDirectory)/\(fileName)"

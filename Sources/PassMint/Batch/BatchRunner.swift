@@ -75,13 +75,15 @@ public final class BatchRunner: Sendable {
             issuer: issuer, options: options, columns: columns, csvName: csvName, templateIdentity: templateIdentity,
             templateAbsolutePath: templateAbsolutePath, imageFolder: imageFolder)
         var job = BatchJob(
-            workers: BatchWorkers(records: records, sink: sink, jobs: options.jobs), webServiceURL: options.webServiceURL,
+            workers: BatchWorkers(records: records, sink: sink, jobs: options.jobs),
+            webServiceURL: options.webServiceURL,
             source: BatchRecordSource(reader: reader, shard: options.shard, columns: columns),
             outputs: WindowOutputs(bundler: bundler, storing: sink != nil))
         let run = try JobEngine.run(
             &job, tally: BatchTally(), report: report, clock: clock, shouldStop: shouldStop
         ) { run in
-            progress(BatchProgress(done: run.tally.records, failed: run.tally.failed, total: total, elapsed: run.elapsed))
+            progress(
+                BatchProgress(done: run.tally.records, failed: run.tally.failed, total: total, elapsed: run.elapsed))
         }
         let tally = run.tally
         let warnings =

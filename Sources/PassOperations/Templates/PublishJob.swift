@@ -93,7 +93,8 @@ package struct PublishJob: ResumableJob {
     package mutating func finish(_ end: JobEnd) throws(PassMintError) {
         guard end == .completed else { return }
         do {
-            _ = try store.applyChanges([], progress: BulkProgress(job: plan.job, position: TemplatePublisher.finishedPosition))
+            _ = try store.applyChanges(
+                [], progress: BulkProgress(job: plan.job, position: TemplatePublisher.finishedPosition))
         } catch {
             throw Self.failure(plan, error, moved: moved)
         }
