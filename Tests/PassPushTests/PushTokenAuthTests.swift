@@ -11,8 +11,6 @@ import Testing
 struct PushTokenAuthTests {
     static let keyID = "ABC123DEFG"
     static let team = "TEAM123456"
-    static let skip =
-        "needs /usr/bin/python3 with h2 and cryptography (apt-get install python3-h2 python3-cryptography)"
 
     /// A clock the test moves by hand, shared with the stand-in through its clock file.
     final class TestClock: Sendable {
@@ -39,7 +37,7 @@ struct PushTokenAuthTests {
 
     /// The stand-in, a fresh `.p8` and its public key, and the configuration the pusher would get.
     struct Setup {
-        let scratch: PushScratch
+        let scratch: TempDir
         let pki: PushTestPKI
         let server: PushScriptServer
         let clock: TestClock
@@ -47,16 +45,16 @@ struct PushTokenAuthTests {
         let configuration: APNsConfiguration
 
         init(renewAfter: TimeInterval = 50 * 60) throws {
-            scratch = try PushScratch()
+            scratch = try TempDir()
             pki = try PushTestPKI(in: scratch)
             let p8 = scratch.path("AuthKey_\(PushTokenAuthTests.keyID).p8")
-            try PushTestTools.run(
+            try CLI.check(
                 "openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", p8])
             let publicKey = scratch.path("auth-key-public.pem")
-            try PushTestTools.run("openssl", ["pkey", "-in", p8, "-pubout", "-out", publicKey])
+            try CLI.check("openssl", ["pkey", "-in", p8, "-pubout", "-out", publicKey])
             clock = TestClock(file: scratch.path("clock"))
             server = try PushScriptServer(
-                python: PushTestTools.pythonWithH2AndCryptography!, pki: pki, scratch: scratch,
+                python: TestTools.pythonWithH2AndCryptography!, pki: pki, scratch: scratch,
                 extraArguments: [
                     "--token-key", publicKey, "--token-key-id", PushTokenAuthTests.keyID, "--token-team",
                     PushTokenAuthTests.team, "--token-topics", PushTestTools.passType, "--clock-file", clock.file,
@@ -77,14 +75,14 @@ struct PushTokenAuthTests {
     static func jobs(_ count: Int, from first: Int, passType: String = PushTestTools.passType) -> [PushJob] {
         (0..<count).map {
             PushJob(
-                id: Int64(first + $0), pushToken: PushTestTools.token("aa", first + $0), passTypeIdentifier: passType,
+                id: Int64(first + $0), pushToken: pushToken("aa", first + $0), passTypeIdentifier: passType,
                 attempts: 0)
         }
     }
 
     @Test(
         "a .p8 token is accepted, reused across pushes for its lifetime and renewed after it (clock moved, no waiting)",
-        .enabled(if: PushTestTools.pythonWithH2AndCryptography != nil, Comment(rawValue: skip)))
+        .enabled(if: TestTools.pythonWithH2AndCryptography != nil, TestTools.pythonWithH2AndCryptographyMissing))
     func tokenReusedThenRenewed() throws {
         let setup = try Setup()
         defer { setup.server.stop() }
@@ -109,7 +107,7 @@ struct PushTokenAuthTests {
 
     @Test(
         "ExpiredProviderToken renews the token once and the push goes through; a second refusal is not retried again",
-        .enabled(if: PushTestTools.pythonWithH2AndCryptography != nil, Comment(rawValue: skip)))
+        .enabled(if: TestTools.pythonWithH2AndCryptography != nil, TestTools.pythonWithH2AndCryptographyMissing))
     func expiredTokenRenewsOnce() throws {
         let setup = try Setup()
         defer { setup.server.stop() }
@@ -140,7 +138,7 @@ struct PushTokenAuthTests {
 
     @Test(
         "in one sender a pass type of the key's team pushes with the token, one of another team with its certificate",
-        .enabled(if: PushTestTools.pythonWithH2AndCryptography != nil, Comment(rawValue: skip)))
+        .enabled(if: TestTools.pythonWithH2AndCryptography != nil, TestTools.pythonWithH2AndCryptographyMissing))
     func otherTeamKeepsItsCertificate() throws {
         let setup = try Setup()
         defer { setup.server.stop() }
@@ -168,12 +166,12 @@ struct PushTokenAuthTests {
 
     @Test(
         "the stand-in refuses a token signed by another key and a certificate push to a topic it does not name",
-        .enabled(if: PushTestTools.pythonWithH2AndCryptography != nil, Comment(rawValue: skip)))
+        .enabled(if: TestTools.pythonWithH2AndCryptography != nil, TestTools.pythonWithH2AndCryptographyMissing))
     func standInIsStrict() throws {
         let setup = try Setup()
         defer { setup.server.stop() }
         let wrong = setup.scratch.path("wrong.p8")
-        try PushTestTools.run(
+        try CLI.check(
             "openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", wrong])
         var configuration = setup.configuration
         let clock = setup.clock
@@ -196,9 +194,9 @@ struct PushTokenAuthTests {
 
     @Test("a token is kept 20 to 55 minutes; key and team IDs are Apple's 10 characters; the key never shows")
     func settingsAndRedaction() throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let p8 = scratch.path("key.p8")
-        try PushTestTools.run(
+        try CLI.check(
             "openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", p8])
         let key = try ES256Key.load(path: p8)
         let tokenKey = try APNsTokenKey(key: key, keyID: Self.keyID, teamID: Self.team)
@@ -211,7 +209,7 @@ struct PushTokenAuthTests {
         #expect(!"\(tokenKey)".contains(body) && "\(tokenKey)" == "APNs auth key \(Self.keyID) of team \(Self.team)")
 
         let rsa = scratch.path("rsa.pem")
-        try PushTestTools.run(
+        try CLI.check(
             "openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", rsa])
         #expect {
             _ = try ES256Key.load(path: rsa)

@@ -9,14 +9,12 @@ struct ServeTokenPushTests {
     static let keyID = "KEY1234567"
     static let otherPassType = "pass.org.other.passmint"
     static let otherTeam = "OTHERTEAM1"
-    static let python = "/usr/bin/python3"
-    static let available: Bool = (try? CLI.run(python, ["-c", "import h2, cryptography"]))?.status == 0
-    static let skip =
-        "needs /usr/bin/python3 with h2 and cryptography (apt-get install python3-h2 python3-cryptography)"
 
     @Test(
         "the key's team pushes with a verified provider token, another team's pass type with its certificate",
-        .enabled(if: available, Comment(rawValue: skip)), .timeLimit(.minutes(3)))
+        .enabled(
+            if: TestTools.pythonWithH2AndCryptography != nil, TestTools.pythonWithH2AndCryptographyMissing),
+        .timeLimit(.minutes(3)))
     func tokenAndCertificateInOneServe() throws {
         let keys = try TempDir()
         let p8 = keys.path("AuthKey_\(Self.keyID).p8")
@@ -32,7 +30,7 @@ struct ServeTokenPushTests {
         try #require(made.status == 0, "\(made.stderr)")
 
         let f = try ServeFixture(
-            python: Self.python,
+            python: TestTools.pythonWithH2AndCryptography,
             clientCAs: [
                 DevIdentity.directory + "/wwdr.pem", DevIdentity.directory + "/root-ca.pem", other + "/wwdr.pem",
                 other + "/root-ca.pem",
@@ -56,19 +54,19 @@ struct ServeTokenPushTests {
 
         #expect(
             try f.register(
-                device: "tokenphone", serial: "TOKEN-1", token: mine.token, pushToken: ServeTools.token("aa", 1)
+                device: "tokenphone", serial: "TOKEN-1", token: mine.token, pushToken: pushToken("aa", 1)
             ).status == 201)
         let registered = try f.http(
             "POST", "/v1/devices/otherphone/registrations/\(Self.otherPassType)/OTHER-1",
             headers: ["Authorization": "ApplePass \(theirToken)"],
-            body: #"{"pushToken":"\#(ServeTools.token("bb", 2))"}"#)
+            body: #"{"pushToken":"\#(pushToken("bb", 2))"}"#)
         #expect(registered.status == 201)
         #expect(try f.update("TOKEN-1", ["tier=Gold"]).status == 0)
         let otherUpdate = try CLI.passmint(
             ["update", "OTHER-1"] + f.storeArguments + ["--set", "tier=Gold", "--cert-dir", other])
         #expect(otherUpdate.status == 0, "\(otherUpdate.stderr)")
 
-        let arrived = try ServeTools.waitUntil(timeout: 30) { try f.apnsRequests().count >= 2 }
+        let arrived = try waitUntil(timeout: 30) { try f.apnsRequests().count >= 2 }
         try #require(arrived, "pushes: \((try? f.apnsRequests()) ?? []); serve: \(f.serve.stderr)")
         let requests = try f.apnsRequests()
         func topic(_ request: [String: Any]) -> String? {

@@ -79,11 +79,11 @@ struct ServeTraceTests {
 
     @Test(
         "each failure mode, scripted with the simulator and the APNs stand-in, is the one diagnosis trace names",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)),
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing),
         .timeLimit(.minutes(6)), arguments: backends)
     func everyDiagnosis(backend: String) throws {
         let f = try ServeFixture(
-            python: ServeTools.pythonWithH2, environment: ["PASSMINT_ADMIN_TOKEN": Self.adminToken],
+            python: TestTools.pythonWithH2, environment: ["PASSMINT_ADMIN_TOKEN": Self.adminToken],
             postgres: backend == "postgres" ? try TestPostgres.freshSchema() : nil)
         defer { f.stop() }
         var failures: [String] = []
@@ -93,7 +93,7 @@ struct ServeTraceTests {
             if !scenario.noPhone { try run(scenario, serial: serial, pass: issued.path, f) }
             // Events reach the store in batches off the request path: wait for the trace to settle on the codes.
             var last: [String] = []
-            let settled = try ServeTools.waitUntil(timeout: 30) {
+            let settled = try waitUntil(timeout: 30) {
                 last = try Self.codes(f, serial).codes
                 return last == scenario.expected
             }
@@ -152,7 +152,7 @@ struct ServeTraceTests {
         let issued = try f.generate(serial: "QUIET-1")
         #expect(
             try f.register(
-                device: "quiet", serial: "QUIET-1", token: issued.token, pushToken: ServeTools.token("ab", 1)
+                device: "quiet", serial: "QUIET-1", token: issued.token, pushToken: pushToken("ab", 1)
             )
             .status == 201)
         #expect(try f.download(serial: "QUIET-1", token: issued.token).status == 200)
@@ -175,7 +175,7 @@ struct ServeTraceTests {
             stderrPath: f.tmp.path("sim-\(scenario.name).err"), stdoutPath: out)
         defer { simulator.stop(grace: 0) }
         if let change = scenario.change {
-            let waiting = ServeTools.waitUntil(timeout: 30) {
+            let waiting = waitUntil(timeout: 30) {
                 ServeFlowTests.lines(out).contains { $0["step"] as? String == "waiting" } || !simulator.isRunning
             }
             guard waiting, simulator.isRunning else {
@@ -183,8 +183,8 @@ struct ServeTraceTests {
             }
             let updated = try f.update(serial, [change])
             guard updated.status == 0 else { throw ServeFailure("update \(serial): \(updated.stderr)") }
-            let token = ServeTools.token(scenario.tokenPrefix, 0)
-            let answered = try ServeTools.waitUntil(timeout: 30) { try f.pushedTokens().contains(token) }
+            let token = pushToken(scenario.tokenPrefix, 0)
+            let answered = try waitUntil(timeout: 30) { try f.pushedTokens().contains(token) }
             guard answered else { throw ServeFailure("\(scenario.name): no push reached the stand-in") }
             try Data().write(to: URL(fileURLWithPath: pushed))
         }
