@@ -63,17 +63,41 @@ package struct PassTracer: Sendable {
     }
 
     /// Each event with the device it is taken to be of: its own, or for a download, the device that listed the
-    /// pass (in the answer) just before it.
+    /// pass (in the answer) just before it and has not downloaded since. Downloads of one version that arrived
+    /// together are stored as one event with a count: it is split over that many such devices, oldest list first.
     static func attribute(_ events: [PassEvent]) -> [(event: PassEvent, device: String?)] {
-        let lists: [(device: String, at: Date)] = events.compactMap { event in
-            guard case .listed(_, _, true, _) = event.detail, let device = event.device else { return nil }
-            return (device, event.at)
+        // Listed the pass in the answer and not yet given a download, oldest first.
+        var waiting: [(device: String, at: Date)] = []
+        var lastList: (device: String, at: Date)?
+        var out: [(event: PassEvent, device: String?)] = []
+        for event in events {
+            if case .listed(_, _, true, _) = event.detail, let device = event.device {
+                waiting.removeAll { $0.device == device }
+                waiting.append((device, event.at))
+                lastList = (device, event.at)
+            }
+            guard case .downloaded = event.detail else {
+                out.append((event, event.device))
+                continue
+            }
+            waiting.removeAll { event.at.timeIntervalSince($0.at) > downloadAttribution }
+            let takers = waiting.filter { $0.at <= event.at }.prefix(event.count).map(\.device)
+            guard !takers.isEmpty else {
+                // A download no fresh list request explains: the latest device to list, when recent.
+                let recent = lastList.flatMap {
+                    $0.at <= event.at && event.at.timeIntervalSince($0.at) <= downloadAttribution ? $0.device : nil
+                }
+                out.append((event, recent))
+                continue
+            }
+            waiting.removeAll { takers.contains($0.device) }
+            for (n, device) in takers.enumerated() {
+                var share = event
+                share.count = n == takers.count - 1 ? event.count - (takers.count - 1) : 1
+                out.append((share, device))
+            }
         }
-        return events.map { event in
-            guard case .downloaded = event.detail else { return (event, event.device) }
-            let before = lists.last { $0.at <= event.at && event.at.timeIntervalSince($0.at) <= downloadAttribution }
-            return (event, before?.device)
-        }
+        return out
     }
 
     static func view(_ event: PassEvent, device: String?) -> PassTrace.Event {
