@@ -34,6 +34,13 @@ struct TraceAttributionTests {
     func coalescedDownloadIsSplit() {
         let events = [Self.listed("A", 0), Self.listed("B", 0.2), Self.downloaded(0.4, count: 2)]
         #expect(Self.downloads(events) == ["A×1", "B×1"])
+        // The event has the first download's time: a phone that listed just after it had the second one.
+        let later = [Self.listed("B", 0), Self.downloaded(0.02, count: 2), Self.listed("A", 0.05), Self.downloaded(3)]
+        #expect(Self.downloads(later) == ["B×1", "A×1", "A×1"])
+        let shown = PassTracer.attribute(later).map { "\($0.event.kind.rawValue) \($0.device ?? "none")" }
+        #expect(
+            shown == ["listed B", "downloaded B", "listed A", "downloaded A", "downloaded A"],
+            "A's share of the download is shown after A's list request")
     }
 
     @Test("a download goes to the phone that listed and has not downloaded yet, not to the one that did")

@@ -8,6 +8,9 @@ package struct PassTracer: Sendable {
     /// A download this soon after a device listed the pass is taken to be that device's (Wallet's download names
     /// no device; it follows the list request at once).
     static let downloadAttribution: TimeInterval = 60
+    /// How far apart downloads stored as one event may have arrived: they come from one batch of the event
+    /// writer, which takes what queued while the previous batch was written.
+    static let coalescedSpan: TimeInterval = 5
 
     package let store: any PassStore
     package let events: any PassEventStore
@@ -64,16 +67,23 @@ package struct PassTracer: Sendable {
 
     /// Each event with the device it is taken to be of: its own, or for a download, the device that listed the
     /// pass (in the answer) just before it and has not downloaded since. Downloads of one version that arrived
-    /// together are stored as one event with a count: it is split over that many such devices, oldest list first.
+    /// together are stored as one event with a count, at the first one's time: it is split over that many such
+    /// devices, oldest list first, then devices that listed within `coalescedSpan` after it.
     static func attribute(_ events: [PassEvent]) -> [(event: PassEvent, device: String?)] {
+        let lists: [(index: Int, device: String, at: Date)] = events.enumerated().compactMap { index, event in
+            guard case .listed(_, _, true, _) = event.detail, let device = event.device else { return nil }
+            return (index, device, event.at)
+        }
         // Listed the pass in the answer and not yet given a download, oldest first.
         var waiting: [(device: String, at: Date)] = []
+        // List requests whose download was stored with an earlier one (they wait for no other).
+        var servedEarly = Set<Int>()
         var lastList: (device: String, at: Date)?
         var out: [(event: PassEvent, device: String?)] = []
-        for event in events {
+        for (index, event) in events.enumerated() {
             if case .listed(_, _, true, _) = event.detail, let device = event.device {
                 waiting.removeAll { $0.device == device }
-                waiting.append((device, event.at))
+                if !servedEarly.contains(index) { waiting.append((device, event.at)) }
                 lastList = (device, event.at)
             }
             guard case .downloaded = event.detail else {
@@ -81,7 +91,18 @@ package struct PassTracer: Sendable {
                 continue
             }
             waiting.removeAll { event.at.timeIntervalSince($0.at) > downloadAttribution }
-            let takers = waiting.filter { $0.at <= event.at }.prefix(event.count).map(\.device)
+            // Each with the time of its download: a device that listed after the event's time downloaded after
+            // its list request (within the batch; a millisecond later is as near as the store can tell).
+            var takers = waiting.filter { $0.at <= event.at }.prefix(event.count).map { ($0.device, event.at) }
+            waiting.removeAll { waiter in takers.contains { $0.0 == waiter.device } }
+            for list in lists where takers.count < event.count && event.count > 1 && list.index > index {
+                guard list.at.timeIntervalSince(event.at) <= coalescedSpan else { break }
+                guard !takers.contains(where: { $0.0 == list.device }), !servedEarly.contains(list.index) else {
+                    continue
+                }
+                takers.append((list.device, list.at.addingTimeInterval(0.001)))
+                servedEarly.insert(list.index)
+            }
             guard !takers.isEmpty else {
                 // A download no fresh list request explains: the latest device to list, when recent.
                 let recent = lastList.flatMap {
@@ -90,14 +111,17 @@ package struct PassTracer: Sendable {
                 out.append((event, recent))
                 continue
             }
-            waiting.removeAll { takers.contains($0.device) }
-            for (n, device) in takers.enumerated() {
+            for (n, (device, at)) in takers.enumerated() {
                 var share = event
                 share.count = n == takers.count - 1 ? event.count - (takers.count - 1) : 1
+                share.at = at
                 out.append((share, device))
             }
         }
-        return out
+        // In time order again (a share may have moved after the events that followed the stored one); ties
+        // keep their order.
+        return out.enumerated().sorted { ($0.element.event.at, $0.offset) < ($1.element.event.at, $1.offset) }
+            .map(\.element)
     }
 
     static func view(_ event: PassEvent, device: String?) -> PassTrace.Event {
