@@ -65,8 +65,8 @@ let package = Package(
         .target(
             name: "PassServer",
             dependencies: [
-                "PassSigning", "PassMint", "PassPhotos", "PassLog", "PassStore", "PassPush", "PassOperations",
-                "PassService",
+                "PassSigning", "PassMint", "PassPhotos", "PassLog", "PassStore", "PassHTTP", "PassPush",
+                "PassOperations", "PassService",
             ]),
         .executableTarget(
             name: "passmint",

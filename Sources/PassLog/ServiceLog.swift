@@ -8,3 +8,11 @@ package enum ServiceLog {
         FileHandle.standardError.write(Data("passmint serve: \(message)\n".utf8))
     }
 }
+
+extension ServiceLog {
+    /// Logs `error` in its own words after `context` (what failed): the log is an edge, like the CLI and the
+    /// HTTP response, where an error becomes text.
+    package static func error(_ context: String, _ error: any Error) {
+        self.error("\(context): \(error)")
+    }
+}

@@ -27,8 +27,7 @@ public final class BatchRunner: Sendable {
         self.options = options
         self.sink = sink
         if options.webServiceURL != nil, sink == nil {
-            throw .invalidInput(
-                "a web service URL needs a store, so the service can find the passes it issued", about: .webServiceURL)
+            throw .webServiceURLWithoutStore
         }
         issuer = try PassFactory.issuer(
             templateDirectory: options.templateDirectory, identity: options.identity, trust: options.trustRoots,
@@ -51,13 +50,10 @@ public final class BatchRunner: Sendable {
         try prepareOutputDirectory()
         let reader = try CSVReader(path: options.csvPath, format: options.csvFormat)
         guard let headerRecord = try reader.nextRecord() else {
-            throw .invalidInput(
-                "\(options.csvPath): the CSV file is empty; line 1 must name the template fields", about: .csv)
+            throw .csv(path: options.csvPath, .empty)
         }
         guard let header = headerRecord.fields else {
-            throw .invalidInput(
-                "\(options.csvPath):1: the header cannot be read: \(headerRecord.error ?? "unreadable"); "
-                    + "line 1 must name the template fields", about: .csv)
+            throw .csv(path: options.csvPath, .unreadableHeader(headerRecord))
         }
         let columns = try checkHeader(
             header.map { $0.trimmingCharacters(in: .whitespaces) }, delimiter: reader.delimiter)
@@ -89,21 +85,12 @@ public final class BatchRunner: Sendable {
             if let outputFailure {
                 // The window's passes are written and reported; a bundle or the store could not be.
                 try? finish(&outputs, stopping: true)
-                throw .batchStopped(
-                    line: tally.lastLine,
-                    message:
-                        "batch stopped after line \(tally.lastLine): \(outputFailure); fix that and resume the batch "
-                        + "(resuming re-checks the passes written so far and writes their bundles and store rows again)"
-                )
+                throw .batchStopped(.output(afterLine: tally.lastLine, outputFailure))
             }
             if let stop = results.first(where: \.environmentFailure) {
                 // What was made so far is kept and reported; --resume continues from here once the cause is fixed.
                 try? finish(&outputs, stopping: true)
-                throw .batchStopped(
-                    line: stop.outcome.line,
-                    message: "batch stopped at line \(stop.outcome.line) after \(tally.issued + tally.resumed) passes: "
-                        + "\(stop.outcome.error ?? "an environment error"); fix that and resume the batch to issue the "
-                        + "rest (the passes written so far are kept)")
+                throw .batchStopped(.record(stop.outcome, issued: tally.issued + tally.resumed))
             }
             if !source.exhausted, shouldStop() {
                 interrupted = true
@@ -198,9 +185,7 @@ public final class BatchRunner: Sendable {
         case .rows(let rows):
             guard let sink else { return }
             do { try sink.store(rows) } catch {
-                throw .environment(
-                    "storing \(rows.count) passes failed: \(error); check that the database file and its folder are writable and have room",
-                    about: .store)
+                throw .sink(.storingPasses(count: rows.count), underlying: error)
             }
         }
     }
@@ -213,9 +198,8 @@ public final class BatchRunner: Sendable {
         guard let sink, options.webServiceURL != nil else { return [:] }
         let serials = window.compactMap { records.values(of: $0)?.serial }
         do { return try sink.storedPasses(serials: serials) } catch {
-            throw .environment(
-                "reading the stored passes of lines \(window[0].line)–\(window[window.count - 1].line) failed: "
-                    + "\(error)", about: .store)
+            throw .sink(
+                .readingStoredPasses(lines: window[0].line...window[window.count - 1].line), underlying: error)
         }
     }
 
@@ -232,8 +216,7 @@ public final class BatchRunner: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: options.outputDirectory, withIntermediateDirectories: true)
         } catch {
-            throw .environment(
-                "\(options.outputDirectory): cannot create the folder: \(error.localizedDescription)", about: .out)
+            throw .outputFolder(path: options.outputDirectory, underlying: error)
         }
     }
 

@@ -9,12 +9,20 @@ import PassStore
 struct ResignReport {
     private let writer: ReportWriter
 
-    init(path: String) throws(PassMintError) {
-        writer = try ReportWriter(path: path)
+    init(path: String) throws(OperationError) {
+        writer = try OperationError.pipeline { () throws(PassMintError) in try ReportWriter(path: path) }
     }
 
-    func append(_ passes: [StoredPass], resumed: Bool = false) throws(PassMintError) {
+    func append(_ passes: [StoredPass], resumed: Bool = false) throws(OperationError) {
         guard !passes.isEmpty else { return }
+        do {
+            try write(passes, resumed: resumed)
+        } catch {
+            throw .pipeline(error)
+        }
+    }
+
+    private func write(_ passes: [StoredPass], resumed: Bool) throws(PassMintError) {
         try writer.append(
             objects: passes.map { pass in
                 var object: [String: JSONValue] = [
@@ -27,7 +35,7 @@ struct ResignReport {
             })
     }
 
-    func finish() throws(PassMintError) {
-        try writer.finish()
+    func finish() throws(OperationError) {
+        do { try writer.finish() } catch { throw .pipeline(error) }
     }
 }

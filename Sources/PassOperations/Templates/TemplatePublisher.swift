@@ -75,22 +75,24 @@ package enum TemplatePublisher {
     /// The check: every stored pass of the name must resolve against the new template (a new required field,
     /// a dropped enum value fail here), and one pass per tier value is rendered and signed with it; the first
     /// failures are reported with their serial numbers.
-    /// - Throws: `PassMintError.invalidInput` for a bad name or folder or a failed check, `.environment` when
-    ///   the store cannot be read.
+    /// - Throws: `OperationError.pipeline` for a bad folder, `.invalidTemplateName`, `.unknownTemplateName`,
+    ///   `.templateBreaksPasses` for a failed check, `.store` when the store cannot be read.
     package static func plan(name: String, directory: String, store: Store, renderer: TemplateRenderer)
-        throws(PassMintError) -> Plan
+        throws(OperationError) -> Plan
     {
-        let source = try PassFactory.templateSource(directory)
+        let source = try OperationError.pipeline { () throws(PassMintError) in
+            try PassFactory.templateSource(directory)
+        }
         let version = TemplateVersion(files: source.files, designer: source.isDesignerTemplate)
         let reference: TemplateReference
         do {
             reference = try TemplateReference(name: name, digest: version.digest)
         } catch {
-            throw .invalidInput("\(error)")
+            throw .invalidTemplateName(path: nil, error)
         }
         // Loaded from the folder's files, so messages name the folder the user gave; its images are checked as
         // member photos are, since every pass of the name will carry them.
-        let template = try PassFactory.loadTemplate(source)
+        let template = try OperationError.pipeline { () throws(PassMintError) in try PassFactory.loadTemplate(source) }
         let previous: PublishedTemplate?
         let previousFiles: [String: [UInt8]]?
         let sources: [TemplateUsage]
@@ -109,14 +111,12 @@ package enum TemplatePublisher {
                 $0 == finishedPosition ? nil : $0
             }
         } catch {
-            throw .environment("reading the store: \(error)", about: .store)
+            throw .store(.readingPublishState, underlying: error)
         }
         if previous == nil, sources.isEmpty {
             // Most likely a typo: issuing publishes a name's first version, so a name nobody issued from is new.
             let known = (try? store.publishedTemplates().map(\.name)) ?? []
-            throw .invalidInput(
-                "no template is named '\(name)' in the store and no stored pass uses one; names: "
-                    + (known.isEmpty ? "none yet (issue passes into the store first)" : known.joined(separator: ", ")))
+            throw .unknownTemplateName(name, known: known)
         }
         try check(template, against: sources, store: store, renderer: renderer, directory: directory)
         return Plan(
@@ -131,11 +131,11 @@ package enum TemplatePublisher {
     /// - Parameters:
     ///   - shouldStop: asked before each chunk; true stops the publish there (`Outcome.stopped`).
     ///   - onChunk: called after each committed chunk.
-    /// - Throws: `PassMintError.environment` when the store fails (the chunks committed so far stay).
+    /// - Throws: `OperationError.store` when the store fails (the chunks committed so far stay).
     package static func publish(
         _ plan: Plan, store: Store, chunkSize: Int = defaultChunkSize, shouldStop: () -> Bool = { false },
         onChunk: (Chunk) -> Void = { _ in }
-    ) throws(PassMintError) -> Outcome {
+    ) throws(OperationError) -> Outcome {
         var outcome = Outcome(passesChanged: 0, pushesQueued: 0, storedNewVersion: false)
         do {
             outcome.storedNewVersion = try store.storeTemplateVersion(plan.version)
@@ -167,11 +167,9 @@ package enum TemplatePublisher {
             if !outcome.stopped {
                 _ = try store.applyChanges([], progress: BulkProgress(job: plan.job, position: finishedPosition))
             }
-        } catch let error as PassMintError {
-            throw error
         } catch {
-            throw .environment(
-                "publishing \(plan.reference): \(error) (\(outcome.passesChanged) passes moved so far)", about: .store)
+            throw .store(
+                .publishing(reference: plan.reference.description, moved: outcome.passesChanged), underlying: error)
         }
         return outcome
     }
@@ -179,10 +177,10 @@ package enum TemplatePublisher {
     private static func check(
         _ template: Template, against sources: [TemplateUsage], store: Store, renderer: TemplateRenderer,
         directory: String
-    ) throws(PassMintError) {
+    ) throws(OperationError) {
         let issuer = renderer.issuer(for: template)
         var renderedTiers: Set<String> = []
-        var failures: [String] = []
+        var failures: [OperationError.PassFailure] = []
         var failed = 0
         do {
             for source in sources {
@@ -200,20 +198,19 @@ package enum TemplatePublisher {
                             }
                         } catch {
                             failed += 1
-                            if failures.count < 3 { failures.append("pass \(pass.serialNumber): \(error)") }
+                            if failures.count < 3 {
+                                failures.append(.init(serial: pass.serialNumber, error: error))
+                            }
                         }
                     }
                     after = last.serialNumber
                 }
             }
         } catch {
-            throw .environment("reading the passes to check: \(error)", about: .store)
+            throw .store(.readingPassesToCheck, underlying: error)
         }
         guard failed == 0 else {
-            throw .invalidInput(
-                "template \(directory) cannot render \(failed) stored pass(es); nothing was changed: "
-                    + failures.joined(separator: "; ") + (failed > failures.count ? "; …" : "")
-                    + "; fix the template (or the passes) and publish again", about: .template)
+            throw .templateBreaksPasses(directory: directory, failed: failed, failures: failures)
         }
     }
 }

@@ -125,24 +125,24 @@ package final class BulkUpdater {
 
     /// The job identity of a CSV file: `update-csv:` and the SHA-256 of its bytes, so the same content resumes
     /// the same job whatever the file is called, and an edited file starts a new one.
-    /// - Throws: `.invalidInput` naming the file when it cannot be read.
-    package static func jobIdentity(csvPath: String) throws(PassMintError) -> String {
+    /// - Throws: `.pipeline(.csv(…))` or `.csvUnreadable` naming the file when it cannot be read.
+    package static func jobIdentity(csvPath: String) throws(OperationError) -> String {
         guard let handle = FileHandle(forReadingAtPath: csvPath) else {
-            throw .invalidInput("\(csvPath): cannot open the CSV file; check the path", about: .csv)
+            throw .pipeline(.csv(path: csvPath, .cannotOpen))
         }
         defer { try? handle.close() }
         // OpenSSL failing to digest is the machine's problem (out of memory), as `PassMintError.signing` says.
         var digest: SHA256Digest
-        do { digest = try SHA256Digest() } catch { throw .signing(error) }
+        do { digest = try SHA256Digest() } catch { throw .pipeline(.signing(error)) }
         while true {
             let chunk: Data?
             do { chunk = try handle.read(upToCount: 1 << 20) } catch {
-                throw .invalidInput("\(csvPath): reading the CSV failed: \(error.localizedDescription)", about: .csv)
+                throw .csvUnreadable(path: csvPath, underlying: error)
             }
             guard let chunk, !chunk.isEmpty else { break }
-            do { try digest.update(chunk) } catch { throw .signing(error) }
+            do { try digest.update(chunk) } catch { throw .pipeline(.signing(error)) }
         }
-        do { return "update-csv:" + (try digest.finish()) } catch { throw .signing(error) }
+        do { return "update-csv:" + (try digest.finish()) } catch { throw .pipeline(.signing(error)) }
     }
 
     /// Runs the job over `rows`.
@@ -157,12 +157,14 @@ package final class BulkUpdater {
     package func run(
         _ rows: any BulkRowSource, options: Options, reportPath: String? = nil, shouldStop: () -> Bool = { false },
         progress: (Summary) -> Void = { _ in }
-    ) throws(PassMintError) -> Summary {
+    ) throws(OperationError) -> Summary {
         let start = DispatchTime.now()
         var summary = Summary()
-        let report = try reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
+        let report = try OperationError.pipeline { () throws(PassMintError) in
+            try reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
+        }
         if options.resume {
-            summary.resumedFrom = try storeCall("reading the progress of the job") {
+            summary.resumedFrom = try storeCall(.readingBulkProgress) {
                 try store.bulkPosition(job: options.job)
             }
             summary.position = summary.resumedFrom ?? 0
@@ -188,7 +190,7 @@ package final class BulkUpdater {
             let serials = Array(
                 Set(window.filter { $0.error == nil && !$0.serialNumber.isEmpty }.map(\.serialNumber)))
             var outcomes: (rows: [RowOutcome], changes: [PassChange]) = ([], [])
-            let (chunk, pushesBySerial) = try storeCall("storing the changes up to line \(lastLine)") {
+            let (chunk, pushesBySerial) = try storeCall(.storingChanges(upToLine: lastLine)) {
                 try store.applyChanges(lockingSerials: serials, progress: position) { passes in
                     outcomes = process(window, passes: passes, renderedKeys: &renderedKeys)
                     return outcomes.changes
@@ -211,7 +213,9 @@ package final class BulkUpdater {
                     if summary.failures.count < Summary.failuresKept { summary.failures.append(outcome) }
                 }
             }
-            try report?.append(objects: outcomes.rows.map(\.reportObject))
+            try OperationError.pipeline { () throws(PassMintError) in
+                try report?.append(objects: outcomes.rows.map(\.reportObject))
+            }
             summary.elapsed = Self.seconds(since: start)
             progress(summary)
             if !exhausted, shouldStop() {
@@ -219,7 +223,7 @@ package final class BulkUpdater {
                 break
             }
         }
-        try report?.finish()
+        try OperationError.pipeline { () throws(PassMintError) in try report?.finish() }
         summary.elapsed = Self.seconds(since: start)
         return summary
     }
@@ -291,30 +295,32 @@ package final class BulkUpdater {
         return "\(error)"
     }
 
-    /// The column a validation error is about: the field a template error names, else the one column of the row
-    /// the message quotes.
+    /// The column a refused change is about: the field the refusal names, as the row wrote it (`add:FIELD` when
+    /// the row only adds to it, or when the refusal is about the amount).
     static func column(of error: any Error, in row: BulkRow) -> String? {
-        var underlying = error
-        if let mint = error as? PassMintError, case .template(let template) = mint { underlying = template }
-        if let template = underlying as? TemplateError {
-            switch template {
-            case .missingValue(let field, _), .invalidValue(let field, _, _, _), .signedValue(let field, _, _):
-                return row.values[field] == nil && row.amounts[field] != nil ? bulkAmountPrefix + field : field
-            case .outOfRange(let field, _, _, _, _), .notANumberField(let field, _, _):
-                return row.amounts[field] != nil ? bulkAmountPrefix + field : field
-            case .controlCharacter(let key, _, _), .unknownImageSlot(let key, _), .unknownRecordKey(let key, _, _, _):
-                return key
-            default: break
-            }
+        let refusal: OperationError.ChangeRefusal
+        switch error as? OperationError {
+        case .change(let refused)?: refusal = refused
+        case .pipeline(.template(let template))?: refusal = .value(template)
+        default:
+            guard let template = error as? TemplateError else { return nil }
+            refusal = .value(template)
         }
-        let text = "\(error)"
-        return (row.values.keys.sorted().first { text.contains("'\($0)'") })
-            ?? row.amounts.keys.sorted().first { text.contains("'\($0)'") }.map { bulkAmountPrefix + $0 }
+        guard let field = refusal.field else { return nil }
+        let amountOnly = row.values[field] == nil && row.amounts[field] != nil
+        switch refusal {
+        case .value(.outOfRange), .value(.notANumberField):
+            return row.amounts[field] != nil ? bulkAmountPrefix + field : field
+        case .value(.controlCharacter), .value(.unknownImageSlot), .value(.unknownRecordKey):
+            return field
+        default:
+            return amountOnly ? bulkAmountPrefix + field : field
+        }
     }
 
-    private func storeCall<T>(_ what: String, _ body: () throws -> T) throws(PassMintError) -> T {
+    private func storeCall<T>(_ step: OperationError.StoreStep, _ body: () throws -> T) throws(OperationError) -> T {
         do { return try body() } catch {
-            throw .environment("\(what): \(error)", about: .store)
+            throw .store(step, underlying: error)
         }
     }
 

@@ -88,7 +88,7 @@ package final class UpdateJobRunner: Sendable {
                     FileManager.default.createFile(
                         atPath: path, contents: Data(body), attributes: [.posixPermissions: 0o600])
                 else {
-                    throw PassMintError.environment("cannot write the request body to \(path)")
+                    throw OperationError.requestBodyUnwritable(path: path)
                 }
                 temporary = path
                 rows = try CSVBulkRows(path: path, name: "request body")
