@@ -286,7 +286,7 @@ package final class BulkUpdater {
 
     /// A refusal as a report line says it: "+10" shows both ways of writing it in a row.
     static func words(_ error: any Error) -> String {
-        if case .signedValue(let field, let value, _) = error as? TemplateError {
+        if case .change(.value(.signedValue(let field, let value, _)))? = error as? OperationError {
             let number = String(value.drop { $0 == " " || $0 == "+" })
             return "\(field) \"\(value)\" would set \(field) to \(number), not add \(number) to it; give \(number) "
                 + "under \(field) to set it, or \(number) under \(bulkAmountPrefix)\(field) (CSV) or "
