@@ -19,7 +19,7 @@ public struct AppleValidatorRule: Sendable {
     /// The severity in Apple's validator (an error blocks signing in Apple's tool).
     public var appleSeverity: Problem.Severity
     /// The PassMint problem code.
-    public var code: String
+    public var code: ProblemCode
     /// The JSON path or file PassMint reports; `*.` stands for any field's path.
     public var path: String
     /// The severity PassMint reports.
@@ -34,7 +34,7 @@ public enum AppleValidatorRules {
     static let boarding = "semantic boarding pass"
 
     private static func rule(
-        _ appliesTo: String, _ apple: String, _ appleSeverity: Problem.Severity, _ code: String, _ path: String,
+        _ appliesTo: String, _ apple: String, _ appleSeverity: Problem.Severity, _ code: ProblemCode, _ path: String,
         _ severity: Problem.Severity, _ agreement: AppleValidatorRule.Agreement
     ) -> AppleValidatorRule {
         AppleValidatorRule(
