@@ -30,13 +30,13 @@ package enum TLSFileProblem: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .unreadable(_, let code): "cannot be read (\(String(cString: strerror(code))))"
         case .notPEM: "is not PEM text (no -----BEGIN line)"
-        case .invalid(let kind, let error): "holds no \(kind.rawValue) OpenSSL can read (\(Self.openSSLText(error)))"
+        case .invalid(let kind, let error): "holds no \(kind.rawValue) OpenSSL can read (\(Self.words(error)))"
         case .encryptedKey: "is encrypted"
         }
     }
 
-    /// OpenSSL's words from a parse failure.
-    private static func openSSLText(_ error: SigningError) -> String {
+    /// OpenSSL's words from a parse failure (part of `description`).
+    private static func words(_ error: SigningError) -> String {
         switch error {
         case .invalidCertificate(_, let text), .invalidPrivateKey(_, let text): text
         default: error.description

@@ -10,9 +10,15 @@ package enum ServiceLog {
 }
 
 extension ServiceLog {
-    /// Logs `error` in its own words after `context` (what failed): the log is an edge, like the CLI and the
-    /// HTTP response, where an error becomes text.
-    package static func error(_ context: String, _ error: any Error) {
-        self.error("\(context): \(error)")
+    /// The log line for a failure: what failed (`context`), the error in its own words, then `after` (what
+    /// happens next). The log is an edge, like the CLI and the HTTP response: the one place outside them where
+    /// an error becomes text.
+    package static func line(_ context: String, _ error: any Error, after: String = "") -> String {
+        "\(context): \(error)" + (after.isEmpty ? "" : "; \(after)")
+    }
+
+    /// Logs `line(context, error, after:)`.
+    package static func error(_ context: String, _ error: any Error, after: String = "") {
+        self.error(line(context, error, after: after))
     }
 }

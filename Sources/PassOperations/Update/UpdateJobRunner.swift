@@ -116,7 +116,7 @@ package final class UpdateJobRunner: Sendable {
     private func save(_ job: inout UpdateJobStatus) {
         job.updatedAt = now()
         do { try store.saveUpdateJob(job) } catch {
-            ServiceLog.error("update job \(job.id): recording its status failed: \(error)")
+            ServiceLog.error("update job \(job.id): recording its status failed", error)
         }
     }
 
