@@ -26,7 +26,7 @@ package indirect enum StoreError: Error, CustomStringConvertible {
     /// The PostgreSQL store cannot be opened or migrated; `underlying` is why.
     case cannotOpenServer(url: PostgresURL, underlying: any Error)
     /// A template name that cannot be stored in a `TemplateReference`.
-    case invalidTemplateName(name: String, reason: String)
+    case invalidTemplateName(name: String, reason: TemplateNameProblem)
     /// A stored pass names a template version the store does not hold.
     case templateVersionMissing(reference: String)
 
