@@ -57,7 +57,8 @@ extension OperationError {
                 case .missingValue(let field, _), .invalidValue(let field, _, _, _), .signedValue(let field, _, _),
                     .outOfRange(let field, _, _, _, _), .notANumberField(let field, _, _):
                     return field
-                case .controlCharacter(let key, _, _), .unknownImageSlot(let key, _), .unknownRecordKey(let key, _, _, _):
+                case .controlCharacter(let key, _, _), .unknownImageSlot(let key, _),
+                    .unknownRecordKey(let key, _, _, _):
                     return key
                 default: return nil
                 }

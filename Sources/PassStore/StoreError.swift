@@ -54,7 +54,8 @@ package indirect enum StoreError: Error, CustomStringConvertible {
             return
                 "no stored pass has serial number \(serial); issue it into the store (generate or batch with a store) first"
         case .invalidPostgresURL(let redacted):
-            return "invalid service configuration: a PostgreSQL store is given as postgresql://USER@HOST:PORT/DATABASE, "
+            return
+                "invalid service configuration: a PostgreSQL store is given as postgresql://USER@HOST:PORT/DATABASE, "
                 + "not '\(redacted)'"
         case .copyTargetNotEmpty(let server, let passes):
             return "invalid service configuration: the PostgreSQL store \(server) already holds \(passes) passes; copy "

@@ -22,7 +22,8 @@ struct AdminErrorStatusTests {
 
         var validate: RecordValidator {
             { pass, change in
-                let renderer = TemplateRenderer(identity: DevIdentity.identity, templates: self.templates.withLock { $0 })
+                let renderer = TemplateRenderer(
+                    identity: DevIdentity.identity, templates: self.templates.withLock { $0 })
                 return try renderer.validate(pass, change: change)
             }
         }
@@ -100,11 +101,13 @@ struct AdminErrorStatusTests {
         let database = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try TestPostgres.psql(base, "CREATE DATABASE \(database)")
         defer { _ = try? TestPostgres.psql(base, "DROP DATABASE IF EXISTS \(database) WITH (FORCE)") }
-        let templates = try PostgresStore(url: try PostgresURL(try TestPostgres.url(schema: "public", database: database)))
+        let templates = try PostgresStore(
+            url: try PostgresURL(try TestPostgres.url(schema: "public", database: database)))
         let version = try #require(try live.store.templateVersion(digest: issuance.reference.digest))
         _ = try templates.storeTemplateVersion(version)
         validator.templates.withLock { $0 = templates }
-        let before = try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer, body: Array(#"{"points": 11}"#.utf8))
+        let before = try live.call(
+            "PATCH", "/admin/v1/passes/S1", headers: bearer, body: Array(#"{"points": 11}"#.utf8))
         #expect(before.status == 200, "\(before.status) \(before.text)")
 
         // The database stops taking connections and its open ones end: the next read finds no server.

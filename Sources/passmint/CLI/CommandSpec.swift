@@ -139,7 +139,9 @@ struct ParsedArguments: Sendable {
     func declares(_ option: any OptionDeclaration) -> Bool { declared.contains(option.spec.long) }
 
     /// Whether the option was given at all (whatever its value).
-    func given(_ option: any OptionDeclaration) -> Bool { !raw(option.spec).isEmpty || flags.contains(option.spec.long) }
+    func given(_ option: any OptionDeclaration) -> Bool {
+        !raw(option.spec).isEmpty || flags.contains(option.spec.long)
+    }
 
     /// Whether the switch was given.
     subscript(flag: Flag) -> Bool {

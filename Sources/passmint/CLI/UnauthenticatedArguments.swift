@@ -11,7 +11,8 @@ enum UnauthenticatedArguments {
     static let logBytesPerAddress = count(
         "log-bytes-per-address", "log bytes one client address may send per hour (default 262144; 0: no limit)")
     static let personalizePerAddress = count(
-        "personalize-per-address", "personalize requests one client address may make per hour (default 60; 0: no limit)")
+        "personalize-per-address", "personalize requests one client address may make per hour (default 60; 0: no limit)"
+    )
     static let options: [any OptionDeclaration] = [
         retentionDays, maxLogBytes, maxPersonalizationBytes, logBytesPerAddress, personalizePerAddress,
     ]

@@ -6,18 +6,25 @@ import PassOperations
 
 /// `passmint batch`: one signed pass per CSV record, in parallel, with a per-record report.
 struct BatchCommand: Command {
-    static let template = Option<String>("template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip")
-    static let csv = Option<String>("csv", "FILE", "records, RFC 4180 CSV (header on line 1; separator and UTF-16 detected)")
+    static let template = Option<String>(
+        "template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip")
+    static let csv = Option<String>(
+        "csv", "FILE", "records, RFC 4180 CSV (header on line 1; separator and UTF-16 detected)")
     static let out = Option<String>("out", "DIR", "output folder for <serial>.pkpass files")
     static let jobs = Option<Int>.integer("jobs", "N", "parallel signers (default: number of cores)")
     static let report = Option<String>("report", "FILE", "write a JSON Lines report, one object per record")
-    static let images = Option<String>("images", "DIR", "folder that image paths start at and must stay inside (default: the CSV's)")
+    static let images = Option<String>(
+        "images", "DIR", "folder that image paths start at and must stay inside (default: the CSV's)")
     static let bundle = Flag("bundle", "also write .pkpasses bundles of at most 10 passes")
-    static let resume = Flag("resume", "skip records whose pass already exists, is valid and is what this run would make")
-    static let startOver = Flag("start-over",
-                "with --db: issue stored serials as new passes with a new token (phones holding them get 401)")
-    static let webServiceURL = Option<String>("web-service-url", "URL", "update service base URL written into each pass (needs --db)")
-    static let shard = Option<String>("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV")
+    static let resume = Flag(
+        "resume", "skip records whose pass already exists, is valid and is what this run would make")
+    static let startOver = Flag(
+        "start-over",
+        "with --db: issue stored serials as new passes with a new token (phones holding them get 401)")
+    static let webServiceURL = Option<String>(
+        "web-service-url", "URL", "update service base URL written into each pass (needs --db)")
+    static let shard = Option<String>(
+        "shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV")
     static let compatible = Flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier")
 
     static let spec = CommandSpec(
@@ -94,7 +101,8 @@ struct BatchCommand: Command {
         }
         let format = try CSVArguments.format(args)
         // PASSMINT_DATABASE_URL names the service's store: only passes bound to the service go there.
-        store = try StoreArguments.location(args,
+        store = try StoreArguments.location(
+            args,
             environment: args[Self.webServiceURL] == nil ? [:] : ProcessInfo.processInfo.environment)
         if args[Self.webServiceURL] != nil, store == nil {
             throw .usage("--web-service-url needs --db FILE or --postgres URL so `passmint serve` can find the passes")

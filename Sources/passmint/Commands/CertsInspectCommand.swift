@@ -5,7 +5,8 @@ import PassModel
 /// `passmint certs inspect`: what a certificate / .p12 file is and whether a key matches it.
 struct CertsInspectCommand: Command {
     static let key = Option<String>("key", "FILE", "private key (PEM) to test against the certificate")
-    static let passwordEnv = Option<String>("password-env", "VAR", "environment variable holding the .p12 password or key passphrase")
+    static let passwordEnv = Option<String>(
+        "password-env", "VAR", "environment variable holding the .p12 password or key passphrase")
     static let wwdr = Option<String>("wwdr", "FILE", "WWDR intermediate for a .p12 that does not contain it")
     static let json = Flag("json", "print one JSON object")
 

@@ -7,15 +7,19 @@ import PassOperations
 
 /// `passmint generate`: one signed pass from a template.
 struct GenerateCommand: Command {
-    static let template = Option<String>("template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip")
+    static let template = Option<String>(
+        "template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip")
     static let set = RepeatedOption("set", "KEY=VALUE", "value of a template field, pass field key or reserved key")
     static let data = Option<String>("data", "FILE", "JSON object of field values")
     static let images = Option<String>("images", "DIR", "folder that image paths start at and must stay inside")
-    static let serial = Option<String>("serial", "S", "serial number (default: the record's serialNumber or a new UUID)")
+    static let serial = Option<String>(
+        "serial", "S", "serial number (default: the record's serialNumber or a new UUID)")
     static let out = Option<String>("out", "FILE", "where to write the .pkpass")
     static let compatible = Flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier")
-    static let webServiceURL = Option<String>("web-service-url", "URL", "update service base URL written into the pass (needs --db)")
-    static let startOver = Flag("start-over", "with --db: replace a stored serial by a new pass with a new token (phones get 401)")
+    static let webServiceURL = Option<String>(
+        "web-service-url", "URL", "update service base URL written into the pass (needs --db)")
+    static let startOver = Flag(
+        "start-over", "with --db: replace a stored serial by a new pass with a new token (phones get 401)")
 
     static let spec = CommandSpec(
         name: "generate",
@@ -87,7 +91,8 @@ struct GenerateCommand: Command {
         serial = args[Self.serial]
         identity = IdentityArguments.make(args)
         // PASSMINT_DATABASE_URL names the service's store: only a pass bound to the service goes there.
-        store = try StoreArguments.location(args,
+        store = try StoreArguments.location(
+            args,
             environment: args[Self.webServiceURL] == nil ? [:] : ProcessInfo.processInfo.environment)
         webServiceURL = args[Self.webServiceURL]
         trust = try TrustArguments.load(args)

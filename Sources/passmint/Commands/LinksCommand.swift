@@ -5,8 +5,10 @@ import PassOperations
 
 /// `passmint links`: show, revoke, reissue or expire a stored pass's distribution link.
 struct LinksCommand: Command {
-    static let expires = Option<String>("expires", "DATE", "reissue/expire: the link stops at this time (2027-01-31 or ISO 8601, UTC)")
-    static let expiresIn = Option<String>("in", "DURATION", "reissue/expire: the link stops after this long (30d, 12h, 90m, 600s)")
+    static let expires = Option<String>(
+        "expires", "DATE", "reissue/expire: the link stops at this time (2027-01-31 or ISO 8601, UTC)")
+    static let expiresIn = Option<String>(
+        "in", "DURATION", "reissue/expire: the link stops after this long (30d, 12h, 90m, 600s)")
 
     static let spec = CommandSpec(
         name: "links",

@@ -3,10 +3,12 @@ import PassPreview
 
 /// `passmint preview`: see a pass (or a folder of passes) before any phone does.
 struct PreviewCommand: Command {
-    static let out = Option<String>("out", "FILE", "where to write: .html, or .png (needs Chromium); a gallery is always .html")
+    static let out = Option<String>(
+        "out", "FILE", "where to write: .html, or .png (needs Chromium); a gallery is always .html")
     static let set = RepeatedOption("set", "KEY=VALUE", "a template value, as generate takes it")
     static let tier = Option<String>("tier", "T", "render the template's tier T (its tier field set to T)")
-    static let locale = Option<String>("locale", "xx", "localize with xx.lproj/pass.strings and format dates and numbers for xx")
+    static let locale = Option<String>(
+        "locale", "xx", "localize with xx.lproj/pass.strings and format dates and numbers for xx")
     static let back = Flag("back", "draw the back of the pass beside the front")
 
     static let spec = CommandSpec(

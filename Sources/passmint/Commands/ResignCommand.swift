@@ -5,7 +5,8 @@ import PassOperations
 
 /// `passmint resign`: after a certificate renewal, check the new identity and re-sign every stored pass.
 struct ResignCommand: Command {
-    static let previousCert = Option<String>("previous-cert", "FILE", "the certificate the stored passes are signed with now (team check)")
+    static let previousCert = Option<String>(
+        "previous-cert", "FILE", "the certificate the stored passes are signed with now (team check)")
     static let report = Option<String>("report", "FILE", "write a JSON Lines report, one object per pass re-signed")
     static let resume = Flag("resume", "continue the re-signing this certificate started")
     static let chunkSize = Option<Int>.integer("chunk-size", "N", "passes per transaction (default 500)")

@@ -11,24 +11,36 @@ struct ServeCommand: Command {
     static let port = Option<Int>.integer(
         "port", "N", "port (default 8080; 0 picks a free one)", in: 0...65535, expected: "a number from 0 to 65535")
     static let threads = Option<Int>.integer("threads", "N", "network threads (default: number of cores, at least 2)")
-    static let writeWorkers = Option<Int>.integer("write-workers", "N", "threads for requests that write to the store (default: 16 per core, max 64)")
+    static let writeWorkers = Option<Int>.integer(
+        "write-workers", "N", "threads for requests that write to the store (default: 16 per core, max 64)")
     static let apns = Option<String>("apns", "URL", "APNs base URL (default https://api.push.apple.com)")
     static let apnsCA = Option<String>("apns-ca", "FILE", "trust this CA for APNs instead of the system store (tests)")
-    static let adminTokenEnv = Option<String>("admin-token-env", "VAR", "environment variable holding the admin bearer token")
-    static let accessLog = Option<String>("access-log", "FILE", "append a JSON Lines access log to FILE (mode 0600), or - for stdout")
+    static let adminTokenEnv = Option<String>(
+        "admin-token-env", "VAR", "environment variable holding the admin bearer token")
+    static let accessLog = Option<String>(
+        "access-log", "FILE", "append a JSON Lines access log to FILE (mode 0600), or - for stdout")
     static let logRequests = Flag("log-requests", "the access log on stderr instead")
-    static let tlsCert = Option<String>("tls-cert", "FILE", "serve HTTPS: PEM server certificate, then its intermediates")
-    static let tlsKey = Option<String>("tls-key", "FILE", "PEM private key of --tls-cert (unencrypted; read once, never logged)")
-    static let maxURLBytes = Option<Int>.integer("max-url-bytes", "N", "longest request target, path and query (default 4096; longer: 414)")
-    static let maxHeaders = Option<Int>.integer("max-headers", "N", "most header fields in a request (default 64; more: 431)")
-    static let maxHeaderBytes = Option<Int>.integer("max-header-bytes", "N", "most bytes of header names and values (default 16384; more: 431)")
-    static let maxBodyBytes = Option<Int>.integer("max-body-bytes", "N", "largest request body (default 65536; larger: 413)")
-    static let maxBulkBytes = Option<Int>.integer("max-bulk-bytes", "N",
-                "largest body of POST /admin/v1/updates, a bulk change (default 67108864; larger: 413)")
-    static let perAddressConnections = Option<Int>.integer("per-address-connections", "N",
-                "most connections open from one client address (default 256; 0: no cap)", allowZero: true)
-    static let requestTimeout = Option<Int>.integer("request-timeout", "SECONDS",
-                "deadline of a request's head, and of its body plus 1 s/KiB (default 30; 0: none)", allowZero: true)
+    static let tlsCert = Option<String>(
+        "tls-cert", "FILE", "serve HTTPS: PEM server certificate, then its intermediates")
+    static let tlsKey = Option<String>(
+        "tls-key", "FILE", "PEM private key of --tls-cert (unencrypted; read once, never logged)")
+    static let maxURLBytes = Option<Int>.integer(
+        "max-url-bytes", "N", "longest request target, path and query (default 4096; longer: 414)")
+    static let maxHeaders = Option<Int>.integer(
+        "max-headers", "N", "most header fields in a request (default 64; more: 431)")
+    static let maxHeaderBytes = Option<Int>.integer(
+        "max-header-bytes", "N", "most bytes of header names and values (default 16384; more: 431)")
+    static let maxBodyBytes = Option<Int>.integer(
+        "max-body-bytes", "N", "largest request body (default 65536; larger: 413)")
+    static let maxBulkBytes = Option<Int>.integer(
+        "max-bulk-bytes", "N",
+        "largest body of POST /admin/v1/updates, a bulk change (default 67108864; larger: 413)")
+    static let perAddressConnections = Option<Int>.integer(
+        "per-address-connections", "N",
+        "most connections open from one client address (default 256; 0: no cap)", allowZero: true)
+    static let requestTimeout = Option<Int>.integer(
+        "request-timeout", "SECONDS",
+        "deadline of a request's head, and of its body plus 1 s/KiB (default 30; 0: none)", allowZero: true)
 
     static let spec = CommandSpec(
         name: "serve",

@@ -5,7 +5,6 @@ import PassOperations
 /// `passmint templates list`: every published template name, its current version and its passes.
 struct TemplatesListCommand: Command {
 
-
     static let spec = CommandSpec(
         name: "templates list",
         abstract: "list the stored templates: name, current version, passes, when published",

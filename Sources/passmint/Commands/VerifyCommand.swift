@@ -5,9 +5,10 @@ import PassSigning
 
 /// `passmint verify`: everything that can be checked offline about .pkpass / .pkpasses files.
 struct VerifyCommand: Command {
-    static let json = Flag("json",
-                "print one JSON object per pass per line: {file, valid, style, passTypeIdentifier, "
-                    + "serialNumber, problems: [{severity, code, message, path}]}")
+    static let json = Flag(
+        "json",
+        "print one JSON object per pass per line: {file, valid, style, passTypeIdentifier, "
+            + "serialNumber, problems: [{severity, code, message, path}]}")
 
     static let spec = CommandSpec(
         name: "verify",
