@@ -120,7 +120,7 @@ package indirect enum OperationError: Error, CustomStringConvertible {
 
 extension OperationError {
     /// Runs a pipeline call, carrying its error as `.pipeline`.
-    static func pipeline<T>(_ body: () throws(PassMintError) -> T) throws(OperationError) -> T {
+    static func fromPipeline<T>(_ body: () throws(PassMintError) -> T) throws(OperationError) -> T {
         do { return try body() } catch { throw .pipeline(error) }
     }
 }

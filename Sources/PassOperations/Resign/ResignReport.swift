@@ -10,7 +10,7 @@ struct ResignReport {
     private let writer: ReportWriter
 
     init(path: String) throws(OperationError) {
-        writer = try OperationError.pipeline { () throws(PassMintError) in try ReportWriter(path: path) }
+        writer = try OperationError.fromPipeline { () throws(PassMintError) in try ReportWriter(path: path) }
     }
 
     func append(_ passes: [StoredPass], resumed: Bool = false) throws(OperationError) {

@@ -80,7 +80,7 @@ package final class Resigner {
     package init(options: Options) throws(OperationError) {
         guard options.chunkSize > 0 else { throw .chunkSizeZero }
         self.options = options
-        let identity = try OperationError.pipeline { () throws(PassMintError) in try options.identity.load() }
+        let identity = try OperationError.fromPipeline { () throws(PassMintError) in try options.identity.load() }
         certificate = identity.certificate
         let store: any ServiceStore
         do { store = try StoreAccess.open(options.store) } catch { throw .unopenableStore(error) }

@@ -33,12 +33,12 @@ package struct TemplateIssuance: Sendable {
         name: String?
     ) throws(OperationError) -> TemplateIssuance {
         let name = name ?? TemplateReference.name(forPath: templatePath)
-        let source = try OperationError.pipeline { () throws(PassMintError) in
+        let source = try OperationError.fromPipeline { () throws(PassMintError) in
             try PassFactory.templateSource(templatePath)
         }
         // A folder that is no template (or whose images are over the limits) is refused here, before its files are
         // stored or published as current.
-        _ = try OperationError.pipeline { () throws(PassMintError) in try PassFactory.loadTemplate(source) }
+        _ = try OperationError.fromPipeline { () throws(PassMintError) in try PassFactory.loadTemplate(source) }
         let version = TemplateVersion(files: source.files, designer: source.isDesignerTemplate)
         let reference: TemplateReference
         do {

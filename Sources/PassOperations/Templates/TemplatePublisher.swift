@@ -80,7 +80,7 @@ package enum TemplatePublisher {
     package static func plan(name: String, directory: String, store: Store, renderer: TemplateRenderer)
         throws(OperationError) -> Plan
     {
-        let source = try OperationError.pipeline { () throws(PassMintError) in
+        let source = try OperationError.fromPipeline { () throws(PassMintError) in
             try PassFactory.templateSource(directory)
         }
         let version = TemplateVersion(files: source.files, designer: source.isDesignerTemplate)
@@ -92,7 +92,9 @@ package enum TemplatePublisher {
         }
         // Loaded from the folder's files, so messages name the folder the user gave; its images are checked as
         // member photos are, since every pass of the name will carry them.
-        let template = try OperationError.pipeline { () throws(PassMintError) in try PassFactory.loadTemplate(source) }
+        let template = try OperationError.fromPipeline { () throws(PassMintError) in
+            try PassFactory.loadTemplate(source)
+        }
         let previous: PublishedTemplate?
         let previousFiles: [String: [UInt8]]?
         let sources: [TemplateUsage]

@@ -56,11 +56,12 @@ package final class CSVBulkRows: BulkRowSource {
     package init(path: String, format: CSVFormat = CSVFormat(), name: String? = nil) throws(OperationError) {
         let name = name ?? path
         self.name = name
-        let reader = try OperationError.pipeline { () throws(PassMintError) in
+        let reader = try OperationError.fromPipeline { () throws(PassMintError) in
             try CSVReader(path: path, format: format)
         }
         self.reader = reader
-        guard let first = try OperationError.pipeline({ () throws(PassMintError) in try reader.nextRecord() }) else {
+        guard let first = try OperationError.fromPipeline({ () throws(PassMintError) in try reader.nextRecord() })
+        else {
             throw .bulkHeader(name: name, .empty)
         }
         guard let fields = first.fields else {
@@ -89,7 +90,8 @@ package final class CSVBulkRows: BulkRowSource {
     }
 
     package func nextRow() throws(OperationError) -> BulkRow? {
-        guard let record = try OperationError.pipeline({ () throws(PassMintError) in try reader.nextRecord() }) else {
+        guard let record = try OperationError.fromPipeline({ () throws(PassMintError) in try reader.nextRecord() })
+        else {
             return nil
         }
         guard let fields = record.fields else {

@@ -160,7 +160,7 @@ package final class BulkUpdater {
     ) throws(OperationError) -> Summary {
         let start = DispatchTime.now()
         var summary = Summary()
-        let report = try OperationError.pipeline { () throws(PassMintError) in
+        let report = try OperationError.fromPipeline { () throws(PassMintError) in
             try reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
         }
         if options.resume {
@@ -213,7 +213,7 @@ package final class BulkUpdater {
                     if summary.failures.count < Summary.failuresKept { summary.failures.append(outcome) }
                 }
             }
-            try OperationError.pipeline { () throws(PassMintError) in
+            try OperationError.fromPipeline { () throws(PassMintError) in
                 try report?.append(objects: outcomes.rows.map(\.reportObject))
             }
             summary.elapsed = Self.seconds(since: start)
@@ -223,7 +223,7 @@ package final class BulkUpdater {
                 break
             }
         }
-        try OperationError.pipeline { () throws(PassMintError) in try report?.finish() }
+        try OperationError.fromPipeline { () throws(PassMintError) in try report?.finish() }
         summary.elapsed = Self.seconds(since: start)
         return summary
     }
