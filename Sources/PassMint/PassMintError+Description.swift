@@ -74,10 +74,9 @@ extension PassMintError {
         case .batchStopped(.output(let line, let failure)):
             return "batch stopped after line \(line): \(failure); fix that and resume the batch "
                 + "(resuming re-checks the passes written so far and writes their bundles and store rows again)"
-        case .batchStopped(.record(let result, let issued)):
-            return "batch stopped at line \(result.line) after \(issued) passes: "
-                + "\(result.error ?? "an environment error"); fix that and resume the batch to issue the "
-                + "rest (the passes written so far are kept)"
+        case .batchStopped(.record(let line, let problem, let issued)):
+            return "batch stopped at line \(line) after \(issued) passes: \(problem); fix that and resume the batch "
+                + "to issue the rest (the passes written so far are kept)"
         }
     }
 
@@ -117,9 +116,8 @@ extension PassMintError {
             return "\(path): cannot open the CSV file; check the path"
         case .empty:
             return "\(path): the CSV file is empty; line 1 must name the template fields"
-        case .unreadableHeader(let record):
-            return "\(path):1: the header cannot be read: \(record.error ?? "unreadable"); "
-                + "line 1 must name the template fields"
+        case .unreadableHeader(let problem):
+            return "\(path):1: the header cannot be read: \(problem); line 1 must name the template fields"
         case .noTemplateColumn(let template, let delimiter, let header, let fields):
             let shown = header.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (header.count > 5 ? ", …" : "")
             return "\(path):1: no column of the header names a field of template \(template) "

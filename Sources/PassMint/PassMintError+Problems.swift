@@ -35,8 +35,8 @@ extension PassMintError {
         case cannotOpen
         /// The file holds no header.
         case empty
-        /// The header record cannot be read; the record carries why.
-        case unreadableHeader(CSVRecord)
+        /// The header record cannot be read.
+        case unreadableHeader(CSVRecordProblem)
         /// No header column names a field of the template: read with the wrong separator, or another file.
         case noTemplateColumn(template: String, delimiter: CSVDelimiter, header: [String], fields: [String])
         /// A column name appears twice.
@@ -124,14 +124,14 @@ extension PassMintError {
     public enum BatchStop: Sendable {
         /// An output of the window ending at `afterLine` (a bundle, the store's rows) could not be written.
         case output(afterLine: Int, PassMintError)
-        /// A record failed for a reason of the machine; `issued` passes were made before it.
-        case record(BatchRecordResult, issued: Int)
+        /// The record on `line` failed for a reason of the machine; `issued` passes were made before it.
+        case record(line: Int, BatchRecordProblem, issued: Int)
 
         /// The line the batch stopped at.
         public var line: Int {
             switch self {
             case .output(let line, _): return line
-            case .record(let result, _): return result.line
+            case .record(let line, _, _): return line
             }
         }
     }

@@ -85,8 +85,8 @@ extension OperationError {
         switch problem {
         case .empty:
             return "\(name): the CSV is empty; line 1 must name serialNumber and the fields to change"
-        case .unreadable(let record):
-            return "\(name):1: the header cannot be read: \(record.error ?? "unreadable")"
+        case .unreadable(let problem):
+            return "\(name):1: the header cannot be read: \(problem)"
         case .unnamedColumn(let index):
             return "\(name):1: column \(index) of the header has no name; name every column"
         case .duplicateColumn(let column):

@@ -70,8 +70,8 @@ extension OperationError {
     package enum BulkHeaderProblem: Sendable {
         /// The file holds no header.
         case empty
-        /// The header record cannot be read; the record carries why.
-        case unreadable(CSVRecord)
+        /// The header record cannot be read.
+        case unreadable(CSVRecordProblem)
         /// The column at this 1-based index has no name.
         case unnamedColumn(Int)
         /// A column name appears twice.
