@@ -66,7 +66,7 @@ public enum VerifyCode {
     public static let passPersonalizationInvalid: ProblemCode = "pass.personalization-invalid"
 
     // Images
-    public static let imageMissingIcon: ProblemCode = "image.missing-icon"
+    public static let imageMissingIcon: ProblemCode = PassProblemCode.missingIcon
     public static let imageNotPNG: ProblemCode = "image.not-png"
     public static let imageWrongSize: ProblemCode = "image.wrong-size"
     /// An image the pass's style never shows (e.g. strip.png on a generic pass).

@@ -61,4 +61,6 @@ public enum PassProblemCode {
     /// An image without the @2x or @3x version Apple asks for: the icon on every pass (Apple's validator
     /// recommends both), artwork and primaryLogo on poster generic (warning).
     public static let missingImageScale: ProblemCode = "image.missing-scale"
+    /// No icon at all: Wallet refuses the pass (Apple's validator rule; `verify` reports it as an error).
+    public static let missingIcon: ProblemCode = "image.missing-icon"
 }

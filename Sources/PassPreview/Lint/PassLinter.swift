@@ -11,7 +11,7 @@ public enum PassLinter {
         guard let c = LintContext(source) else {
             return [
                 LintRow(
-                    "pass.no-style", path: "", before: LintRow.missing,
+                    PassProblemCode.noStyle, path: "", before: LintRow.missing,
                     after: "a style dictionary such as \"storeCard\": {…}",
                     change: "Wallet can show the pass at all")
             ]
