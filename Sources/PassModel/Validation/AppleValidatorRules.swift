@@ -105,7 +105,8 @@ public enum AppleValidatorRules {
             "every pass", "Image ‘icon@3x’ is recommended", .warning, PassProblemCode.missingImageScale,
             "icon@3x.png", .warning, .same),
         rule(
-            "every pass", "Image ‘icon@2x’ / ‘icon@3x’ is required (no icon at all)", .error, PassProblemCode.missingIcon,
+            "every pass", "Image ‘icon@2x’ / ‘icon@3x’ is required (no icon at all)", .error,
+            PassProblemCode.missingIcon,
             "icon.png", .error, .same),
         rule(
             "every pass", "a colour (any colour key) other than #hex or rgb() makes the whole pass.json unreadable",
