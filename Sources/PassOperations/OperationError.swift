@@ -55,9 +55,9 @@ package indirect enum OperationError: Error, CustomStringConvertible {
     /// One stored pass that a template cannot render, and why.
     package struct PassFailure: Sendable {
         package let serial: String
-        package let error: any Error
+        package let error: OperationError
 
-        package init(serial: String, error: any Error) {
+        package init(serial: String, error: OperationError) {
             self.serial = serial
             self.error = error
         }

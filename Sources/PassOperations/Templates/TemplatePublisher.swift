@@ -171,11 +171,11 @@ package enum TemplatePublisher {
                     let passes = try store.passes(after: after, limit: defaultChunkSize, templatePath: source.template)
                     guard let last = passes.last else { break }
                     for pass in passes {
-                        do {
-                            _ = try template.resolve(pass.record)
+                        do throws(OperationError) {
+                            do { _ = try template.resolve(pass.record) } catch { throw .pipeline(.template(error)) }
                             let tier = template.tierField.flatMap { pass.record[$0] }
                             try renders.check(TierRenderCheck.key(template: directory, tier: tier)) {
-                                _ = try renderer.issue(pass, with: issuer)
+                                () throws(OperationError) in _ = try renderer.issue(pass, with: issuer)
                             }
                         } catch {
                             failed += 1
