@@ -20,20 +20,20 @@ package struct APNsTokenOptions: Sendable {
     /// Loads the key (checked to be EC P-256) and makes the instance's token source; the token covers the pass
     /// types `passTypesOfTeam` returns for the key's team.
     /// - Returns: the authentication, and a warning when the key file is readable by its group or others.
-    /// - Throws: `PassMintError` naming the key file (never its content) or the bad ID.
-    func load(passTypesOfTeam: (String) -> Set<String>) throws(PassMintError) -> (
+    /// - Throws: `ServerError.apnsKey` naming the key file (never its content) and what is wrong.
+    func load(passTypesOfTeam: (String) -> Set<String>) throws(ServerError) -> (
         authentication: APNsTokenAuthentication, warnings: [String]
     ) {
         guard FileManager.default.isReadableFile(atPath: keyPath) else {
-            throw .environment("\(keyPath): no such readable file (the APNs auth key, a .p8)")
+            throw .apnsKey(path: keyPath, .unreadable)
         }
         let key: ES256Key
-        do { key = try ES256Key.load(path: keyPath) } catch { throw .signing(error) }
+        do { key = try ES256Key.load(path: keyPath) } catch { throw .apnsKey(path: keyPath, .notES256(error)) }
         let source: ProviderTokenSource
-        do {
+        do throws(PushError) {
             source = try ProviderTokenSource(key: try APNsTokenKey(key: key, keyID: keyID, teamID: teamID))
         } catch {
-            throw .invalidInput("\(error)")
+            throw .apnsKey(path: keyPath, .invalid(error))
         }
         var warnings: [String] = []
         if let mode = (try? FileManager.default.attributesOfItem(atPath: keyPath))?[.posixPermissions] as? Int,

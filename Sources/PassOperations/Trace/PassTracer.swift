@@ -26,8 +26,8 @@ package struct PassTracer: Sendable {
     /// - Parameters:
     ///   - now: the time "within the window" is judged at.
     ///   - window: how long after an accepted push the phone is expected to have asked what changed.
-    /// - Throws: `PassMintError.environment` when the store cannot be read.
-    package func trace(serial: String, now: Date = Date(), window: TimeInterval = 300) throws(PassMintError)
+    /// - Throws: `OperationError.store` when the store cannot be read.
+    package func trace(serial: String, now: Date = Date(), window: TimeInterval = 300) throws(OperationError)
         -> PassTrace?
     {
         let details: PassDetails?
@@ -38,7 +38,7 @@ package struct PassTracer: Sendable {
             versions = try events.passVersions(serial: serial)
             recorded = try events.passEvents(serial: serial)
         } catch {
-            throw .environment("reading what happened to pass \(serial): \(error)", about: .store)
+            throw .store(.readingTrace(serial: serial), underlying: error)
         }
         guard let details else { return nil }
         let pass = details.pass

@@ -8,6 +8,57 @@ import PassServer
 
 /// `passmint serve`: the Wallet web service and the push sender.
 struct ServeCommand: Command {
+    static let host = Option<String>("host", "ADDR", "address to listen on (default 127.0.0.1)")
+    static let port = Option<Int>.integer(
+        "port", "N", "port (default 8080; 0 picks a free one)", in: 0...65535, expected: "a number from 0 to 65535")
+    static let threads = Option<Int>.integer("threads", "N", "network threads (default: number of cores, at least 2)")
+    static let writeWorkers = Option<Int>.integer(
+        "write-workers", "N", "threads for requests that write to the store (default: 16 per core, max 64)")
+    static let apns = Option<String>("apns", "URL", "APNs base URL (default https://api.push.apple.com)")
+    static let apnsCA = Option<String>("apns-ca", "FILE", "trust this CA for APNs instead of the system store (tests)")
+    static let adminTokenEnv = Option<String>(
+        "admin-token-env", "VAR", "environment variable holding the admin bearer token")
+    static let accessLog = Option<String>(
+        "access-log", "FILE", "append a JSON Lines access log to FILE (mode 0600), or - for stdout")
+    static let logRequests = Flag("log-requests", "the access log on stderr instead")
+    static let tlsCert = Option<String>(
+        "tls-cert", "FILE", "serve HTTPS: PEM server certificate, then its intermediates")
+    static let tlsKey = Option<String>(
+        "tls-key", "FILE", "PEM private key of --tls-cert (unencrypted; read once, never logged)")
+    static let maxURLBytes = Option<Int>.integer(
+        "max-url-bytes", "N", "longest request target, path and query (default 4096; longer: 414)")
+    static let maxHeaders = Option<Int>.integer(
+        "max-headers", "N", "most header fields in a request (default 64; more: 431)")
+    static let maxHeaderBytes = Option<Int>.integer(
+        "max-header-bytes", "N", "most bytes of header names and values (default 16384; more: 431)")
+    static let maxBodyBytes = Option<Int>.integer(
+        "max-body-bytes", "N", "largest request body (default 65536; larger: 413)")
+    static let maxBulkBytes = Option<Int>.integer(
+        "max-bulk-bytes", "N",
+        "largest body of POST /admin/v1/updates, a bulk change (default 67108864; larger: 413)")
+    static let perAddressConnections = Option<Int>.integer(
+        "per-address-connections", "N",
+        "most connections open from one client address (default 256; 0: no cap)", allowZero: true)
+    static let requestTimeout = Option<Int>.integer(
+        "request-timeout", "SECONDS",
+        "deadline of a request's head, and of its body plus 1 s/KiB (default 30; 0: none)", allowZero: true)
+
+    static let apnsKey = Option<String>(
+        "apns-key", "FILE",
+        "APNs auth key (.p8) to push with a provider token for the pass types of its team (with --apns-key-id, --apns-team-id)"
+    )
+    static let apnsKeyID = Option<String>("apns-key-id", "ID", "the auth key's 10-character key ID")
+    static let apnsTeamID = Option<String>("apns-team-id", "ID", "the auth key's 10-character team ID")
+    static let apnsCertDir = RepeatedOption(
+        "apns-cert-dir", "DIR",
+        "another Pass Type ID certificate (pass-cert.pem, pass-key.pem, wwdr.pem in DIR) that pushes for its own pass type"
+    )
+    static let eventsPerPass = Option<Int>.integer(
+        "events-per-pass", "N", "most events kept per pass for passmint trace (default 200; the oldest go first)")
+    static let eventRetentionDays = Option<Int>.integer(
+        "event-retention-days", "DAYS", "events and versions older than this are deleted (default 30)")
+    static let noPassEvents = Flag("no-pass-events", "record no events (passmint trace then shows versions only)")
+
     static let spec = CommandSpec(
         name: "serve",
         abstract: "run the Wallet update web service and the APNs push sender",
@@ -63,46 +114,32 @@ struct ServeCommand: Command {
             database at start exits 3.
             """,
         options: [
-            .value("host", "ADDR", "address to listen on (default 127.0.0.1)"),
-            .value("port", "N", "port (default 8080; 0 picks a free one)"),
-            .value("threads", "N", "network threads (default: number of cores, at least 2)"),
-            .value("write-workers", "N", "threads for requests that write to the store (default: 16 per core, max 64)"),
-            .value("apns", "URL", "APNs base URL (default https://api.push.apple.com)"),
-            .value("apns-ca", "FILE", "trust this CA for APNs instead of the system store (tests)"),
-            .value(
-                "apns-key", "FILE",
-                "APNs auth key (.p8) to push with a provider token for the pass types of its team (with --apns-key-id, --apns-team-id)"
-            ),
-            .value("apns-key-id", "ID", "the auth key's 10-character key ID"),
-            .value("apns-team-id", "ID", "the auth key's 10-character team ID"),
-            .value(
-                "apns-cert-dir", "DIR",
-                "another Pass Type ID certificate (pass-cert.pem, pass-key.pem, wwdr.pem in DIR) that pushes for its own pass type",
-                repeatable: true),
-            .value("admin-token-env", "VAR", "environment variable holding the admin bearer token"),
+            host,
+            port,
+            threads,
+            writeWorkers,
+            apns,
+            apnsCA,
+            apnsKey,
+            apnsKeyID,
+            apnsTeamID,
+            apnsCertDir,
+            adminTokenEnv,
             LinkArguments.option,
-            .value("access-log", "FILE", "append a JSON Lines access log to FILE (mode 0600), or - for stdout"),
-            .flag("log-requests", "the access log on stderr instead"),
-            .value("tls-cert", "FILE", "serve HTTPS: PEM server certificate, then its intermediates"),
-            .value("tls-key", "FILE", "PEM private key of --tls-cert (unencrypted; read once, never logged)"),
-            .value("max-url-bytes", "N", "longest request target, path and query (default 4096; longer: 414)"),
-            .value("max-headers", "N", "most header fields in a request (default 64; more: 431)"),
-            .value("max-header-bytes", "N", "most bytes of header names and values (default 16384; more: 431)"),
-            .value("max-body-bytes", "N", "largest request body (default 65536; larger: 413)"),
-            .value(
-                "max-bulk-bytes", "N",
-                "largest body of POST /admin/v1/updates, a bulk change (default 67108864; larger: 413)"),
-            .value(
-                "per-address-connections", "N",
-                "most connections open from one client address (default 256; 0: no cap)"),
-            .value(
-                "request-timeout", "SECONDS",
-                "deadline of a request's head, and of its body plus 1 s/KiB (default 30; 0: none)"),
-            .value(
-                "events-per-pass", "N",
-                "most events kept per pass for passmint trace (default 200; the oldest go first)"),
-            .value("event-retention-days", "DAYS", "events and versions older than this are deleted (default 30)"),
-            .flag("no-pass-events", "record no events (passmint trace then shows versions only)"),
+            accessLog,
+            logRequests,
+            tlsCert,
+            tlsKey,
+            maxURLBytes,
+            maxHeaders,
+            maxHeaderBytes,
+            maxBodyBytes,
+            maxBulkBytes,
+            perAddressConnections,
+            requestTimeout,
+            eventsPerPass,
+            eventRetentionDays,
+            noPassEvents,
             TrustArguments.option,
         ] + UnauthenticatedArguments.options + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp)
             + IdentityArguments.options,
@@ -119,60 +156,54 @@ struct ServeCommand: Command {
     let tls: (certificate: String, key: String)?
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        var port = 8080
-        if let text = args.value("port") {
-            guard let p = Int(text), (0...65535).contains(p) else {
-                throw .usage("--port needs a number from 0 to 65535, not '\(text)'")
-            }
-            port = p
-        }
+        let port = try args[Self.port] ?? 8080
         let defaults = RequestLimits()
         let limits = RequestLimits(
-            maxURLBytes: try args.integer("max-url-bytes", of: Self.spec) ?? defaults.maxURLBytes,
-            maxHeaderCount: try args.integer("max-headers", of: Self.spec) ?? defaults.maxHeaderCount,
-            maxHeaderBytes: try args.integer("max-header-bytes", of: Self.spec) ?? defaults.maxHeaderBytes,
-            maxBodyBytes: try args.integer("max-body-bytes", of: Self.spec) ?? defaults.maxBodyBytes,
-            maxUpdateBodyBytes: try args.integer("max-bulk-bytes", of: Self.spec)
+            maxURLBytes: try args[Self.maxURLBytes] ?? defaults.maxURLBytes,
+            maxHeaderCount: try args[Self.maxHeaders] ?? defaults.maxHeaderCount,
+            maxHeaderBytes: try args[Self.maxHeaderBytes] ?? defaults.maxHeaderBytes,
+            maxBodyBytes: try args[Self.maxBodyBytes] ?? defaults.maxBodyBytes,
+            maxUpdateBodyBytes: try args[Self.maxBulkBytes]
                 ?? defaults.maxUpdateBodyBytes)
         let connectionDefaults = ConnectionLimits()
         let connectionLimits = ConnectionLimits(
-            perAddress: try args.integer("per-address-connections", of: Self.spec, allowZero: true)
+            perAddress: try args[Self.perAddressConnections]
                 ?? connectionDefaults.perAddress,
-            requestSeconds: try args.integer("request-timeout", of: Self.spec, allowZero: true)
+            requestSeconds: try args[Self.requestTimeout]
                 ?? connectionDefaults.requestSeconds)
         var configuration = ServiceConfiguration(
-            host: args.value("host") ?? "127.0.0.1", port: port,
-            threadPoolSize: try args.integer("threads", of: Self.spec) ?? ServiceConfiguration.defaultThreadPoolSize,
-            writeWorkers: try args.integer("write-workers", of: Self.spec) ?? ServiceConfiguration.defaultWriteWorkers,
+            host: args[Self.host] ?? "127.0.0.1", port: port,
+            threadPoolSize: try args[Self.threads] ?? ServiceConfiguration.defaultThreadPoolSize,
+            writeWorkers: try args[Self.writeWorkers] ?? ServiceConfiguration.defaultWriteWorkers,
             limits: limits, connectionLimits: connectionLimits,
-            adminTokenVariable: args.value("admin-token-env") ?? "PASSMINT_ADMIN_TOKEN")
+            adminTokenVariable: args[Self.adminTokenEnv] ?? "PASSMINT_ADMIN_TOKEN")
         configuration.linkBase = try LinkArguments.base(args)
-        configuration.unauthenticated = try UnauthenticatedArguments.limits(args, of: Self.spec)
-        if args.flag("no-pass-events") {
-            if args.value("events-per-pass") != nil || args.value("event-retention-days") != nil {
+        configuration.unauthenticated = try UnauthenticatedArguments.limits(args)
+        if args[Self.noPassEvents] {
+            if args.given(Self.eventsPerPass) || args.given(Self.eventRetentionDays) {
                 throw .usage("--no-pass-events records nothing; leave out --events-per-pass and --event-retention-days")
             }
             configuration.events = nil
         } else {
             let defaults = PassEventOptions()
             configuration.events = PassEventOptions(
-                retentionDays: try args.integer("event-retention-days", of: Self.spec) ?? defaults.retentionDays,
-                perPass: try args.integer("events-per-pass", of: Self.spec) ?? defaults.perPass)
+                retentionDays: try args[Self.eventRetentionDays] ?? defaults.retentionDays,
+                perPass: try args[Self.eventsPerPass] ?? defaults.perPass)
         }
         options = ServiceRunner.Options(
-            store: try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db"),
+            store: try StoreArguments.location(args) ?? .sqlite(path: "passmint.db"),
             configuration: configuration,
-            apnsURL: args.value("apns") ?? "https://api.push.apple.com", apnsCAFile: args.value("apns-ca"),
+            apnsURL: args[Self.apns] ?? "https://api.push.apple.com", apnsCAFile: args[Self.apnsCA],
             identity: IdentityArguments.make(args), trustRoots: try TrustArguments.load(args),
             apnsToken: try Self.tokenOptions(args),
-            pushIdentities: args.all("apns-cert-dir").map { IdentityOptions(defaultDirectory: $0) })
-        switch (args.value("access-log"), args.flag("log-requests")) {
+            pushIdentities: args[Self.apnsCertDir].map { IdentityOptions(defaultDirectory: $0) })
+        switch (args[Self.accessLog], args[Self.logRequests]) {
         case (let file?, false): accessLog = file == "-" ? .standardOutput : .file(file)
         case (nil, true): accessLog = .standardError
         case (nil, false): accessLog = nil
         case (_?, true): throw .usage("--access-log and --log-requests both name where the access log goes; give one")
         }
-        switch (args.value("tls-cert"), args.value("tls-key")) {
+        switch (args[Self.tlsCert], args[Self.tlsKey]) {
         case (let certificate?, let key?): tls = (certificate, key)
         case (nil, nil): tls = nil
         case (_?, nil): throw .usage("--tls-cert needs --tls-key, the certificate's private key")
@@ -182,7 +213,7 @@ struct ServeCommand: Command {
 
     /// `--apns-key` with its key ID and team ID, all three or none.
     private static func tokenOptions(_ args: ParsedArguments) throws(CLIError) -> APNsTokenOptions? {
-        switch (args.value("apns-key"), args.value("apns-key-id"), args.value("apns-team-id")) {
+        switch (args[Self.apnsKey], args[Self.apnsKeyID], args[Self.apnsTeamID]) {
         case (nil, nil, nil): return nil
         case (let key?, let id?, let team?): return APNsTokenOptions(keyPath: key, keyID: id, teamID: team)
         default:
@@ -229,7 +260,7 @@ struct ServeCommand: Command {
             reload = Self.reloadOnHangUp(runner)
             try runner.start(log: { Console.error("passmint serve: \($0)") })
         } catch {
-            throw error.cli
+            throw CLIError(error)
         }
         let port = runner.service.boundPort ?? options.configuration.port
         // Written unbuffered: a parent reading this line through a pipe must see it now, not at exit.

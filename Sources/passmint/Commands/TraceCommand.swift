@@ -6,6 +6,10 @@ import PassStore
 /// `passmint trace SERIAL`: what happened to a pass between the service, the phones and APNs, and why an update
 /// did not arrive.
 struct TraceCommand: Command {
+    static let window = Option<Int>.integer(
+        "window", "SECONDS", "how soon after an accepted push the phone should ask what changed (default 300)")
+    static let json = Flag("json", "print the trace as one JSON object")
+
     static let spec = CommandSpec(
         name: "trace",
         abstract:
@@ -35,9 +39,8 @@ struct TraceCommand: Command {
             Exits 0 when the pass is found (diagnoses or not), 1 when no pass has SERIAL.
             """,
         options: [
-            .value(
-                "window", "SECONDS", "how soon after an accepted push the phone should ask what changed (default 300)"),
-            .flag("json", "print the trace as one JSON object"),
+            window,
+            json,
         ] + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp),
         positionals: 1...1,
         examples: [
@@ -53,9 +56,9 @@ struct TraceCommand: Command {
 
     init(_ args: ParsedArguments) throws(CLIError) {
         serial = args.positionals[0]
-        store = try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db")
-        window = try args.integer("window", of: Self.spec) ?? 300
-        json = args.flag("json")
+        store = try StoreArguments.location(args) ?? .sqlite(path: "passmint.db")
+        window = try args[Self.window] ?? 300
+        json = args[Self.json]
     }
 
     func run() throws(CLIError) -> Int32 {
@@ -64,8 +67,9 @@ struct TraceCommand: Command {
             throw .environment("--db \(path): no such store file")
         }
         let trace: PassTrace?
-        do throws(PassMintError) {
-            let opened = try StoreAccess.open(store)
+        let opened: any ServiceStore
+        do { opened = try StoreAccess.open(store) } catch { throw error.cli }
+        do {
             trace = try PassTracer(store: opened, events: opened, templates: opened)
                 .trace(serial: serial, window: TimeInterval(window))
         } catch {
