@@ -15,8 +15,8 @@ struct BatchStoreOnlyTests {
         }
     }
 
-    static func storeOnlyArgs(csv: String, store: [String], report: String, base: String) -> [String] {
-        ["batch", "--template", BatchTests.loyalty, "--csv", csv, "--report", report, "--jobs", "2"] + store
+    static func storeOnlyArgs(csv: String, store: [String], report: String, base: String, jobs: Int = 2) -> [String] {
+        ["batch", "--template", BatchTests.loyalty, "--csv", csv, "--report", report, "--jobs", "\(jobs)"] + store
             + ["--web-service-url", base + "/"] + DevIdentity.signingArgs
     }
 
@@ -117,7 +117,7 @@ struct BatchStoreOnlyTests {
         let args =
             Self.storeOnlyArgs(
                 csv: tmp.path("members.csv"), store: ["--db", db], report: tmp.path("report.jsonl"),
-                base: "https://passes.example.com") + ["--jobs", "1"]
+                base: "https://passes.example.com", jobs: 1)
         let process = try CLI.launch(args)
         let stored = {
             Int((try? ServeTools.sqlite(db, "SELECT count(*) FROM passes")) ?? "") ?? 0
@@ -151,7 +151,7 @@ struct BatchStoreOnlyTests {
 
     @Test(
         "PostgreSQL: records stored with links, no file written, passes download verified",
-        .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
+        .enabled(if: TestPostgres.url != nil, Comment(rawValue: TestPostgres.skipReason)))
     func postgres() throws {
         let f = try ServeFixture(python: nil, postgres: try TestPostgres.freshSchema())
         defer { f.stop() }
