@@ -89,7 +89,7 @@ struct BatchJob: ResumableJob {
     /// hold a large part of the CSV in memory. Store-only windows are larger: a record costs microseconds there,
     /// and each window's rows are one transaction.
     static func windowSize(jobs: Int, storeOnly: Bool = false) -> Int {
-        min(16_384, max(16, jobs * (storeOnly ? 2_048 : 256)))
+        min(16_384, max(16, jobs * (storeOnly ? 8_192 : 256)))
     }
 
     /// The passes the store already holds under the window's serials (one query per window), so each record is
