@@ -40,7 +40,8 @@ struct ZipEntryRecordTests {
         #expect(Set(rows.map(\.name)) == Set((Self.entries.map(\.name) + ["icon.png"])))
         let sizes = Dictionary(uniqueKeysWithValues: Self.entries.map { ($0.name, $0.bytes.count) })
         for row in rows {
-            let stored = row.name.hasSuffix(".png") || row.name == "signature"
+            let stored =
+                row.name.hasSuffix(".png") || row.name == "signature"
                 || (sizes[row.name] ?? 0) <= ZipEntryRecord.storedUpTo
             #expect(stored ? row.method == "Stored" : row.method.hasPrefix("Defl"), "\(row.name): \(row.method)")
         }
