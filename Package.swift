@@ -52,7 +52,7 @@ let package = Package(
             ]),
         .target(
             name: "PassHTTP", dependencies: ["CMicroHTTPD", "PassModel", "PassSigning", "PassConcurrency", "PassLog"]),
-        .target(name: "PassPush", dependencies: ["CCurl", "PassStore"]),
+        .target(name: "PassPush", dependencies: ["CCurl", "PassLog", "PassStore"]),
         .target(
             name: "PassOperations",
             dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore"]),
@@ -65,8 +65,8 @@ let package = Package(
         .target(
             name: "PassServer",
             dependencies: [
-                "PassSigning", "PassMint", "PassPhotos", "PassLog", "PassStore", "PassPush", "PassOperations",
-                "PassService",
+                "PassSigning", "PassMint", "PassPhotos", "PassLog", "PassStore", "PassHTTP", "PassPush",
+                "PassOperations", "PassService",
             ]),
         .executableTarget(
             name: "passmint",

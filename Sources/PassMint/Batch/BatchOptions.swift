@@ -176,7 +176,7 @@ extension IssuedPassSink {
         record.replacesStored = replacing != nil
         record.voided = replacing?.voided ?? false
         do { try store([record]) } catch {
-            throw .environment("storing pass \(pass.serialNumber) failed: \(error)", about: .store)
+            throw .sink(.storingPass(serial: pass.serialNumber), underlying: error)
         }
         return link
     }

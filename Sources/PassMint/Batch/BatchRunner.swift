@@ -26,18 +26,11 @@ public final class BatchRunner: Sendable {
         self.options = options
         self.sink = sink
         if options.webServiceURL != nil, sink == nil {
-            throw .invalidInput(
-                "a web service URL needs a store, so the service can find the passes it issued", about: .webServiceURL)
+            throw .webServiceURLWithoutStore
         }
         if options.storeOnly {
-            guard sink != nil, options.webServiceURL != nil else {
-                throw .invalidInput(
-                    "issuing into the store without pass files needs a store and a web service URL, so the "
-                        + "service can render each pass when it is first downloaded", about: .out)
-            }
-            if options.bundle {
-                throw .invalidInput("bundles are made of pass files; issuing into the store writes none", about: .out)
-            }
+            guard sink != nil, options.webServiceURL != nil else { throw .storeOnlyWithoutService }
+            if options.bundle { throw .storeOnlyBundle }
         }
         issuer = try PassFactory.issuer(
             templateDirectory: options.templateDirectory, identity: options.identity, trust: options.trustRoots,
@@ -60,17 +53,14 @@ public final class BatchRunner: Sendable {
         if !options.storeOnly { try prepareOutputDirectory() }
         let reader = try CSVReader(path: options.csvPath, format: options.csvFormat)
         guard let headerRecord = try reader.nextRecord() else {
-            throw .invalidInput(
-                "\(options.csvPath): the CSV file is empty; line 1 must name the template fields", about: .csv)
+            throw .csv(path: options.csvPath, .empty)
         }
         let header: [String]
         switch headerRecord.content {
         case .fields(let fields):
             header = fields
         case .unreadable(let problem):
-            throw .invalidInput(
-                "\(options.csvPath):1: the header cannot be read: \(problem); line 1 must name the template fields",
-                about: .csv)
+            throw .csv(path: options.csvPath, .unreadableHeader(problem))
         }
         let columns = try checkHeader(
             header.map { $0.trimmingCharacters(in: .whitespaces) }, delimiter: reader.delimiter)
@@ -121,8 +111,7 @@ public final class BatchRunner: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: options.outputDirectory, withIntermediateDirectories: true)
         } catch {
-            throw .environment(
-                "\(options.outputDirectory): cannot create the folder: \(error.localizedDescription)", about: .out)
+            throw .outputFolder(path: options.outputDirectory, underlying: error)
         }
     }
 

@@ -3,6 +3,9 @@ import PassPreview
 
 /// `passmint lint`: a design review printed as one Before / After / What this changes table.
 struct LintCommand: Command {
+    static let json = Flag("json", "print JSON rows with stable codes instead of the table")
+    static let set = RepeatedOption("set", "KEY=VALUE", "a template value, as generate takes it")
+
     static let spec = CommandSpec(
         name: "lint",
         abstract: "review a pass's design as a Before / After / What this changes table",
@@ -22,8 +25,8 @@ struct LintCommand: Command {
             Exit status: 0 no rows, 1 rows printed (or the input cannot be read), 2 usage.
             """,
         options: [
-            .flag("json", "print JSON rows with stable codes instead of the table"),
-            .value("set", "KEY=VALUE", "a template value, as generate takes it", repeatable: true),
+            json,
+            set,
         ],
         positionals: 1...Int.max,
         examples: ["passmint lint Templates/loyalty", "passmint lint --json pass.pkpass"]
@@ -35,8 +38,8 @@ struct LintCommand: Command {
 
     init(_ args: ParsedArguments) throws(CLIError) {
         inputs = args.positionals
-        json = args.flag("json")
-        record = try args.keyValues("set", of: Self.spec)
+        json = args[Self.json]
+        record = try args.keyValues(Self.set)
     }
 
     func run() throws(CLIError) -> Int32 {
@@ -45,7 +48,7 @@ struct LintCommand: Command {
             do {
                 results += try PassLinter.lint(path: input, record: record)
             } catch {
-                throw error.cli
+                throw CLIError(error)
             }
         }
         for result in results {
