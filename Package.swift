@@ -52,7 +52,7 @@ let package = Package(
             ]),
         .target(
             name: "PassHTTP", dependencies: ["CMicroHTTPD", "PassModel", "PassSigning", "PassConcurrency", "PassLog"]),
-        .target(name: "PassPush", dependencies: ["CCurl", "PassLog", "PassStore"]),
+        .target(name: "PassPush", dependencies: ["CCurl", "PassLog", "PassSigning", "PassStore"]),
         .target(
             name: "PassOperations",
             dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore"]),
