@@ -62,6 +62,11 @@ extension PassMintError {
             return "\(path): cannot move the finished report into place; check the folder's permissions"
         case .webServiceURLWithoutStore:
             return "a web service URL needs a store, so the service can find the passes it issued"
+        case .storeOnlyWithoutService:
+            return "issuing into the store without pass files needs a store and a web service URL, so the service "
+                + "can render each pass when it is first downloaded"
+        case .storeOnlyBundle:
+            return "bundles are made of pass files; issuing into the store writes none"
         case .sink(.storingPasses(let count), let underlying):
             return "storing \(count) passes failed: \(underlying); check that the database file and its folder are "
                 + "writable and have room"

@@ -26,6 +26,7 @@ extension PassMintError: Equatable {
         case (.outputFolder(let a, _), .outputFolder(let b, _)): return a == b
         case (.report(let a, let x), .report(let b, let y)): return a == b && x.kind == y.kind
         case (.webServiceURLWithoutStore, .webServiceURLWithoutStore): return true
+        case (.storeOnlyWithoutService, .storeOnlyWithoutService), (.storeOnlyBundle, .storeOnlyBundle): return true
         case (.sink(let a, _), .sink(let b, _)): return a == b
         case (.batchStopped(let a), .batchStopped(let b)): return a.line == b.line
         default: return false

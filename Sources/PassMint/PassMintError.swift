@@ -66,6 +66,11 @@ public indirect enum PassMintError: Error, CustomStringConvertible {
     case report(path: String, ReportProblem)
     /// Issued passes get a web service URL only when they are stored (the service finds them there).
     case webServiceURLWithoutStore
+    /// Store-only issuance (no output folder) needs a store and a web service URL: `serve` renders each pass on its
+    /// first download from the stored record, and the pass must name the service.
+    case storeOnlyWithoutService
+    /// Store-only issuance writes no pass files, so it makes no bundles either.
+    case storeOnlyBundle
     /// The store the issued passes go to failed at `step`; `underlying` is the store's own error.
     case sink(SinkStep, underlying: any Error)
     /// A batch stopped for a problem of the machine (a full disk, a store that cannot be written); the passes and
@@ -75,7 +80,8 @@ public indirect enum PassMintError: Error, CustomStringConvertible {
     public var category: Category {
         switch self {
         case .template, .invalidPass, .templateNotFound, .templateArchive, .renderedPass, .invalidSerialNumber,
-            .recordFile, .csv, .invalidLinkBase, .invalidLinkExpiry, .webServiceURLWithoutStore, .renewalRefused:
+            .recordFile, .csv, .invalidLinkBase, .invalidLinkExpiry, .webServiceURLWithoutStore, .renewalRefused,
+            .storeOnlyWithoutService, .storeOnlyBundle:
             return .invalidInput
         case .identity, .unreadableFile, .trustRoot, .output, .bundle, .outputFolder, .report, .sink, .batchStopped:
             return .environment
@@ -110,7 +116,7 @@ public indirect enum PassMintError: Error, CustomStringConvertible {
         case .unreadableFile(_, let about): return about
         case .renewalRefused(_, let about): return about
         case .trustRoot: return .trustRoot
-        case .output, .bundle, .outputFolder: return .out
+        case .output, .bundle, .outputFolder, .storeOnlyWithoutService, .storeOnlyBundle: return .out
         case .report: return .report
         case .webServiceURLWithoutStore: return .webServiceURL
         case .sink: return .store

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// Writes files so that no reader ever sees half of one.
 public enum AtomicFile {
@@ -21,15 +22,25 @@ public enum AtomicFile {
     public static func write(_ parts: ArchiveParts, to path: String, mode: UInt32 = 0o644, durable: Bool = true)
         throws(ArchiveError)
     {
-        let temporary = path + ".tmp-" + randomSuffix()
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        // Created with its final mode when the umask leaves that mode as it is (no fchmod then); otherwise
+        // created private and given its mode before the rename.
+        let createdWithMode = FileCreationMask.keeps(mode_t(mode))
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<8 {
+            temporary = temporaryName(for: path)
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, createdWithMode ? mode_t(mode) : 0o600)
+            if fd >= 0 || errno != EEXIST { break }
+        }
         guard fd >= 0 else { throw failure(temporary, "creating the temporary file") }
         TemporaryFiles.register(temporary)
         defer { TemporaryFiles.unregister(temporary) }
         var isOpen = true
         do throws(ArchiveError) {
             try writeAll(parts.pieces, to: fd, path: temporary)
-            guard fchmod(fd, mode_t(mode)) == 0 else { throw failure(temporary, "setting the mode of") }
+            if !createdWithMode {
+                guard fchmod(fd, mode_t(mode)) == 0 else { throw failure(temporary, "setting the mode of") }
+            }
             if durable { guard fsync(fd) == 0 else { throw failure(temporary, "flushing") } }
             isOpen = false
             guard close(fd) == 0 else { throw failure(temporary, "closing") }
@@ -91,10 +102,17 @@ public enum AtomicFile {
         .fileSystem(path: path, operation: operation, reason: FileBytes.errnoText())
     }
 
-    private static func randomSuffix() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let value = generator.next() as UInt64
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+    /// `<path>.tmp-<process tag>-<counter>`: unique within the process by the counter, and apart from other
+    /// processes' by a random tag drawn once (`O_EXCL` catches the rare clash), so no random bytes are drawn per
+    /// file.
+    static func temporaryName(for path: String) -> String {
+        path + ".tmp-" + processTag + "-" + String(counter.wrappingAdd(1, ordering: .relaxed).oldValue, radix: 16)
     }
+
+    private static let processTag: String = {
+        var generator = SystemRandomNumberGenerator()
+        let hex = String(generator.next() as UInt32, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }()
+    private static let counter = Atomic<UInt64>(0)
 }

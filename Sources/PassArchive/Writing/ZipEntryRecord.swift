@@ -3,17 +3,21 @@ import Synchronization
 
 /// One archive entry written as zip records by PassMint itself, for the few small per-pass files (pass.json,
 /// manifest.json, signature, per-record pass.strings) of an archive whose template assets come from an
-/// `AssetCache`. The headers carry the same fields libzip writes for its entries (made by 6.3 on Unix, DOS time
+/// `AssetCache`. Small ones are stored (`storedUpTo`), larger ones deflated. The headers carry the same fields libzip writes for its entries (made by 6.3 on Unix, DOS time
 /// 2001-01-01 00:00, mode 0666, no extra fields, no data descriptor), so the archive is uniform.
 ///
 /// Why not libzip for these: a libzip deflate stream sets up hundreds of KB of zlib state per entry (level 9,
-/// largest window and hash) and clears it, which for a 2 KB pass.json costs more than compressing it. Here
-/// libdeflate compresses the whole buffer at once, in fewer instructions and smaller (figures in
-/// `Benchmarks/NOTES.md`); the output is ordinary raw deflate.
+/// largest window and hash) and clears it, which for a 2 KB pass.json costs more than compressing it. Here an
+/// entry large enough to deflate is compressed by libdeflate in one call, in fewer instructions and smaller
+/// (figures in `Benchmarks/NOTES.md`); the output is ordinary raw deflate.
 enum ZipEntryRecord {
     /// The fastest level: these files are a few KB (higher levels barely shrink them), and for
     /// inputs this small the fixed per-block work dominates at higher levels.
     static let level: Int32 = 1
+    /// Entries up to this size are stored, not deflated: deflating costs a fixed setup per call (libdeflate clears
+    /// its match-finder tables, more than it spends compressing a few KB of JSON) that, per pass, outweighs the
+    /// kilobyte or two it saves; a large pass.json or pass.strings is still deflated.
+    static let storedUpTo = 8 * 1024
     /// DOS date of 2001-01-01 (see `ArchiveClock`), time 00:00:00.
     static let dosDate: UInt16 = (21 << 9) | (1 << 5) | 1
     static let dosTime: UInt16 = 0
@@ -25,7 +29,7 @@ enum ZipEntryRecord {
         var flags: UInt16 = 0
         var method: UInt16 = 0
         var data = bytes
-        if Compression.forEntry(entry.name) == .deflate {
+        if bytes.count > storedUpTo, Compression.forEntry(entry.name) == .deflate {
             guard let deflated = deflateRaw(bytes) else {
                 throw .writeFailed(
                     entry: entry.name,

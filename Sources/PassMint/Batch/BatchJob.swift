@@ -9,6 +9,8 @@ struct BatchJob: ResumableJob {
     let workers: BatchWorkers
     /// Stored passes are looked up only for passes bound to a web service (they keep their tokens).
     let webServiceURL: String?
+    /// Store-only issuance (`BatchOptions.storeOnly`): larger windows.
+    let storeOnly: Bool
     var source: BatchRecordSource
     var outputs: WindowOutputs
 
@@ -35,7 +37,7 @@ struct BatchJob: ResumableJob {
     var exhausted: Bool { source.exhausted }
 
     mutating func nextChunk() throws(PassMintError) -> [BatchInput]? {
-        let window = try source.nextWindow(Self.windowSize(jobs: workers.jobs))
+        let window = try source.nextWindow(Self.windowSize(jobs: workers.jobs, storeOnly: storeOnly))
         return window.isEmpty ? nil : window
     }
 
@@ -76,9 +78,10 @@ struct BatchJob: ResumableJob {
     /// reported). Large windows keep that wait and the idle tail of each window small. With --bundle each result
     /// holds its archive until the window is bundled: as pieces, whose template images are the asset cache's own
     /// buffers, so a pass held costs a few KB and memory stays flat. Capped, so that an oversized --jobs cannot
-    /// hold a large part of the CSV in memory.
-    static func windowSize(jobs: Int) -> Int {
-        min(16_384, max(16, jobs * 256))
+    /// hold a large part of the CSV in memory. Store-only windows are larger: a record costs microseconds there,
+    /// and each window's rows are one transaction.
+    static func windowSize(jobs: Int, storeOnly: Bool = false) -> Int {
+        min(16_384, max(16, jobs * (storeOnly ? 8_192 : 256)))
     }
 
     /// The passes the store already holds under the window's serials (one query per window), so each record is

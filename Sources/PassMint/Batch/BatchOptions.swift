@@ -31,6 +31,11 @@ public struct BatchOptions: Sendable {
     public var linkBase: String?
     /// Scales the records' photos (PassPhotos' `PhotoScaler`); without one, a record naming an image fails.
     public var photos: any PhotoScaling = NoPhotoScaler()
+    /// Store-only issuance: each record goes into the store with its token and distribution link, and no
+    /// `.pkpass` file is written (`outputDirectory` is not used); `serve` renders and signs each pass on its first
+    /// download. The first record of each template tier is rendered and signed as a check. Needs a store and a web
+    /// service URL.
+    public var storeOnly = false
     /// Issue serials already stored as new passes (new token, new link) instead of updating them: the phones that
     /// hold them can no longer update them.
     public var startOver = false

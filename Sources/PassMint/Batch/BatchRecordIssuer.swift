@@ -22,6 +22,8 @@ struct BatchRecordIssuer: Sendable {
     let templateAbsolutePath: String
     /// Where records' relative image paths start: the image folder when given, else the CSV's folder.
     let imageFolder: String
+    /// The tiers whose first record was rendered and signed (store-only issuance).
+    let renderChecks = TierRenderChecks()
 
     /// One record's outcome plus what the window's writers need.
     struct WorkResult: Sendable {
@@ -79,6 +81,9 @@ struct BatchRecordIssuer: Sendable {
                 input.line, serial, .storedAsOtherType(serial: serial, stored: previous.passTypeIdentifier, signs: ours)
             )
         }
+        if options.storeOnly {
+            return storeOnly(record: record, serial: serial, line: input.line, previous: previous)
+        }
         let fileName = "\(serial).pkpass"
         let path = "\(options.outputDirectory)/\(fileName)"
         var request = IssueRequest(
@@ -105,6 +110,38 @@ struct BatchRecordIssuer: Sendable {
             return WorkResult(outcome: outcome, archive: options.bundle ? pass.archiveParts : nil, stored: row)
         } catch {
             return Self.failed(input.line, serial, .notIssued(error))
+        }
+    }
+
+    /// Store-only issuance of one record: typed and stored with its token and link, no file written. The first
+    /// record of each tier is rendered and signed as well (`renderChecks`), so a template whose passes cannot be
+    /// signed fails there and not on a member's first download.
+    private func storeOnly(record: [String: String], serial: String, line: Int, previous: StoredIssue?)
+        -> WorkResult
+    {
+        let token = previous?.authenticationToken ?? AuthenticationToken.generate()
+        let request = IssueRequest(
+            record: record, serialNumber: serial, webServiceURL: options.webServiceURL,
+            authenticationToken: token, compatiblePass: options.compatiblePass, imageFolder: imageFolder,
+            storedImages: previous?.images ?? [:], voided: previous?.voided ?? false)
+        do {
+            var made = try issuer.storedRecord(request)
+            let tier = issuer.template.tierField.flatMap { made.record[$0] } ?? ""
+            if renderChecks.needsCheck(tier) {
+                let pass = try issuer.issue(request)
+                renderChecks.passed(tier, passType: pass.passTypeIdentifier)
+                made = StoredRecord(record: pass.record, images: pass.images, warnings: made.warnings)
+            }
+            let kind = kind(of: previous, record: made.record, images: made.images)
+            let row = storeRow(
+                serial: serial, passType: renderChecks.passType, record: made.record, images: made.images,
+                token: token, kind: kind, previous: previous)
+            let outcome = BatchRecordResult(
+                line: line, serialNumber: serial, file: nil, kind: kind, resumed: options.resume && kind == .unchanged,
+                link: row?.link?.url)
+            return WorkResult(outcome: outcome, archive: nil, stored: row)
+        } catch {
+            return Self.failed(line, serial, .notIssued(error))
         }
     }
 

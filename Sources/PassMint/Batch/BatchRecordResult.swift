@@ -18,8 +18,8 @@ public struct BatchRecordResult: Sendable {
     /// The pass's absolute distribution link, when it was stored with one (`--db`).
     public var link: String? = nil
 
-    /// A made pass.
-    init(line: Int, serialNumber: String, file: String, kind: IssueKind, resumed: Bool, link: String?) {
+    /// A made pass (`file` nil when store-only issuance wrote none).
+    init(line: Int, serialNumber: String, file: String?, kind: IssueKind, resumed: Bool, link: String?) {
         self.line = line
         self.serialNumber = serialNumber
         self.file = file

@@ -28,6 +28,10 @@ public final class BatchRunner: Sendable {
         if options.webServiceURL != nil, sink == nil {
             throw .webServiceURLWithoutStore
         }
+        if options.storeOnly {
+            guard sink != nil, options.webServiceURL != nil else { throw .storeOnlyWithoutService }
+            if options.bundle { throw .storeOnlyBundle }
+        }
         issuer = try PassFactory.issuer(
             templateDirectory: options.templateDirectory, identity: options.identity, trust: options.trustRoots,
             photos: options.photos)
@@ -46,7 +50,7 @@ public final class BatchRunner: Sendable {
         countRecords: Bool = false, shouldStop: () -> Bool = { false }, progress: (BatchProgress) -> Void = { _ in }
     ) throws(PassMintError) -> BatchSummary {
         let clock = JobClock()
-        try prepareOutputDirectory()
+        if !options.storeOnly { try prepareOutputDirectory() }
         let reader = try CSVReader(path: options.csvPath, format: options.csvFormat)
         guard let headerRecord = try reader.nextRecord() else {
             throw .csv(path: options.csvPath, .empty)
@@ -65,14 +69,14 @@ public final class BatchRunner: Sendable {
         // Shards of one CSV may share an output folder: their bundles are named apart.
         let bundlePrefix = options.shard.map { "bundle-\($0.index)of\($0.count)-" } ?? "bundle-"
         let bundler = options.bundle ? BundleWriter(directory: options.outputDirectory, prefix: bundlePrefix) : nil
-        if options.resume { ResumeCheck.removeStaleTemporaries(in: options.outputDirectory) }
+        if options.resume, !options.storeOnly { ResumeCheck.removeStaleTemporaries(in: options.outputDirectory) }
 
         let records = BatchRecordIssuer(
             issuer: issuer, options: options, columns: columns, csvName: csvName, templateIdentity: templateIdentity,
             templateAbsolutePath: templateAbsolutePath, imageFolder: imageFolder)
         var job = BatchJob(
             workers: BatchWorkers(records: records, sink: sink, jobs: options.jobs),
-            webServiceURL: options.webServiceURL,
+            webServiceURL: options.webServiceURL, storeOnly: options.storeOnly,
             source: BatchRecordSource(reader: reader, shard: options.shard, columns: columns),
             outputs: WindowOutputs(bundler: bundler, storing: sink != nil))
         let run = try JobEngine.run(

@@ -81,6 +81,44 @@ public final class PassIssuer: Sendable {
         return UnsignedPass(manifest: made.manifest, record: made.record, images: made.images)
     }
 
+    /// What a store keeps of `request`'s pass, made without rendering or signing it: the record after typing
+    /// and defaults (with `IssueRequest.compatiblePassKey` as `IssuedPass.record` has it) and its per-record
+    /// images, so `serve` can render the pass on its first download.
+    /// - Throws: `PassMintError.template` for a bad record, `.photo` for an image that cannot be used.
+    public func storedRecord(_ request: IssueRequest) throws(PassMintError) -> StoredRecord {
+        let made = try resolve(request)
+        return StoredRecord(
+            record: kept(made.resolved, request),
+            images: Dictionary(uniqueKeysWithValues: made.images.map { ($0.path, $0.bytes) }),
+            warnings: made.resolved.warnings)
+    }
+
+    /// The record's fields typed and defaulted, its serial number and its per-record images.
+    private func resolve(_ request: IssueRequest) throws(PassMintError) -> (
+        serial: String?, resolved: ResolvedRecord, images: [PassFile]
+    ) {
+        var record = request.record
+        let recordSerial = record.removeValue(forKey: "serialNumber")
+        let serial =
+            request.serialNumber ?? recordSerial.flatMap { $0.isEmpty ? nil : $0 }
+            ?? (template.hasLiteralSerialNumber ? nil : UUID().uuidString)
+        let resolved: ResolvedRecord
+        do {
+            if request.rejectsUnknownKeys { try template.checkRecordKeys(record) }
+            resolved = try template.resolve(record)
+        } catch { throw .template(error) }
+        // Before anything is rendered or signed: a photo that cannot be used fails the record with no pass made.
+        let images = try perRecordImages(resolved, record: record, request: request)
+        return (serial, resolved, images)
+    }
+
+    /// The record a store keeps: the resolved values, with the compatible-fallback flag.
+    private func kept(_ resolved: ResolvedRecord, _ request: IssueRequest) -> [String: String] {
+        var kept = resolved.values
+        if request.compatiblePass { kept[IssueRequest.compatiblePassKey] = "true" }
+        return kept
+    }
+
     /// Everything of a pass but its signature and archive.
     private struct Assembly {
         var serial: String?
@@ -94,18 +132,7 @@ public final class PassIssuer: Sendable {
     }
 
     private func assemble(_ request: IssueRequest) throws(PassMintError) -> Assembly {
-        var record = request.record
-        let recordSerial = record.removeValue(forKey: "serialNumber")
-        let serial =
-            request.serialNumber ?? recordSerial.flatMap { $0.isEmpty ? nil : $0 }
-            ?? (template.hasLiteralSerialNumber ? nil : UUID().uuidString)
-        let resolved: ResolvedRecord
-        do {
-            if request.rejectsUnknownKeys { try template.checkRecordKeys(record) }
-            resolved = try template.resolve(record)
-        } catch { throw .template(error) }
-        // Before anything is rendered or signed: a photo that cannot be used fails the record with no pass made.
-        let images = try perRecordImages(resolved, record: record, request: request)
+        let (serial, resolved, images) = try resolve(request)
         let rendered: RenderedPass
         do {
             let context = RenderContext(
@@ -164,10 +191,8 @@ public final class PassIssuer: Sendable {
         let warnings =
             resolved.warnings + rendered.warnings
             + problems.filter { $0.severity == .warning }.map { "\($0.code) at \($0.path): \($0.message)" }
-        var kept = resolved.values
-        if request.compatiblePass { kept[IssueRequest.compatiblePassKey] = "true" }
         return Assembly(
-            serial: serial, json: json, own: own, manifest: manifest, assets: assets, record: kept,
+            serial: serial, json: json, own: own, manifest: manifest, assets: assets, record: kept(resolved, request),
             images: Dictionary(uniqueKeysWithValues: images.map { ($0.path, $0.bytes) }), warnings: warnings)
     }
 
@@ -180,6 +205,16 @@ public final class PassIssuer: Sendable {
         variants.withLock { $0[variant] = $0[variant] ?? made }
         return made
     }
+}
+
+/// A record as a store keeps it, made without rendering its pass (`PassIssuer.storedRecord(_:)`).
+public struct StoredRecord: Sendable {
+    /// As `IssuedPass.record`.
+    public let record: [String: String]
+    /// As `IssuedPass.images`.
+    public let images: [String: [UInt8]]
+    /// What resolving the record found worth saying (unknown keys, defaults).
+    public let warnings: [String]
 }
 
 /// A pass made but not signed (`PassIssuer.unsigned(_:)`).

@@ -77,8 +77,9 @@ extension SQLiteStore {
         """
 
     /// Counts `serial` as issued unless the store has seen it before (call in the insert's transaction).
-    static func countIssue(_ db: SQLiteConnection, serial: String, template: String, day: Int64) throws {
-        let name = InstallStats.templateName(template)
+    /// - Parameter name: the template's name in the figures (`InstallStats.templateName`), worked out once per
+    ///   template by the caller: a batch stores thousands of passes of one template per transaction.
+    static func countIssue(_ db: SQLiteConnection, serial: String, name: String, day: Int64) throws {
         let isNew = try db.withStatement(
             "INSERT INTO install_passes (serial, template, devices) VALUES (?1, ?2, 0) ON CONFLICT (serial) DO NOTHING"
         ) { s in

@@ -43,6 +43,7 @@ package final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
         guard !passes.isEmpty else { return }
         let nowSeconds = Self.seconds(now())
         let day = UTCDay(seconds: nowSeconds).number
+        var names: [String: String] = [:]
         try pool.write { db in
             for pass in passes {
                 let tag = try Self.nextTag(db)
@@ -70,7 +71,9 @@ package final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
                     try s.run()
                 }
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
-                try Self.countIssue(db, serial: pass.serialNumber, template: pass.templatePath, day: day)
+                let name = names[pass.templatePath] ?? InstallStats.templateName(pass.templatePath)
+                names[pass.templatePath] = name
+                try Self.countIssue(db, serial: pass.serialNumber, name: name, day: day)
             }
             for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }

@@ -10,7 +10,8 @@ struct BatchCommand: Command {
         "template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip")
     static let csv = Option<String>(
         "csv", "FILE", "records, RFC 4180 CSV (header on line 1; separator and UTF-16 detected)")
-    static let out = Option<String>("out", "DIR", "output folder for <serial>.pkpass files")
+    static let out = Option<String>(
+        "out", "DIR", "output folder for <serial>.pkpass files (none: issue into the store only)")
     static let jobs = Option<Int>.integer("jobs", "N", "parallel signers (default: number of cores)")
     static let report = Option<String>("report", "FILE", "write a JSON Lines report, one object per record")
     static let images = Option<String>(
@@ -31,7 +32,7 @@ struct BatchCommand: Command {
         name: "batch",
         abstract: "issue one signed pass per CSV record, in parallel, with a per-record report",
         usage:
-            "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--template-name NAME] [--start-over] [--shard i/N] [--compatible]",
+            "batch --template DIR --csv FILE (--out DIR | --db FILE | --postgres URL) [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--template-name NAME] [--start-over] [--shard i/N] [--compatible]",
         discussion: """
             The CSV header names template fields (plus an optional serialNumber column and the other reserved
             keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, expirationDate,
@@ -56,6 +57,10 @@ struct BatchCommand: Command {
             A column image.SLOT (e.g. image.thumbnail) or an image field of template.json gives each record its own
             photo (PNG or JPEG, scaled to the slot's sizes); relative paths start at the CSV's folder, or at
             --images DIR, and must stay inside it. A bad photo fails its record, reported with its line.
+            Without --out, with --db or --postgres and --web-service-url, the batch issues into the store only:
+            each record is typed and stored with its authentication token and distribution link (in the report),
+            no .pkpass file is written, and `passmint serve` renders and signs each pass on its first download.
+            The first record of each tier is rendered and signed as a check.
             Exit 0 when every record was issued, 1 when any failed.
             """,
         options: [
@@ -82,6 +87,7 @@ struct BatchCommand: Command {
         examples: [
             "passmint batch --template Templates/loyalty --csv members.csv --out passes/ --report report.jsonl",
             "passmint batch --template Templates/status --csv members.csv --out passes/ --db passmint.db --web-service-url https://passes.example.com",
+            "passmint batch --template Templates/loyalty --csv members.csv --db passmint.db --web-service-url https://passes.example.com --report links.jsonl",
             "passmint batch --template Templates/status --csv members.csv --out passes/ --postgres postgresql://passmint@db.internal/passmint --web-service-url https://passes.example.com --shard 1/4",
         ]
     )
@@ -108,14 +114,28 @@ struct BatchCommand: Command {
             throw .usage("--web-service-url needs --db FILE or --postgres URL so `passmint serve` can find the passes")
         }
         templateName = try TemplateNameArgument.value(args, store: store)
+        let out = args[Self.out]
+        if out == nil {
+            guard store != nil else {
+                throw .usage(
+                    "batch needs --out DIR for pass files, or --db FILE / --postgres URL to issue into a store")
+            }
+            guard args[Self.webServiceURL] != nil else {
+                throw .usage(
+                    "issuing into the store without --out needs --web-service-url: `passmint serve` renders each pass "
+                        + "on its first download and the pass must name the service")
+            }
+            if args[Self.bundle] { throw .usage("--bundle needs --out DIR: bundles are made of pass files") }
+        }
         options = BatchOptions(
             templateDirectory: try args.required(Self.template, of: Self.spec),
             csvPath: try args.required(Self.csv, of: Self.spec),
-            outputDirectory: try args.required(Self.out, of: Self.spec),
+            outputDirectory: out ?? "",
             jobs: try args[Self.jobs] ?? ProcessInfo.processInfo.activeProcessorCount,
             reportPath: args[Self.report], bundle: args[Self.bundle], resume: args[Self.resume],
             webServiceURL: args[Self.webServiceURL], shard: shard, identity: IdentityArguments.make(args),
             csvFormat: format, compatiblePass: args[Self.compatible], imagesDirectory: args[Self.images])
+        options.storeOnly = out == nil
         options.startOver = args[Self.startOver]
         if options.startOver, store == nil {
             throw .usage("--start-over replaces stored passes; give --db FILE or --postgres URL")
