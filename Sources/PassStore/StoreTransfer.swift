@@ -25,7 +25,13 @@ package enum StoreTransfer {
         ("registrations", ["device", "pass_type", "serial", "created_at"], false),
         ("install_passes", ["serial", "template", "devices"], false),
         ("install_devices", ["template", "device", "passes"], false),
-        ("install_days", ["template", "day", "issued", "added", "removed", "devices_change"], false),
+        (
+            "install_days",
+            [
+                "template", "day", "issued", "added", "removed", "devices_change", "google_saved", "google_deleted",
+                "google_change", "google_silent",
+            ], false
+        ),
         (
             "push_outbox",
             ["id", "push_token", "pass_type", "serial", "tag", "attempts", "due_at", "claimed_until", "last_error"],
@@ -39,6 +45,19 @@ package enum StoreTransfer {
         ("template_versions", ["digest", "designer", "file_count", "total_bytes", "created_at"], false),
         ("template_files", ["digest", "path", "bytes"], false),
         ("templates", ["name", "digest", "published_at"], false),
+        (
+            "google_objects",
+            [
+                "serial", "object_id", "template", "inserted", "delivered_tag", "delivered_record", "saved",
+                "silent_updates", "linked_at",
+            ], false
+        ),
+        (
+            "google_outbox",
+            ["id", "kind", "subject", "attempts", "due_at", "claimed_until", "in_doubt", "step", "last_error"], true
+        ),
+        ("google_notices", ["serial", "at"], false),
+        ("google_callbacks", ["nonce", "object_id", "event", "expires_at", "received_at"], false),
     ]
 
     /// Copies `source` into `target`.

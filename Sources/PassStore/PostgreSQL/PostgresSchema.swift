@@ -260,6 +260,10 @@ enum PostgresSchema {
                 CREATE TRIGGER personalizations_usage AFTER INSERT OR UPDATE OR DELETE ON personalizations
                     FOR EACH ROW EXECUTE FUNCTION passmint_usage_personalizations();
                 """),
+        StoreMigration(
+            version: 13,
+            purpose: StoreMigration.Purpose.googleWallet,
+            sql: PostgresStore.googleMigration),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

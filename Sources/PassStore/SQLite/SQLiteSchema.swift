@@ -209,6 +209,15 @@ enum SQLiteSchema {
                         + \(SQLiteStore.personalizationBytes("NEW.")) WHERE kind = 'personalization';
                 END;
                 """),
+        StoreMigration(
+            version: 13,
+            purpose: StoreMigration.Purpose.googleWallet,
+            sql: SQLiteStore.googleMigration),
+    ]
+
+    /// Steps SQL cannot take in SQLite, run after the SQL of their version in the same transaction.
+    static let swiftSteps: [Int: @Sendable (SQLiteConnection) throws -> Void] = [
+        13: { db in try SQLiteStore.fillImageDigests(db) }
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -224,7 +233,10 @@ enum SQLiteSchema {
                 throw StoreError.schemaTooNew(server: db.path, found: current, known: latestVersion)
             }
             let missing = migrations.filter { $0.version > current }
-            for migration in missing { try db.execute(migration.sql) }
+            for migration in missing {
+                try db.execute(migration.sql)
+                try swiftSteps[migration.version]?(db)
+            }
             if !missing.isEmpty { try db.execute("PRAGMA user_version = \(latestVersion)") }
             try db.execute("COMMIT")
             return missing.map(\.version)
