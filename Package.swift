@@ -53,9 +53,14 @@ let package = Package(
         .target(
             name: "PassHTTP", dependencies: ["CMicroHTTPD", "PassModel", "PassSigning", "PassConcurrency", "PassLog"]),
         .target(name: "PassPush", dependencies: ["CCurl", "PassStore"]),
+        // Google Wallet: mapping a template's passes to classes and objects, save-link JWTs, the service-account
+        // identity (offline); the Wallet API client, its outbox and callbacks (online).
+        .target(name: "PassGoogle", dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassMint"]),
         .target(
             name: "PassOperations",
-            dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore"]),
+            dependencies: [
+                "PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore", "PassGoogle",
+            ]),
         .target(
             name: "PassService",
             dependencies: [
@@ -72,7 +77,7 @@ let package = Package(
             name: "passmint",
             dependencies: [
                 "PassModel", "PassTemplates", "PassSigning", "PassArchive", "PassMint", "PassPhotos", "PassPreview",
-                "PassStore", "PassHTTP", "PassOperations", "PassService", "PassServer",
+                "PassStore", "PassHTTP", "PassGoogle", "PassOperations", "PassService", "PassServer",
             ]),
 
         // Tests mirror targets; shared test helpers (temporary folders, fixtures, the binary, a dev identity, store
@@ -91,6 +96,7 @@ let package = Package(
         .testTarget(name: "PassHTTPTests", dependencies: ["PassHTTP", "PassMintTestSupport"]),
         .testTarget(
             name: "PassPushTests", dependencies: ["PassPush", "PassMintTestSupport"], exclude: ["PushTestServer.py"]),
+        .testTarget(name: "PassGoogleTests", dependencies: ["PassGoogle", "PassMintTestSupport"]),
         .testTarget(name: "PassOperationsTests", dependencies: ["PassOperations", "PassMintTestSupport"]),
         .testTarget(name: "PassServiceTests", dependencies: ["PassService", "PassMintTestSupport"]),
         .testTarget(name: "PassServerTests", dependencies: ["PassServer", "PassMintTestSupport"]),

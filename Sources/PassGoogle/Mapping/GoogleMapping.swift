@@ -1,0 +1,229 @@
+import PassModel
+import PassSigning
+import PassTemplates
+import Synchronization
+
+/// One issued pass as the mapping reads it: the finished pass.json, the pass's files and the record's values.
+public struct GoogleMappingInput: Sendable {
+    /// The pass.json as issued (placeholders substituted, tier applied).
+    public var passJSON: JSONValue
+    /// The pass's files other than pass.json, manifest and signature (images, pass.strings).
+    public var files: [PassFile]
+    /// The record's typed values, for google.json's placeholders.
+    public var record: [String: String]
+
+    public init(passJSON: JSONValue, files: [PassFile], record: [String: String]) {
+        self.passJSON = passJSON
+        self.files = files
+        self.record = record
+    }
+}
+
+/// Maps a template's passes to Google Wallet: each Apple pass to a class and an object of the kind its style
+/// fits (storeCard → loyalty, eventTicket → eventTicket, generic and posterGeneric → generic or loyalty, coupon →
+/// offer, boardingPass → flight or transit when its semantics allow, generic otherwise). The template's own
+/// values (fields without placeholders, its images) go to the class, the record's to the object; google.json adds
+/// or overrides members of both.
+///
+/// Create one per template and reuse it from many threads: image digests and parsed pass.strings of the files
+/// every pass shares are computed once.
+public final class GoogleMapping: Sendable {
+    public let template: Template
+    public let issuerID: String
+    /// Where `serve` publishes images (see `GoogleImageURL`); nil when there is none, and then a pass with an
+    /// image Google would show cannot be mapped.
+    public let imageBase: String?
+    /// The class ID's readable part: the template's folder name.
+    let slug: String
+    /// The template's own files by path (top level), to tell its images from a tier's or a record's.
+    let templateFiles: [String: [UInt8]]
+    private let imageURLs = Mutex<[String: (bytes: [UInt8], url: String)]>([:])
+    private let stringTables = Mutex<[String: (bytes: [UInt8], table: [String: String])]>([:])
+
+    public init(template: Template, issuerID: String, imageBase: String?) {
+        self.template = template
+        self.issuerID = issuerID
+        self.imageBase = imageBase
+        var name = template.directory.split(separator: "/").last.map(String.init) ?? "template"
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+        let cleaned = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "-" }.prefix(40))
+        slug = cleaned.isEmpty ? "template" : cleaned
+        templateFiles = Dictionary(template.packedFiles.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The class and object of one pass.
+    /// - Throws: `GoogleError` naming the JSON path: a required field without value, an identifier Google
+    ///   refuses, a hard limit, an image without a base URL, a google.json member of the wrong type.
+    public func map(_ input: GoogleMappingInput) throws(GoogleError) -> GooglePass {
+        let pass: Pass
+        do { pass = try Pass.parse(input.passJSON).pass } catch {
+            throw .requiredFieldMissing(path: "pass.json", source: error.description)
+        }
+        let serial = pass.serialNumber ?? ""
+        var overrides = GoogleOverrides()
+        if let google = template.googleJSON {
+            let substituted = template.substitute(google, ResolvedRecord(values: input.record), serialNumber: serial)
+            overrides = try GoogleOverrides(substituted, file: template.directory + "/" + Template.googleFile)
+        }
+        let images = PassImageSet(
+            files: input.files, templateFiles: templateFiles,
+            url: imageBase.map { base in { self.url(for: $0, base: base) } } ?? { _ in nil },
+            hasBase: imageBase != nil)
+        let text = LocalizedText(files: input.files, parse: table)
+        let style = pass.style ?? .generic
+        var (kind, fallback) = Self.kind(for: pass, style: style, hasLogo: images["logo"] != nil)
+        if let forced = overrides.kind {
+            kind = forced
+            fallback = nil
+        }
+        var ctx = MappingContext(
+            pass: pass, style: style, text: text, images: images, kind: kind, isStatic: isStatic)
+        if let fallback { ctx.gap(style.rawValue, .styleFallback(fallback)) }
+        var usedImages: Set<String> = []
+        switch kind {
+        case .loyalty: LoyaltyMapping.build(&ctx); usedImages = ["logo", "strip", "artwork"]
+        case .eventTicket: EventTicketMapping.build(&ctx); usedImages = ["logo", "strip", "artwork"]
+        case .generic: GenericMapping.build(&ctx); usedImages = ["logo", "strip", "artwork"]
+        case .offer: OfferMapping.build(&ctx); usedImages = ["logo", "strip"]
+        case .flight: TravelMapping.buildFlight(&ctx)
+        case .transit: TravelMapping.buildTransit(&ctx); usedImages = ["logo"]
+        }
+        if kind == .loyalty || kind == .generic || kind == .eventTicket, images["strip"] != nil {
+            usedImages.remove("artwork")
+        }
+        if let thumbnail = images["thumbnail"], let json = thumbnail.json {
+            ctx.set(
+                "imageModulesData", [["id": "thumbnail", "mainImage": json]],
+                on: thumbnail.isTemplates ? .class : .object)
+            usedImages.insert("thumbnail")
+        } else if images["thumbnail"] != nil {
+            usedImages.insert("thumbnail")
+        }
+        BarcodeMapping.apply(&ctx)
+        CommonModules.textModules(&ctx)
+        CommonModules.links(&ctx)
+        CommonModules.locations(&ctx)
+        CommonModules.validity(&ctx)
+        CommonModules.sharing(&ctx)
+        CommonModules.unmapped(&ctx, usedImages: usedImages)
+        for slot in usedImages.sorted() where images[slot] != nil && images[slot]?.url == nil {
+            throw .noImageBase(path: images[slot]!.path)
+        }
+
+        var klass = GoogleOverrides.merge(ctx.klass, overrides.klass)
+        var object = GoogleOverrides.merge(ctx.object, overrides.object)
+        let classID = identifier(klass["id"]?.stringValue) ?? "\(issuerID).\(slug)-\(Self.contentDigest(klass))"
+        klass["id"] = .string(classID)
+        let objectID = identifier(object["id"]?.stringValue) ?? "\(issuerID).\(Self.objectSuffix(serial))"
+        object["id"] = .string(objectID)
+        object["classId"] = .string(classID)
+        var gaps = ctx.gaps
+        try GoogleChecks.check(kind: kind, klass: klass, object: object, issuerID: issuerID, gaps: &gaps)
+        return GooglePass(
+            kind: kind, classID: classID, classJSON: .object(klass), objectID: objectID, objectJSON: .object(object),
+            gaps: gaps)
+    }
+
+    /// The Google kind an Apple style maps to, and the kind it fell back to when its own does not fit.
+    static func kind(for pass: Pass, style: PassStyle, hasLogo: Bool) -> (GoogleKind, fallback: GoogleKind?) {
+        switch style {
+        case .storeCard: return (.loyalty, nil)
+        case .eventTicket: return (.eventTicket, nil)
+        case .coupon: return (.offer, nil)
+        case .generic: return (.generic, nil)
+        case .posterGeneric: return (pass.fallbackStyle == .storeCard ? .loyalty : .generic, nil)
+        case .boardingPass:
+            if let travel = TravelMapping.kind(for: pass, hasLogo: hasLogo) { return (travel, nil) }
+            return (.generic, .generic)
+        }
+    }
+
+    /// An ID google.json gives, with the issuer prefix added when it has none.
+    private func identifier(_ given: String?) -> String? {
+        guard let given, !given.isEmpty else { return nil }
+        return given.hasPrefix(issuerID + ".") ? given : issuerID + "." + given
+    }
+
+    /// The first 12 hex digits of the SHA-256 of the class's members (without `id`): equal classes share an ID,
+    /// and a class that changes gets a new one.
+    static func contentDigest(_ klass: [String: JSONValue]) -> String {
+        var members = klass
+        members.removeValue(forKey: "id")
+        return String(SHA256Digest.hex(JSONWriter.serialize(.object(members), pretty: false)).prefix(12))
+    }
+
+    /// The serial number when Google's grammar allows it, else a cleaned copy made unique by a digest.
+    static func objectSuffix(_ serial: String) -> String {
+        if !serial.isEmpty, serial.utf8.allSatisfy(GoogleChecks.isIDByte) { return serial }
+        let cleaned = String(
+            serial.unicodeScalars.map {
+                GoogleChecks.isIDByte(UInt8(truncatingIfNeeded: $0.value)) && $0.isASCII ? Character($0) : "_"
+            })
+        return cleaned.prefix(48) + "-" + SHA256Digest.hex(Array(serial.utf8)).prefix(8)
+    }
+
+    /// The image's URL, its digest computed once per file every pass shares.
+    private func url(for file: PassFile, base: String) -> String {
+        if let cached = imageURLs.withLock({ $0[file.path] }), cached.bytes == file.bytes { return cached.url }
+        let made = GoogleImageURL.url(base: base, bytes: file.bytes)
+        if !file.isPerRecord { imageURLs.withLock { $0[file.path] = (file.bytes, made) } }
+        return made
+    }
+
+    /// A pass.strings table, parsed once per file every pass shares.
+    private func table(_ file: PassFile) -> [String: String] {
+        if let cached = stringTables.withLock({ $0[file.path] }), cached.bytes == file.bytes { return cached.table }
+        let entries = (try? PassStrings.parse(file.bytes, file: file.path)) ?? []
+        var table: [String: String] = [:]
+        for entry in entries { table[entry.key] = entry.value }
+        if file.isSharedAsset { stringTables.withLock { $0[file.path] = (file.bytes, table) } }
+        return table
+    }
+
+    /// True when the template's pass.json holds the same value at `path` without a placeholder (and no tier or
+    /// personalization by key changes it): the value is the same for every pass.
+    func isStatic(_ path: String) -> Bool {
+        guard let top = path.split(separator: ".").first.map({ String($0.split(separator: "[").first ?? $0) }),
+            !template.tiers.values.contains(where: { $0.pass[top] != nil })
+        else { return false }
+        var node: JSONValue? = template.passJSON
+        for part in Self.segments(path) {
+            switch part {
+            case .member(let name): node = node?[name]
+            case .index(let i): node = node?.arrayValue.flatMap { i < $0.count ? $0[i] : nil }
+            }
+        }
+        guard let node else { return false }
+        if let key = node["key"]?.stringValue, template.keyFields.contains(key) { return false }
+        return !Self.hasPlaceholder(node)
+    }
+
+    private enum Segment { case member(String), index(Int) }
+
+    private static func segments(_ path: String) -> [Segment] {
+        var out: [Segment] = []
+        for part in path.split(separator: ".") {
+            var rest = Substring(part)
+            if let bracket = rest.firstIndex(of: "[") {
+                out.append(.member(String(rest[..<bracket])))
+                rest = rest[bracket...]
+                while rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+                    if let i = Int(rest[rest.index(after: rest.startIndex)..<close]) { out.append(.index(i)) }
+                    rest = rest[rest.index(after: close)...]
+                }
+            } else {
+                out.append(.member(String(rest)))
+            }
+        }
+        return out
+    }
+
+    private static func hasPlaceholder(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string(let s): return s.contains("{{")
+        case .array(let items): return items.contains(where: hasPlaceholder)
+        case .object(let members): return members.values.contains(where: hasPlaceholder)
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import PassModel
+import PassTemplates
+
+/// The pass's `xx.lproj/pass.strings` tables, for Google's translated values: Wallet looks a label or a string
+/// value up by its text in the holder's language; Google wants every language's text up front.
+struct LocalizedText: Sendable {
+    /// The language of texts as pass.json has them (Apple passes do not name one).
+    static let defaultLanguage = "en"
+
+    /// BCP 47 tag → the table (text → translation); the default language's own table is left out.
+    let tables: [(language: String, strings: [String: String])]
+
+    /// Reads the pass.strings files among `files` (`parse` caches the ones every pass shares).
+    init(files: [PassFile], parse: (PassFile) -> [String: String]) {
+        var tables: [(String, [String: String])] = []
+        for file in files where file.path.hasSuffix(".lproj/pass.strings") {
+            let folder = String(file.path.dropLast(".lproj/pass.strings".count))
+            guard !folder.contains("/") else { continue }
+            let language = Self.languageTag(folder)
+            guard language != Self.defaultLanguage else { continue }
+            tables.append((language, parse(file)))
+        }
+        self.tables = tables.sorted { $0.0 < $1.0 }
+    }
+
+    /// `pt_BR` → `pt-BR`, `zh_Hans` → `zh-Hans`.
+    static func languageTag(_ folder: String) -> String {
+        folder.replacingUnderscores()
+    }
+
+    /// A LocalizedString: `text` as the default value, each table's translation of it as a translated value.
+    /// `formatted` gives a language's text when it is not a lookup (dates, numbers).
+    func localized(_ text: String, formatted: ((String) -> String)? = nil) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "defaultValue": ["language": .string(Self.defaultLanguage), "value": .string(text)]
+        ]
+        let translated = translations(of: text, formatted: formatted)
+        if !translated.isEmpty { object["translatedValues"] = .array(translated) }
+        return .object(object)
+    }
+
+    /// The translated values of `text` (empty when no table has a different text for it).
+    func translations(of text: String, formatted: ((String) -> String)? = nil) -> [JSONValue] {
+        var out: [JSONValue] = []
+        for table in tables {
+            let value = formatted?(table.language) ?? table.strings[text]
+            guard let value, value != text else { continue }
+            out.append(["language": .string(table.language), "value": .string(value)])
+        }
+        return out
+    }
+}
+
+extension String {
+    fileprivate func replacingUnderscores() -> String {
+        String(map { $0 == "_" ? "-" : $0 })
+    }
+}
