@@ -55,7 +55,9 @@ let package = Package(
         .target(name: "PassPush", dependencies: ["CCurl", "PassStore"]),
         // Google Wallet: mapping a template's passes to classes and objects, save-link JWTs, the service-account
         // identity (offline); the Wallet API client, its outbox and callbacks (online).
-        .target(name: "PassGoogle", dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassMint"]),
+        .target(
+            name: "PassGoogle",
+            dependencies: ["CCurl", "COpenSSL", "PassModel", "PassTemplates", "PassSigning", "PassMint", "PassStore"]),
         .target(
             name: "PassOperations",
             dependencies: [

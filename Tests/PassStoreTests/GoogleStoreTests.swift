@@ -169,4 +169,24 @@ struct GoogleStoreTests {
         #expect(try f.store.publicImage(digest: SHA256Digest.hex(logo)) == PublicImage(path: "logo.png", bytes: logo))
         #expect(try f.store.publicImage(digest: SHA256Digest.hex([1, 2])) == nil)
     }
+
+    @Test(
+        "a pass stored with a Google object ID is linked in the insert's transaction; a re-issue queues it",
+        arguments: StoreBackend.all)
+    func linkedOnInsert(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
+        var pass = samplePass("G9")
+        pass.googleObjectID = "\(Self.issuer).G9"
+        try f.store.insertPasses([pass])
+        let state = try #require(try f.store.googleObject(serial: "G9"))
+        #expect(state.objectID == "\(Self.issuer).G9")
+        #expect(state.template == "loyalty")
+        #expect(state.deliveredRecord == pass.record, "the record the save link carried is the baseline")
+        #expect(try f.store.googleOutboxDepth() == 0, "a new pass reaches Google through its save link")
+        var again = pass
+        again.record["tier"] = "Gold"
+        _ = try f.store.reissuePasses([again])
+        #expect(try claim(f).map(\.subject) == ["G9"])
+        #expect(try f.store.googleObject(serial: "G9")?.deliveredRecord == pass.record)
+    }
 }

@@ -89,22 +89,31 @@ extension PostgresStore: GoogleWalletStore {
         return try pool.transaction { db in
             var linked = 0
             for link in links {
-                let found = try db.query("SELECT template FROM passes WHERE serial = $1", [link.serialNumber])
+                let found = try db.query("SELECT template, record FROM passes WHERE serial = $1", [link.serialNumber])
                 guard found.rowCount > 0 else { continue }
-                try db.query(
-                    """
-                    INSERT INTO google_objects (serial, object_id, template, linked_at) VALUES ($1, $2, $3, $4)
-                    ON CONFLICT (serial) DO UPDATE SET object_id = excluded.object_id, template = excluded.template,
-                        inserted = google_objects.inserted AND google_objects.object_id = excluded.object_id
-                    """,
-                    [
-                        link.serialNumber, link.objectID, InstallStats.templateName(found.string(0, 0)), nowSeconds,
-                    ])
+                try Self.linkGoogleObject(
+                    db, link, template: found.string(0, 0), record: found.string(0, 1), nowSeconds: nowSeconds)
                 if queue { try db.query("SELECT passmint_google_queue('object', $1)", [link.serialNumber]) }
                 linked += 1
             }
             return linked
         }
+    }
+
+    /// Links a stored pass (of the `template` column given) to its Google object (call in a transaction).
+    /// The record is what a save link made now carries: the next change is announced against it.
+    static func linkGoogleObject(
+        _ db: PGConnection, _ link: GoogleObjectLink, template: String, record: String, nowSeconds: String
+    ) throws {
+        try db.query(
+            """
+            INSERT INTO google_objects (serial, object_id, template, delivered_record, linked_at)
+            VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (serial) DO UPDATE SET object_id = excluded.object_id, template = excluded.template,
+                inserted = google_objects.inserted AND google_objects.object_id = excluded.object_id,
+                delivered_record = CASE WHEN google_objects.object_id = excluded.object_id
+                    THEN google_objects.delivered_record ELSE excluded.delivered_record END
+            """, [link.serialNumber, link.objectID, InstallStats.templateName(template), record, nowSeconds])
     }
 
     package func googleObject(serial: String) throws -> GoogleObjectState? {

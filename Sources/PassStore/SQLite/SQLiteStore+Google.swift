@@ -99,29 +99,44 @@ extension SQLiteStore: GoogleWalletStore {
         return try pool.write { db in
             var linked = 0
             for link in links {
-                let template: String? = try db.withStatement("SELECT template FROM passes WHERE serial = ?1") { s in
-                    try s.bind(1, link.serialNumber)
-                    return try s.step() ? s.string(0) : nil
-                }
-                guard let template else { continue }
-                try db.withStatement(
-                    """
-                    INSERT INTO google_objects (serial, object_id, template, linked_at) VALUES (?1, ?2, ?3, ?4)
-                    ON CONFLICT (serial) DO UPDATE SET object_id = excluded.object_id, template = excluded.template,
-                        inserted = CASE WHEN google_objects.object_id = excluded.object_id
-                            THEN google_objects.inserted ELSE 0 END
-                    """
+                let found: (template: String, record: String)? = try db.withStatement(
+                    "SELECT template, record FROM passes WHERE serial = ?1"
                 ) { s in
                     try s.bind(1, link.serialNumber)
-                    try s.bind(2, link.objectID)
-                    try s.bind(3, InstallStats.templateName(template))
-                    try s.bind(4, nowSeconds)
-                    try s.run()
+                    return try s.step() ? (s.string(0), s.string(1)) : nil
                 }
+                guard let found else { continue }
+                try Self.linkGoogleObject(
+                    db, link, template: found.template, record: found.record, nowSeconds: nowSeconds)
                 if queue { try Self.queueGoogle(db, kind: .object, subject: link.serialNumber) }
                 linked += 1
             }
             return linked
+        }
+    }
+
+    /// Links a stored pass (its `template` column and encoded record given) to its Google object (call in a write
+    /// transaction). The record is what a save link made now carries: the next change is announced against it.
+    static func linkGoogleObject(
+        _ db: SQLiteConnection, _ link: GoogleObjectLink, template: String, record: String, nowSeconds: Int64
+    ) throws {
+        try db.withStatement(
+            """
+            INSERT INTO google_objects (serial, object_id, template, delivered_record, linked_at)
+            VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (serial) DO UPDATE SET object_id = excluded.object_id, template = excluded.template,
+                inserted = CASE WHEN google_objects.object_id = excluded.object_id
+                    THEN google_objects.inserted ELSE 0 END,
+                delivered_record = CASE WHEN google_objects.object_id = excluded.object_id
+                    THEN google_objects.delivered_record ELSE excluded.delivered_record END
+            """
+        ) { s in
+            try s.bind(1, link.serialNumber)
+            try s.bind(2, link.objectID)
+            try s.bind(3, InstallStats.templateName(template))
+            try s.bind(4, record)
+            try s.bind(5, nowSeconds)
+            try s.run()
         }
     }
 

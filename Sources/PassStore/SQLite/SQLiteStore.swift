@@ -71,6 +71,11 @@ package final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
                 }
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
                 try Self.countIssue(db, serial: pass.serialNumber, template: pass.templatePath, day: day)
+                if let objectID = pass.googleObjectID {
+                    try Self.linkGoogleObject(
+                        db, GoogleObjectLink(serialNumber: pass.serialNumber, objectID: objectID),
+                        template: pass.templatePath, record: record, nowSeconds: nowSeconds)
+                }
             }
             for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }
