@@ -50,7 +50,8 @@ enum LoyaltyMapping {
     /// A front field whose key says tier, level or status.
     static func isTier(_ field: LocatedField) -> Bool {
         let key = MappingContext.normalized(field.field.key)
-        return field.group != .backFields && ["tier", "level", "status", "rewardstier", "membershiplevel"].contains(key)
+        return field.group != .backFields
+            && ["tier", "level", "status", "rewardstier", "membershiplevel"].contains(key)
     }
 
     /// LoyaltyPoints: the label and the balance as an int, a double or money.

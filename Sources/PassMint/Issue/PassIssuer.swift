@@ -171,7 +171,8 @@ public final class PassIssuer: Sendable {
         var kept = resolved.values
         if request.compatiblePass { kept[IssueRequest.compatiblePassKey] = "true" }
         return Assembly(
-            serial: serial, json: json, files: rendered.files, own: own, manifest: manifest, assets: assets, record: kept,
+            serial: serial, json: json, files: rendered.files, own: own, manifest: manifest, assets: assets,
+            record: kept,
             images: Dictionary(uniqueKeysWithValues: images.map { ($0.path, $0.bytes) }), warnings: warnings)
     }
 

@@ -41,7 +41,8 @@ struct GoogleArguments {
         origins = args.all("google-origin")
         classesPublished = args.flag("google-class-published")
         if let imageBase, !imageBase.hasPrefix("https://"), !imageBase.hasPrefix("http://") {
-            throw .usage("--google-image-base needs an absolute URL such as https://passes.example.com; got '\(imageBase)'")
+            throw .usage(
+                "--google-image-base needs an absolute URL such as https://passes.example.com; got '\(imageBase)'")
         }
     }
 
@@ -63,7 +64,8 @@ extension GoogleError {
     func cli(option: String? = nil) -> CLIError {
         var text = description
         if case .linkNeedsInsert(_, _, let resource) = self, resource == .class {
-            text += "; publish the template's class first (`passmint templates publish` with Google configured) and "
+            text +=
+                "; publish the template's class first (`passmint templates publish` with Google configured) and "
                 + "rerun with --google-class-published"
         }
         if case .noImageBase = self {

@@ -174,7 +174,8 @@ struct GenerateCommand: Command {
                 print("google: \(googleLink.link.url)")
                 if googleLink.link.content != .classAndObject {
                     Console.error(
-                        "note: the Google link carries the object only; its class \(googleLink.pass.classID) is at Google")
+                        "note: the Google link carries the object only; its class \(googleLink.pass.classID) is at Google"
+                    )
                 }
             }
             let companions = googleLink.map { [GoogleCompanion.storedName: $0.pass.storedJSON] } ?? [:]
