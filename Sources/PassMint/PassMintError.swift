@@ -33,6 +33,8 @@ public enum PassMintError: Error, CustomStringConvertible {
     case invalidInput(String, about: Input? = nil)
     /// Something in the environment is missing or broken: certificate files, output folder (CLI exit 3).
     case environment(String, about: Input? = nil)
+    /// A companion rendering of the pass (a Google Wallet save link) failed.
+    case companion(any CompanionFailure)
     /// A batch stopped at `line` for a problem of the machine (a full disk, a store that cannot be written); the
     /// passes and report so far are kept, and resuming the batch once the cause is fixed issues the rest.
     case batchStopped(line: Int, message: String)
@@ -41,6 +43,7 @@ public enum PassMintError: Error, CustomStringConvertible {
         switch self {
         case .template, .invalidPass, .invalidInput: return .invalidInput
         case .environment, .batchStopped: return .environment
+        case .companion(let failure): return failure.isInvalidInput ? .invalidInput : .environment
         // An identity that cannot be used is the machine's problem, not the record's.
         case .signing: return .environment
         case .archive(let error):
@@ -63,7 +66,7 @@ public enum PassMintError: Error, CustomStringConvertible {
         case .invalidInput(_, let about), .environment(_, let about): return about
         case .template: return nil
         case .signing(let error): return Self.input(of: error)
-        case .archive, .photo, .invalidPass, .batchStopped: return nil
+        case .archive, .photo, .invalidPass, .batchStopped, .companion: return nil
         }
     }
 
@@ -73,6 +76,7 @@ public enum PassMintError: Error, CustomStringConvertible {
         case .signing(let error): return error.description
         case .archive(let error): return error.description
         case .photo(let error): return error.description
+        case .companion(let failure): return failure.description
         case .invalidInput(let message, _), .environment(let message, _), .batchStopped(_, let message): return message
         case .invalidPass(let file, let problems):
             let lines = problems.map {
@@ -106,6 +110,7 @@ extension PassMintError: Equatable {
         case (.photo(let a), .photo(let b)): return a == b
         case (.invalidPass(let a, _), .invalidPass(let b, _)): return a == b
         case (.batchStopped(let a, _), .batchStopped(let b, _)): return a == b
+        case (.companion(let a), .companion(let b)): return type(of: a) == type(of: b) && a.description == b.description
         case (.invalidInput(_, let a), .invalidInput(_, let b)), (.environment(_, let a), .environment(_, let b)):
             return a == b
         default: return false

@@ -24,18 +24,10 @@ enum CommonModules {
             var module: [String: JSONValue] = ["id": .string(id), "body": .string(body)]
             if let label = field.label, !label.isEmpty {
                 module["header"] = .string(label)
-                let translated = ctx.text.translations(of: label)
-                if !translated.isEmpty {
-                    module["localizedHeader"] = [
-                        "defaultValue": ["language": .string(LocalizedText.defaultLanguage), "value": .string(label)],
-                        "translatedValues": .array(translated),
-                    ]
-                }
+                module["localizedHeader"] = ctx.text.twin(label)
             }
-            if case .object(let localized) = ctx.localizedValue(field), localized["translatedValues"] != nil {
-                module["localizedBody"] = .object(localized)
-            }
-            let level = ctx.level(of: located.path)
+            module["localizedBody"] = ctx.localizedTwin(field)
+            let level = ctx.level(of: located)
             let target = level == .class ? "class" : "object"
             let modulePath = "\(target).textModulesData[\(level == .class ? classModules.count : objectModules.count)]"
             if let label = field.label, label.count > headerLimit {
@@ -211,10 +203,12 @@ enum CommonModules {
         return .string("#" + two(c.r) + two(c.g) + two(c.b))
     }
 
-    /// The class or object keeps the pass's background colour where the kind has one.
-    static func colour(_ ctx: inout MappingContext, objectLevel: Bool) {
+    /// The pass's background colour: on the class when it is the template's own (or the kind has no object
+    /// colour), else on the object.
+    static func colour(_ ctx: inout MappingContext, objectLevel: Bool, classLevel: Bool = true) {
         guard let color = hex(ctx.pass.backgroundColor) else { return }
-        if objectLevel { ctx.object["hexBackgroundColor"] = color } else { ctx.klass["hexBackgroundColor"] = color }
+        let onObject = objectLevel && (!classLevel || ctx.level(of: "backgroundColor") == .object)
+        if onObject { ctx.object["hexBackgroundColor"] = color } else { ctx.klass["hexBackgroundColor"] = color }
     }
 
     /// sharingProhibited → one user (on all their devices).

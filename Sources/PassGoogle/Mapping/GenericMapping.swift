@@ -16,8 +16,9 @@ enum GenericMapping {
         }
         ctx.object["logo"] = ctx.images["logo"]?.json
         ctx.object["heroImage"] = (ctx.images["strip"] ?? ctx.images["artwork"])?.json
-        CommonModules.colour(&ctx, objectLevel: true)
-        ctx.object["genericType"] = .string(genericType(pass))
+        CommonModules.colour(&ctx, objectLevel: true, classLevel: false)
+        let type = genericType(pass)
+        if type != "GENERIC_OTHER" { ctx.object["genericType"] = .string(type) }
     }
 
     /// A membership card when it looks like one (a member field), an entry ticket for a generic event pass.

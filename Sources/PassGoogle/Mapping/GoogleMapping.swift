@@ -1,3 +1,4 @@
+import Foundation
 import PassModel
 import PassSigning
 import PassTemplates
@@ -37,6 +38,8 @@ public final class GoogleMapping: Sendable {
     let slug: String
     /// The template's own files by path (top level), to tell its images from a tier's or a record's.
     let templateFiles: [String: [UInt8]]
+    /// See `classFields(of:)`.
+    let classFields: Set<String>
     private let imageURLs = Mutex<[String: (bytes: [UInt8], url: String)]>([:])
     private let stringTables = Mutex<[String: (bytes: [UInt8], table: [String: String])]>([:])
 
@@ -48,6 +51,7 @@ public final class GoogleMapping: Sendable {
         if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
         let cleaned = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "-" }.prefix(40))
         slug = cleaned.isEmpty ? "template" : cleaned
+        classFields = Self.classFields(of: template)
         templateFiles = Dictionary(template.packedFiles.map { ($0.path, $0.bytes) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -180,12 +184,10 @@ public final class GoogleMapping: Sendable {
         return table
     }
 
-    /// True when the template's pass.json holds the same value at `path` without a placeholder (and no tier or
-    /// personalization by key changes it): the value is the same for every pass.
-    func isStatic(_ path: String) -> Bool {
-        guard let top = path.split(separator: ".").first.map({ String($0.split(separator: "[").first ?? $0) }),
-            !template.tiers.values.contains(where: { $0.pass[top] != nil })
-        else { return false }
+    /// True when the template's pass.json holds the same value at `path` without a placeholder (and no tier
+    /// changes it): the value is the same for every pass. A field personalized by key (Pass Designer templates)
+    /// counts only when `value`, the field's value as rendered, is given and is the template's.
+    func isStatic(_ path: String, _ value: JSONValue?) -> Bool {
         var node: JSONValue? = template.passJSON
         for part in Self.segments(path) {
             switch part {
@@ -194,8 +196,10 @@ public final class GoogleMapping: Sendable {
             }
         }
         guard let node else { return false }
-        if let key = node["key"]?.stringValue, template.keyFields.contains(key) { return false }
-        return !Self.hasPlaceholder(node)
+        if let key = node["key"]?.stringValue, template.keyFields.contains(key) {
+            guard let value, value == node["value"] else { return false }
+        }
+        return Self.placeholders(in: node).isSubset(of: classFields)
     }
 
     private enum Segment { case member(String), index(Int) }
@@ -218,12 +222,38 @@ public final class GoogleMapping: Sendable {
         return out
     }
 
-    private static func hasPlaceholder(_ value: JSONValue) -> Bool {
+    /// The names of the `{{placeholders}}` in a JSON value.
+    static func placeholders(in value: JSONValue) -> Set<String> {
         switch value {
-        case .string(let s): return s.contains("{{")
-        case .array(let items): return items.contains(where: hasPlaceholder)
-        case .object(let members): return members.values.contains(where: hasPlaceholder)
-        default: return false
+        case .string(let s):
+            var names: Set<String> = []
+            var rest = Substring(s)
+            while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+                names.insert(rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces))
+                rest = rest[close.upperBound...]
+            }
+            return names
+        case .array(let items): return items.reduce(into: []) { $0.formUnion(placeholders(in: $1)) }
+        case .object(let members): return members.values.reduce(into: []) { $0.formUnion(placeholders(in: $1)) }
+        default: return []
         }
+    }
+
+    /// The record fields whose values make a class of their own, so values made of them alone belong to the
+    /// class: the tier field (a class per tier: its colours and images), and an event ticket's event (its name,
+    /// venue and times, which `EventTicketMapping` puts in the class: a class per event).
+    static func classFields(of template: Template) -> Set<String> {
+        var names: Set<String> = []
+        if let tier = template.tierField { names.insert(tier) }
+        let root = template.passJSON
+        if root["eventTicket"] != nil, let semantics = root["semantics"] {
+            for tag in [
+                "eventName", "venueName", "venueRoom", "venueRegionName", "eventStartDate", "eventEndDate",
+                "venueDoorsOpenDate",
+            ] {
+                if let value = semantics[tag] { names.formUnion(placeholders(in: value)) }
+            }
+        }
+        return names
     }
 }

@@ -39,6 +39,13 @@ struct LocalizedText: Sendable {
         return .object(object)
     }
 
+    /// The `localized…` twin of a plain string field: only the translated values (the plain field is the default),
+    /// nil when no table translates `text`.
+    func twin(_ text: String, formatted: ((String) -> String)? = nil) -> JSONValue? {
+        let translated = translations(of: text, formatted: formatted)
+        return translated.isEmpty ? nil : ["translatedValues": .array(translated)]
+    }
+
     /// The translated values of `text` (empty when no table has a different text for it).
     func translations(of text: String, formatted: ((String) -> String)? = nil) -> [JSONValue] {
         var out: [JSONValue] = []

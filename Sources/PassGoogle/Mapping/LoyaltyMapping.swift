@@ -5,10 +5,10 @@ enum LoyaltyMapping {
     static func build(_ ctx: inout MappingContext) {
         let pass = ctx.pass
         ctx.klass["issuerName"] = pass.organizationName.map(JSONValue.string)
-        if let org = pass.organizationName { ctx.klass["localizedIssuerName"] = localizedIfTranslated(ctx, org) }
+        if let org = pass.organizationName { ctx.klass["localizedIssuerName"] = ctx.text.twin(org) }
         if let program = pass.logoText ?? pass.organizationName {
             ctx.klass["programName"] = .string(program)
-            ctx.klass["localizedProgramName"] = localizedIfTranslated(ctx, program)
+            ctx.klass["localizedProgramName"] = ctx.text.twin(program)
         }
         ctx.klass["programLogo"] = ctx.images["logo"]?.json
         ctx.klass["heroImage"] = (ctx.images["strip"] ?? ctx.images["artwork"])?.json
@@ -23,6 +23,16 @@ enum LoyaltyMapping {
             ctx.object["accountId"] = .string(ctx.valueText(id.field))
             if let label = id.field.label { ctx.klass["accountIdLabel"] = .string(label) }
         }
+        // A tier shown on the pass: the class's (there is a class per tier).
+        let reader = ctx
+        if let tier = ctx.takeFirst(where: { reader.level(of: $0) == .class && isTier($0) }) {
+            ctx.klass["rewardsTier"] = .string(ctx.valueText(tier.field))
+            ctx.klass["localizedRewardsTier"] = ctx.localizedTwin(tier.field)
+            if let label = tier.field.label {
+                ctx.klass["rewardsTierLabel"] = .string(label)
+                ctx.klass["localizedRewardsTierLabel"] = ctx.text.twin(label)
+            }
+        }
         let numeric: (LocatedField) -> Bool = { $0.field.value?.number != nil }
         let front: [PassFieldGroup] = [
             .primaryFields, .headerFields, .secondaryFields, .auxiliaryFields, .footerFields,
@@ -35,6 +45,13 @@ enum LoyaltyMapping {
         if let second = ctx.takeFirst(in: front, where: numeric) {
             ctx.object["secondaryLoyaltyPoints"] = points(second.field, ctx)
         }
+    }
+
+    /// A front field whose key says tier, level or status.
+    static func isTier(_ field: LocatedField) -> Bool {
+        let key = MappingContext.normalized(field.field.key)
+        return field.group != .backFields
+            && ["tier", "level", "status", "rewardstier", "membershiplevel"].contains(key)
     }
 
     /// LoyaltyPoints: the label and the balance as an int, a double or money.
@@ -58,15 +75,8 @@ enum LoyaltyMapping {
         var out: [String: JSONValue] = ["balance": .object(balance)]
         if let label = field.label {
             out["label"] = .string(label)
-            if case .object(let localized) = ctx.text.localized(label), localized["translatedValues"] != nil {
-                out["localizedLabel"] = .object(localized)
-            }
+            out["localizedLabel"] = ctx.text.twin(label)
         }
         return .object(out)
-    }
-
-    /// A LocalizedString only when some table translates `text` (otherwise the plain field says it all).
-    static func localizedIfTranslated(_ ctx: MappingContext, _ text: String) -> JSONValue? {
-        ctx.text.translations(of: text).isEmpty ? nil : ctx.text.localized(text)
     }
 }

@@ -13,7 +13,7 @@ struct MappingContext {
     let images: PassImageSet
     /// True when the pass.json value at a path is the template's own (no placeholder, no personalization): it is
     /// the same for every pass, so it belongs to the class.
-    let isStatic: (String) -> Bool
+    let isStatic: (_ path: String, _ value: JSONValue?) -> Bool
     let kind: GoogleKind
 
     var klass: [String: JSONValue] = [:]
@@ -24,7 +24,7 @@ struct MappingContext {
 
     init(
         pass: Pass, style: PassStyle, text: LocalizedText, images: PassImageSet, kind: GoogleKind,
-        isStatic: @escaping (String) -> Bool
+        isStatic: @escaping (_ path: String, _ value: JSONValue?) -> Bool
     ) {
         self.pass = pass
         self.style = style
@@ -81,8 +81,21 @@ struct MappingContext {
         return text.localized(shown) { FieldText.format(field, language: $0) }
     }
 
+    /// The `localized…` twin of the field's value as text, nil when no language shows it differently.
+    func localizedTwin(_ field: PassField) -> JSONValue? {
+        if case .string(let s)? = field.value, field.dateStyle == nil, field.timeStyle == nil { return text.twin(s) }
+        return text.twin(valueText(field)) { FieldText.format(field, language: $0) }
+    }
+
     /// The class when the value at `path` is the template's own, else the object.
-    func level(of path: String) -> Level { isStatic(path) ? .class : .object }
+    func level(of path: String) -> Level { isStatic(path, nil) ? .class : .object }
+
+    /// The class when the field is the template's own (a field personalized by key counts as the template's on
+    /// the back of the pass while its value is the template's), else the object.
+    func level(of field: LocatedField) -> Level {
+        let back = field.group == .backFields || field.group == .additionalInfoFields
+        return isStatic(field.path, back ? field.field.value?.jsonValue ?? .null : nil) ? .class : .object
+    }
 
     enum Level { case `class`, object }
 

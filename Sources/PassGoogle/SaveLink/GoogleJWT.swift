@@ -3,12 +3,15 @@ import PassSigning
 
 /// Compact JWS tokens signed RS256 with a service account's key: Google Wallet save links and OAuth 2 assertions.
 public enum GoogleJWT {
-    /// `header.claims.signature`, each part base64url without padding; the header names RS256 and, when the key
-    /// file has one, its `private_key_id` as `kid`.
+    /// `header.claims.signature`, each part base64url without padding. The header names RS256 and, with `keyID`,
+    /// the key file's `private_key_id` as `kid` (OAuth assertions carry it; save links leave it out, as Google's
+    /// converter does, since every character counts against a link's length).
     /// - Throws: `GoogleError.signing` when OpenSSL cannot sign.
-    public static func sign(_ claims: JSONValue, with account: GoogleServiceAccount) throws(GoogleError) -> String {
+    public static func sign(_ claims: JSONValue, with account: GoogleServiceAccount, keyID: Bool = false)
+        throws(GoogleError) -> String
+    {
         var header: [String: JSONValue] = ["alg": "RS256", "typ": "JWT"]
-        if let kid = account.privateKeyID { header["kid"] = .string(kid) }
+        if keyID, let kid = account.privateKeyID { header["kid"] = .string(kid) }
         var input = base64URL(JSONWriter.serialize(.object(header), pretty: false))
         input += "."
         input += base64URL(JSONWriter.serialize(claims, pretty: false))

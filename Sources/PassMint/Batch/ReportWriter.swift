@@ -45,6 +45,7 @@ public final class ReportWriter {
                 ]
                 if r.resumed { object["resumed"] = .bool(true) }
                 if let link = r.link { object["link"] = .string(link) }
+                for (key, value) in r.companionMembers { object[key] = value }
                 return object
             })
     }

@@ -68,7 +68,7 @@ public final class PassIssuer: Sendable {
         return IssuedPass(
             serialNumber: made.json["serialNumber"]?.stringValue ?? made.serial ?? "",
             passTypeIdentifier: made.json["passTypeIdentifier"]?.stringValue ?? "",
-            archiveParts: archive, passJSON: made.json, record: made.record, images: made.images,
+            archiveParts: archive, passJSON: made.json, files: made.files, record: made.record, images: made.images,
             warnings: made.warnings)
     }
 
@@ -78,13 +78,15 @@ public final class PassIssuer: Sendable {
     /// - Throws: what `issue(_:)` throws before signing.
     public func unsigned(_ request: IssueRequest) throws(PassMintError) -> UnsignedPass {
         let made = try assemble(request)
-        return UnsignedPass(manifest: made.manifest, record: made.record, images: made.images)
+        return UnsignedPass(
+            manifest: made.manifest, passJSON: made.json, files: made.files, record: made.record, images: made.images)
     }
 
     /// Everything of a pass but its signature and archive.
     private struct Assembly {
         var serial: String?
         var json: JSONValue
+        var files: [PassFile]
         var own: [ArchiveEntry]
         var manifest: [UInt8]
         var assets: VariantAssets
@@ -169,7 +171,8 @@ public final class PassIssuer: Sendable {
         var kept = resolved.values
         if request.compatiblePass { kept[IssueRequest.compatiblePassKey] = "true" }
         return Assembly(
-            serial: serial, json: json, own: own, manifest: manifest, assets: assets, record: kept,
+            serial: serial, json: json, files: rendered.files, own: own, manifest: manifest, assets: assets,
+            record: kept,
             images: Dictionary(uniqueKeysWithValues: images.map { ($0.path, $0.bytes) }), warnings: warnings)
     }
 
@@ -188,6 +191,10 @@ public final class PassIssuer: Sendable {
 public struct UnsignedPass: Sendable {
     /// The manifest.json bytes the signature would cover.
     public let manifest: [UInt8]
+    /// As `IssuedPass.passJSON`.
+    public let passJSON: JSONValue
+    /// As `IssuedPass.files`.
+    public let files: [PassFile]
     /// As `IssuedPass.record`.
     public let record: [String: String]
     /// As `IssuedPass.images`.

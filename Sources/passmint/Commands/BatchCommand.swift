@@ -1,5 +1,7 @@
 import Foundation
+import PassGoogle
 import PassMint
+import PassTemplates
 import PassPhotos
 import PassStore
 import PassOperations
@@ -10,7 +12,7 @@ struct BatchCommand: Command {
         name: "batch",
         abstract: "issue one signed pass per CSV record, in parallel, with a per-record report",
         usage:
-            "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--template-name NAME] [--start-over] [--shard i/N] [--compatible]",
+            "batch --template DIR --csv FILE --out DIR [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--template-name NAME] [--start-over] [--shard i/N] [--compatible] [--google …]",
         discussion: """
             The CSV header names template fields (plus an optional serialNumber column and the other reserved
             keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, expirationDate,
@@ -35,6 +37,11 @@ struct BatchCommand: Command {
             A column image.SLOT (e.g. image.thumbnail) or an image field of template.json gives each record its own
             photo (PNG or JPEG, scaled to the slot's sizes); relative paths start at the CSV's folder, or at
             --images DIR, and must stay inside it. A bad photo fails its record, reported with its line.
+            --google also makes each pass's Google Wallet object (and the template's class) and adds
+            "googleSaveUrl", its Save to Google Wallet link, to the record's report line; with --db the class and
+            object are stored with the pass. A record whose Google object breaks Google's rules fails, reported
+            with its line. Links carry the class while they fit in 1,800 characters; otherwise, offline, give
+            --google-class-published once the class is at Google (see generate).
             Exit 0 when every record was issued, 1 when any failed.
             """,
         options: [
@@ -54,7 +61,7 @@ struct BatchCommand: Command {
             .value("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV"),
             .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
             TemplateNameArgument.option,
-        ] + CSVArguments.options + [TrustArguments.option]
+        ] + CSVArguments.options + [TrustArguments.option] + GoogleArguments.options
             + StoreArguments.options(
                 dbHelp:
                     "store issued passes in this SQLite database for `passmint serve` ($PASSMINT_DB with --web-service-url)"
@@ -70,6 +77,7 @@ struct BatchCommand: Command {
     var options: BatchOptions
     let store: StoreLocation?
     let templateName: String?
+    let google: GoogleArguments?
 
     init(_ args: ParsedArguments) throws(CLIError) {
         var shard: (Int, Int)?
@@ -110,9 +118,18 @@ struct BatchCommand: Command {
         if options.linkBase != nil, options.webServiceURL == nil {
             throw .usage("--link-base needs --web-service-url and --db: batch stores only passes bound to the service")
         }
+        google = try GoogleArguments(args, linkBase: options.linkBase, webServiceURL: options.webServiceURL)
     }
 
     func run() throws(CLIError) -> Int32 {
+        var options = options
+        if let google {
+            let template: Template
+            do { template = try PassFactory.loadTemplate(options.templateDirectory) } catch { throw error.cli }
+            let (links, warnings) = try google.links(for: template)
+            for warning in warnings { Console.error("warning: \(warning)") }
+            options.companion = GoogleCompanion(links: links)
+        }
         do {
             var sink: (any IssuedPassSink)?
             if let store {
