@@ -49,6 +49,8 @@ public final class GoogleMapping: Sendable {
         self.imageBase = imageBase
         var name = template.directory.split(separator: "/").last.map(String.init) ?? "template"
         if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = String(name[..<dot]) }
+        // A stored version is labelled NAME@<short digest>: its classes keep the IDs the folder's passes got.
+        if let at = name.firstIndex(of: "@"), at != name.startIndex { name = String(name[..<at]) }
         let cleaned = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "-" }.prefix(40))
         slug = cleaned.isEmpty ? "template" : cleaned
         classFields = Self.classFields(of: template)
