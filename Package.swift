@@ -67,13 +67,13 @@ let package = Package(
             name: "PassService",
             dependencies: [
                 "PassModel", "PassTemplates", "PassMint", "PassPreview", "PassConcurrency", "PassLog", "PassStore",
-                "PassHTTP", "PassPush", "PassOperations",
+                "PassHTTP", "PassPush", "PassGoogle", "PassOperations",
             ]),
         .target(
             name: "PassServer",
             dependencies: [
-                "PassSigning", "PassMint", "PassPhotos", "PassLog", "PassStore", "PassPush", "PassOperations",
-                "PassService",
+                "PassSigning", "PassMint", "PassPhotos", "PassLog", "PassStore", "PassPush", "PassGoogle",
+                "PassOperations", "PassService",
             ]),
         .executableTarget(
             name: "passmint",

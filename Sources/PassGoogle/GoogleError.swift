@@ -42,6 +42,8 @@ public enum GoogleError: Error, Sendable, Equatable {
     case linkNeedsInsert(length: Int, limit: Int, resource: LinkResource)
     /// Signing the JWT failed.
     case signing(SigningError)
+    /// The Wallet API did not take a class or object it had to insert first.
+    case api(GoogleAPIError)
 
     /// What a long link needs inserted through the API before it can carry less.
     public enum LinkResource: String, Sendable, Equatable {
@@ -53,7 +55,7 @@ extension GoogleError {
     /// True when the input (template, record, google.json, key file, issuer ID) is at fault rather than the machine.
     public var isInvalidInput: Bool {
         switch self {
-        case .keyFileUnreadable, .signing: return false
+        case .keyFileUnreadable, .signing, .api: return false
         default: return true
         }
     }
@@ -98,6 +100,8 @@ extension GoogleError: CustomStringConvertible {
                 + "Google Wallet API, which needs the network"
         case .signing(let error):
             return "signing the Google Wallet link failed: \(error.description)"
+        case .api(let error):
+            return "the Google Wallet API: \(error.description)"
         }
     }
 }

@@ -38,7 +38,8 @@ package struct GoogleCallbackVerifier: Sendable {
         else { throw .malformed(path: "intermediateSigningKey.signatures") }
 
         // 1. The intermediate key is signed by a root key.
-        let keyMessage = Self.lengthValue(Self.senderID) + Self.lengthValue(Self.protocolVersion)
+        let keyMessage =
+            Self.lengthValue(Self.senderID) + Self.lengthValue(Self.protocolVersion)
             + Self.lengthValue(signedKey)
         let roots = rootKeys.current(at: now)
         let signed = signatures.contains { entry in
@@ -57,7 +58,8 @@ package struct GoogleCallbackVerifier: Sendable {
         let nowMillis = Int64(now.timeIntervalSince1970 * 1000)
         guard keyExpiration > nowMillis else { throw .intermediateExpired }
         // 3. The message is signed by the intermediate key, for this issuer.
-        let message = Self.lengthValue(Self.senderID) + Self.lengthValue(issuerID)
+        let message =
+            Self.lengthValue(Self.senderID) + Self.lengthValue(issuerID)
             + Self.lengthValue(Self.protocolVersion) + Self.lengthValue(signedMessage)
         guard intermediateKey.verifies(signature: signature, message: message) else { throw .messageNotSigned }
         // 4. It has not expired, and it is about this issuer's object.
@@ -75,7 +77,9 @@ package struct GoogleCallbackVerifier: Sendable {
             nonce.utf8.count <= 512
         else { throw .otherIssuer(objectID: String(objectID.prefix(100))) }
         let event = try string(content, "eventType", path: "signedMessage.eventType")
-        guard let kind = GoogleCallbackEvent.Kind(rawValue: event) else { throw .unknownEvent(String(event.prefix(40))) }
+        guard let kind = GoogleCallbackEvent.Kind(rawValue: event) else {
+            throw .unknownEvent(String(event.prefix(40)))
+        }
         return GoogleCallbackEvent(
             nonce: nonce, objectID: objectID, kind: kind,
             expiresAt: Date(timeIntervalSince1970: TimeInterval(expires) / 1000), receivedAt: now)

@@ -1,6 +1,6 @@
 /// Why a call to the Google Wallet API (or its OAuth 2 token endpoint) did not do what it asked. Each case names
 /// the resource (`loyaltyObject/3388….SERIAL`) and says what to do; the access token and the key never appear.
-package enum GoogleAPIError: Error, Sendable, Equatable {
+public enum GoogleAPIError: Error, Sendable, Equatable {
     /// No answer: the connection, TLS or the timeout failed (curl's text).
     case transport(url: String, message: String)
     /// The token endpoint refused the service account's assertion (`invalid_grant` and the like).
@@ -38,7 +38,7 @@ package enum GoogleAPIError: Error, Sendable, Equatable {
 }
 
 extension GoogleAPIError: CustomStringConvertible {
-    package var description: String {
+    public var description: String {
         switch self {
         case .transport(let url, let message):
             return "no answer from \(url): \(message); retried with back-off (check the network and the API URL)"

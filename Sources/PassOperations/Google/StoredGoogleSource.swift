@@ -57,7 +57,9 @@ package final class StoredGoogleSource: GoogleResourceSource {
         let published: PublishedTemplate
         let reference: TemplateReference
         do {
-            guard let found = try store.currentTemplate(name: name) else { throw GoogleSourceError.noTemplate(name: name) }
+            guard let found = try store.currentTemplate(name: name) else {
+                throw GoogleSourceError.noTemplate(name: name)
+            }
             published = found
             reference = try TemplateReference(name: name, digest: published.digest)
         } catch let error as GoogleSourceError {
