@@ -191,6 +191,7 @@ package protocol GoogleWalletStore: Sendable {
     /// Records a verified callback once per nonce and counts it in the install figures of the object's template,
     /// in one transaction; forgets nonces whose `expTimeMillis` has passed.
     func recordGoogleCallback(_ event: GoogleCallbackEvent) throws -> GoogleCallbackOutcome
-    /// A template file or member photo whose bytes have this lowercase hex SHA-256.
+    /// A template file or member photo whose bytes' lowercase hex SHA-256 starts with `digest` (16 to 64 hex
+    /// digits; image URLs carry the first 32).
     func publicImage(digest: String) throws -> PublicImage?
 }

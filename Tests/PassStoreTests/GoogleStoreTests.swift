@@ -168,6 +168,9 @@ struct GoogleStoreTests {
         )
         #expect(try f.store.publicImage(digest: SHA256Digest.hex(logo)) == PublicImage(path: "logo.png", bytes: logo))
         #expect(try f.store.publicImage(digest: SHA256Digest.hex([1, 2])) == nil)
+        // URLs carry the first 32 hex digits.
+        #expect(try f.store.publicImage(digest: String(SHA256Digest.hex(logo).prefix(32)))?.bytes == logo)
+        #expect(try f.store.publicImage(digest: "zz") == nil)
     }
 
     @Test(

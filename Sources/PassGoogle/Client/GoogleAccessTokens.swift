@@ -48,7 +48,7 @@ package final class GoogleAccessTokens: Sendable {
             "iat": .integer(issued), "exp": .integer(issued + 3600),
         ]
         let assertion: String
-        do { assertion = try GoogleJWT.sign(claims, with: account) } catch {
+        do { assertion = try GoogleJWT.sign(claims, with: account, keyID: true) } catch {
             throw .tokenRefused(url: tokenURL, status: 0, error: "the assertion could not be signed: \(error)")
         }
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion

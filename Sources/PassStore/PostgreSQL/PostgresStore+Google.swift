@@ -278,9 +278,15 @@ extension PostgresStore: GoogleWalletStore {
     }
 
     package func publicImage(digest: String) throws -> PublicImage? {
-        try pool.withConnection { db in
+        guard SQLiteStore.isDigestPrefix(digest) else { return nil }
+        return try pool.withConnection { db in
             for table in ["pass_images", "template_files"] {
-                let r = try db.query("SELECT path, bytes FROM \(table) WHERE content_digest = $1 LIMIT 1", [digest])
+                // A range on the index: every digest that starts with the given hex digits (C collation).
+                let r = try db.query(
+                    """
+                    SELECT path, bytes FROM \(table) WHERE content_digest COLLATE "C" >= $1
+                        AND content_digest COLLATE "C" < $1 || 'g' LIMIT 1
+                    """, [digest])
                 if r.rowCount > 0 { return PublicImage(path: r.string(0, 0), bytes: r.bytes(0, 1)) }
             }
             return nil

@@ -375,10 +375,13 @@ extension SQLiteStore: GoogleWalletStore {
     }
 
     package func publicImage(digest: String) throws -> PublicImage? {
-        try pool.withConnection { db in
+        guard Self.isDigestPrefix(digest) else { return nil }
+        return try pool.withConnection { db in
             for table in ["pass_images", "template_files"] {
-                let found = try db.withStatement("SELECT path, bytes FROM \(table) WHERE content_digest = ?1 LIMIT 1") {
-                    s in
+                // A range on the index: every digest that starts with the given hex digits.
+                let found = try db.withStatement(
+                    "SELECT path, bytes FROM \(table) WHERE content_digest >= ?1 AND content_digest < ?1 || 'g' LIMIT 1"
+                ) { s in
                     try s.bind(1, digest)
                     return try s.step() ? PublicImage(path: s.string(0), bytes: s.blob(1)) : nil
                 }
@@ -386,6 +389,14 @@ extension SQLiteStore: GoogleWalletStore {
             }
             return nil
         }
+    }
+}
+
+extension SQLiteStore {
+    /// 16 to 64 lowercase hex digits: what a content-addressed image URL names.
+    static func isDigestPrefix(_ text: String) -> Bool {
+        (16...64).contains(text.utf8.count)
+            && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 }
 
