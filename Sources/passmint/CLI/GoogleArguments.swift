@@ -14,6 +14,7 @@ struct GoogleArguments {
             "google-image-base", "URL",
             "public base URL `serve` publishes images under (default: --link-base, else --web-service-url)"),
         .value("google-origin", "URL", "web origin allowed to show the save button (repeatable)", repeatable: true),
+        .value("google-json", "FILE", "also write the pass's Google class and object to FILE (generate)"),
         .flag(
             "google-class-published",
             "the template's Google classes are already at Google: links carry the object only"),
@@ -24,6 +25,8 @@ struct GoogleArguments {
     let imageBase: String?
     let origins: [String]
     let classesPublished: Bool
+    /// Where generate writes the class and object (`GooglePass.storedJSON`).
+    let jsonPath: String?
 
     /// nil when `--google` is not given; a Google option without it is a usage error.
     init?(_ args: ParsedArguments, linkBase: String?, webServiceURL: String?) throws(CLIError) {
@@ -40,6 +43,7 @@ struct GoogleArguments {
         imageBase = args.value("google-image-base") ?? linkBase ?? webServiceURL
         origins = args.all("google-origin")
         classesPublished = args.flag("google-class-published")
+        jsonPath = args.value("google-json")
         if let imageBase, !imageBase.hasPrefix("https://"), !imageBase.hasPrefix("http://") {
             throw .usage(
                 "--google-image-base needs an absolute URL such as https://passes.example.com; got '\(imageBase)'")

@@ -119,6 +119,9 @@ struct BatchCommand: Command {
             throw .usage("--link-base needs --web-service-url and --db: batch stores only passes bound to the service")
         }
         google = try GoogleArguments(args, linkBase: options.linkBase, webServiceURL: options.webServiceURL)
+        if google?.jsonPath != nil {
+            throw .usage("--google-json writes one pass's class and object; it is for generate")
+        }
     }
 
     func run() throws(CLIError) -> Int32 {

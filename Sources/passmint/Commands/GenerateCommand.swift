@@ -1,6 +1,7 @@
 import Foundation
 import PassGoogle
 import PassMint
+import PassModel
 import PassPhotos
 import PassSigning
 import PassStore
@@ -167,6 +168,9 @@ struct GenerateCommand: Command {
             // Made before the file is written: a pass whose Google link cannot be made is not issued at all.
             let googleLink = try google.map { google throws(CLIError) in try makeGoogleLink(google, issuer, pass) }
             try PassOutput.write(pass.archiveParts, to: out)
+            if let googleLink, let path = google?.jsonPath {
+                try PassOutput.write(JSONWriter.serialize(googleLink.pass.storedJSON), to: path)
+            }
             print(
                 "wrote \(out): \(pass.passTypeIdentifier) serial \(pass.serialNumber), \(pass.archiveParts.count) bytes"
             )

@@ -80,7 +80,9 @@ struct LintCommand: Command {
         files["pass.json"] = JSONWriter.serialize(source.passJSON)
         guard let template = source.template ?? (try? Template.load(TemplateSource(name: source.name, files: files)))
         else { return [] }
-        let passFiles = source.files.keys.sorted().map { PassFile(path: $0, bytes: source.files[$0]!, isSharedAsset: true) }
+        let passFiles = source.files.keys.sorted().map {
+            PassFile(path: $0, bytes: source.files[$0]!, isSharedAsset: true)
+        }
         return GoogleLint.rows(template: template, passJSON: source.passJSON, files: passFiles, record: record).map {
             LintRow($0.code, path: $0.path, before: $0.before, after: $0.after, change: $0.change)
         }
