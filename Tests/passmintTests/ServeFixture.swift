@@ -45,9 +45,11 @@ final class ServeFixture {
     ///   - clientCAs: the CA files the APNs stand-in trusts for client certificates (default: the shared
     ///     development identity's chain).
     ///   - serveOptions: more options for `serve` (limits, `--trust-root`), placed before the identity's.
+    ///   - port: the port to listen on (0: a free one, new at each restart).
     init(
         python: String?, environment: [String: String] = [:], postgres: String? = nil,
-        signingArguments: [String] = DevIdentity.signingArgs, clientCAs: [String]? = nil, serveOptions: [String] = []
+        signingArguments: [String] = DevIdentity.signingArgs, clientCAs: [String]? = nil, serveOptions: [String] = [],
+        port: Int = 0
     ) throws {
         tmp = try TempDir()
         db = tmp.path("store.db")
@@ -77,10 +79,11 @@ final class ServeFixture {
         }
         serveArguments =
             ["serve"] + (postgres.map { ["--postgres", $0] } ?? ["--db", db])
-            + ["--port", "0", "--threads", "2", "--apns", apnsURL, "--log-requests"] + apnsCA + serveOptions
+            + ["--port", String(port), "--threads", "2", "--apns", apnsURL, "--log-requests"] + apnsCA + serveOptions
             + signingArguments
         serveEnvironment = environment
-        (serve, port) = try Self.startServe(serveArguments, environment: environment, stderrPath: tmp.path("serve.err"))
+        (serve, self.port) = try Self.startServe(
+            serveArguments, environment: environment, stderrPath: tmp.path("serve.err"))
     }
 
     /// Starts `passmint serve` and reads the port from its first line.

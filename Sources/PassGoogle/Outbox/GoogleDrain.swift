@@ -82,6 +82,18 @@ struct GoogleRound {
         } catch let error as GoogleAPIError {
             done[key] = .failure(error)
             fail(job, error)
+        } catch GoogleSourceError.notYet(let name, let reason) {
+            let policy = drain.options.retryPolicy
+            guard job.attempts + 1 < policy.maxRefusedAttempts else {
+                drain.log("class of template \(name) given up: \(reason)")
+                record { try store.abandonGoogleJob(id: job.id, reason: reason) }
+                return
+            }
+            let delay = min(policy.maxDelay, policy.initialDelay * pow(2, Double(min(job.attempts, 30))))
+            record {
+                try store.retryGoogleJob(
+                    id: job.id, at: drain.options.clock().addingTimeInterval(delay), reason: reason)
+            }
         } catch let error as GoogleSourceError {
             done[key] = .success(())
             drain.log("\(job.kind.rawValue) \(job.subject) given up: \(error)")

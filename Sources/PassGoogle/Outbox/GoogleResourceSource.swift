@@ -34,6 +34,9 @@ package enum GoogleSourceError: Error, Sendable, CustomStringConvertible {
     case noTemplate(name: String)
     /// A published template whose default record does not render or map.
     case templateClass(name: String, reason: String)
+    /// Not buildable yet, likely soon: a template published a moment before its first pass, with no image base
+    /// configured (its images' URLs come from that pass's web service URL). Tried again with back-off.
+    case notYet(name: String, reason: String)
 
     package var description: String {
         switch self {
@@ -41,6 +44,7 @@ package enum GoogleSourceError: Error, Sendable, CustomStringConvertible {
         case .mapping(let serial, let error): return "pass \(serial) cannot go to Google Wallet: \(error.description)"
         case .noTemplate(let name): return "no published template is named \(name)"
         case .templateClass(let name, let reason): return "template \(name) has no Google class: \(reason)"
+        case .notYet(let name, let reason): return "template \(name) has no Google class yet: \(reason)"
         }
     }
 }

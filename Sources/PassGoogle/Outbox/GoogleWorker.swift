@@ -21,7 +21,7 @@ package final class GoogleWorker: Sendable {
         package var clock: @Sendable () -> Date
 
         package init(
-            batchSize: Int = 100, lease: TimeInterval = 120, pollInterval: TimeInterval = 0.2,
+            batchSize: Int = 100, lease: TimeInterval = 60, pollInterval: TimeInterval = 0.2,
             retryPolicy: GoogleRetryPolicy = GoogleRetryPolicy(), notifyLimit: Int = 3,
             notifyWindow: TimeInterval = 86_400, clock: @escaping @Sendable () -> Date = { Date() }
         ) {

@@ -73,6 +73,12 @@ package final class StoredGoogleSource: GoogleResourceSource {
             var base = imageBase
             if base == nil {
                 base = try store.passes(after: nil, limit: 1, templatePath: reference.description).first?.webServiceURL
+                guard base != nil else {
+                    throw GoogleSourceError.notYet(
+                        name: name,
+                        reason: "no image base is configured (--link-base or --google-image-base) and no pass of it "
+                            + "with a web service URL is stored yet")
+                }
             }
             let mapping = self.mapping(template, key: reference.description, base: base)
             // One pass per tier value (tiers may change class fields), each with the template's defaults.
@@ -86,6 +92,8 @@ package final class StoredGoogleSource: GoogleResourceSource {
                 classes[google.classID] = google
             }
             return classes.keys.sorted().compactMap { classes[$0] }
+        } catch let error as GoogleSourceError {
+            throw error
         } catch {
             throw .templateClass(name: name, reason: "\(error)")
         }
