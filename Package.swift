@@ -58,9 +58,7 @@ let package = Package(
         .target(name: "PassGoogle", dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassMint"]),
         .target(
             name: "PassOperations",
-            dependencies: [
-                "PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore", "PassGoogle",
-            ]),
+            dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore"]),
         .target(
             name: "PassService",
             dependencies: [
