@@ -25,8 +25,8 @@ enum FieldText {
 
     static func formatDate(_ date: PassDate, field: PassField, locale: Locale) -> String {
         let instant = Date(timeIntervalSince1970: Double(date.epochSeconds))
-        let styles = "\(field.dateStyle?.rawValue ?? "")|\(field.timeStyle?.rawValue ?? "")"
-        let key = "\(locale.identifier)|\(styles)|\(date.utcOffsetSeconds)"
+        let styleNames = "\(field.dateStyle?.rawValue ?? "")|\(field.timeStyle?.rawValue ?? "")"
+        let key = "\(locale.identifier)|\(styleNames)|\(date.utcOffsetSeconds)"
         // Styles are costly to make and the same for every pass of a template: made once per key.
         let style = styles.withLock { cache -> Date.FormatStyle in
             if let made = cache[key] { return made }
