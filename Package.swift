@@ -60,9 +60,7 @@ let package = Package(
             dependencies: ["CCurl", "COpenSSL", "PassModel", "PassTemplates", "PassSigning", "PassMint", "PassStore"]),
         .target(
             name: "PassOperations",
-            dependencies: [
-                "PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore", "PassGoogle",
-            ]),
+            dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore"]),
         .target(
             name: "PassService",
             dependencies: [

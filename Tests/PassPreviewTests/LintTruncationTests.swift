@@ -144,6 +144,28 @@ struct LintTruncationTests {
         }
     }
 
+    @Test("a member's value cut in a localization is not something pass.strings can shorten: no translation advice")
+    func recordValueInLocalization() throws {
+        try withTemporaryDirectory { dir in
+            let template = try Self.beanThere(in: dir)
+            let record = ["memberName": "Ada Augusta King, Countess of Lovelace"]
+            let rows = try #require(try PassLinter.lint(path: template, record: record).first).rows
+            let nameRows = rows.filter {
+                $0.code == "text.truncated" && $0.path == "storeCard.secondaryFields[0].value"
+            }
+            #expect(!nameRows.isEmpty, "the long name is cut: \(rows)")
+            for row in nameRows {
+                #expect(!row.after.contains("pass.strings"), "a record value is not translated: \(row)")
+            }
+            // A label that de.lproj does translate still gets the translation advice.
+            #expect(
+                rows.contains {
+                    $0.code == "text.truncated" && $0.before.hasPrefix("de:")
+                        && $0.after.contains("de.lproj/pass.strings")
+                }, "\(rows)")
+        }
+    }
+
     @Test("a localization that translates some labels and not others gets a row naming the locale and the keys")
     func localizationCoverage() throws {
         try withTemporaryDirectory { dir in

@@ -156,6 +156,16 @@ struct ServeLinksTests {
         #expect(
             voidedShown.status == 0 && voidedShown.stdout.contains("the pass is voided, so the link answers 410"),
             "\(voidedShown)")
+        // Issuing the voided serial again with new values updates it, still voided: the summary must not promise a
+        // working link.
+        let again = try CLI.passmint(
+            ["generate", "--template", ServeTools.status] + f.storeArguments
+                + ["--web-service-url", f.base + "/", "--serial", "LINK-3", "--set", "memberName=Grace Hopper"]
+                + ["--out", f.tmp.path("LINK-3-again.pkpass")] + DevIdentity.signingArgs)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("the pass stays voided, so its distribution link answers 410"), "\(again.stdout)")
+        #expect(!again.stdout.contains("still works"), "\(again.stdout)")
+        #expect(try Self.fetch(f, voidedLink, agent: Self.iPhone).status == 410)
     }
 
     @Test(

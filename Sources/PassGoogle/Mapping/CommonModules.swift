@@ -109,7 +109,7 @@ enum CommonModules {
             let path = JSONPath.index("featuredActions", index)
             add(url, actionTitle(action.type), id: action.identifier ?? "action", path: path)
         }
-        let json = ctx.pass.jsonValue
+        let json = ctx.passJSON
         for (key, title, scheme) in linkKeys {
             guard let value = json[key]?.stringValue, !value.isEmpty else { continue }
             add(scheme.map { $0 + value } ?? value, title, id: key, path: key)

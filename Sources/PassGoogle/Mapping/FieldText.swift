@@ -1,5 +1,6 @@
 import Foundation
 import PassModel
+import Synchronization
 
 /// A field's value as text, the way Wallet would show it: dates and numbers formatted by the field's styles (in
 /// a language, for Google's translated values), strings as they are. Google's text modules hold plain strings,
@@ -8,7 +9,9 @@ enum FieldText {
     /// The formatted value; `language` nil formats for the pass's default language.
     static func format(_ field: PassField, language: String?) -> String {
         guard let value = field.value else { return "" }
-        let locale = Locale(identifier: language ?? LocalizedText.defaultLanguage)
+        if case .string(let text) = value, field.dateStyle == nil, field.timeStyle == nil { return text }
+        if field.numberStyle == nil, field.currencyCode == nil, case .integer(let i) = value { return String(i) }
+        let locale = locales.locale(language ?? LocalizedText.defaultLanguage)
         switch value {
         case .string(let text):
             guard field.dateStyle != nil || field.timeStyle != nil, let date = PassDate(parsing: text) else {
@@ -22,13 +25,36 @@ enum FieldText {
 
     static func formatDate(_ date: PassDate, field: PassField, locale: Locale) -> String {
         let instant = Date(timeIntervalSince1970: Double(date.epochSeconds))
-        // The date's own offset: the venue's or the program's time, which is what the template wrote.
-        let zone = TimeZone(secondsFromGMT: date.utcOffsetSeconds) ?? TimeZone(secondsFromGMT: 0)!
-        var style = Date.FormatStyle(
-            date: dateStyle(field.dateStyle), time: timeStyle(field.timeStyle), locale: locale,
-            calendar: Calendar(identifier: .gregorian), timeZone: zone)
-        style.locale = locale
+        let styleNames = "\(field.dateStyle?.rawValue ?? "")|\(field.timeStyle?.rawValue ?? "")"
+        let key = "\(locale.identifier)|\(styleNames)|\(date.utcOffsetSeconds)"
+        // Styles are costly to make and the same for every pass of a template: made once per key.
+        let style = styles.withLock { cache -> Date.FormatStyle in
+            if let made = cache[key] { return made }
+            // The date's own offset: the venue's or the program's time, which is what the template wrote.
+            let zone = TimeZone(secondsFromGMT: date.utcOffsetSeconds) ?? TimeZone(secondsFromGMT: 0)!
+            let made = Date.FormatStyle(
+                date: dateStyle(field.dateStyle), time: timeStyle(field.timeStyle), locale: locale,
+                calendar: Calendar(identifier: .gregorian), timeZone: zone)
+            if cache.count < 256 { cache[key] = made }
+            return made
+        }
         return instant.formatted(style)
+    }
+
+    private static let styles = Mutex<[String: Date.FormatStyle]>([:])
+    private static let locales = LocaleCache()
+
+    /// Locales by identifier, made once.
+    final class LocaleCache: Sendable {
+        private let cache = Mutex<[String: Locale]>([:])
+        func locale(_ identifier: String) -> Locale {
+            cache.withLock { cache in
+                if let made = cache[identifier] { return made }
+                let made = Locale(identifier: identifier)
+                if cache.count < 64 { cache[identifier] = made }
+                return made
+            }
+        }
     }
 
     private static func dateStyle(_ style: DateStyle?) -> Date.FormatStyle.DateStyle {

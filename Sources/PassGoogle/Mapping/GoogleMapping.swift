@@ -83,7 +83,8 @@ public final class GoogleMapping: Sendable {
             fallback = nil
         }
         var ctx = MappingContext(
-            pass: pass, style: style, text: text, images: images, kind: kind, isStatic: isStatic)
+            pass: pass, passJSON: input.passJSON, style: style, text: text, images: images, kind: kind,
+            isStatic: isStatic)
         if let fallback { ctx.gap(style.rawValue, .styleFallback(fallback)) }
         var usedImages: Set<String> = []
         switch kind {

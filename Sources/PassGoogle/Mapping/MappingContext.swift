@@ -23,10 +23,12 @@ struct MappingContext {
     private(set) var taken: Set<String> = []
 
     init(
-        pass: Pass, style: PassStyle, text: LocalizedText, images: PassImageSet, kind: GoogleKind,
+        pass: Pass, passJSON: JSONValue, style: PassStyle, text: LocalizedText, images: PassImageSet, kind: GoogleKind,
         isStatic: @escaping (_ path: String, _ value: JSONValue?) -> Bool
     ) {
         self.pass = pass
+        self.passJSON = passJSON
+        self.fields = pass.fields.filter { $0.style == style }
         self.style = style
         self.structure = pass[style] ?? PassStructure()
         self.text = text
@@ -36,7 +38,9 @@ struct MappingContext {
     }
 
     /// The displayed style's fields in display order, with their paths.
-    var fields: [LocatedField] { pass.fields.filter { $0.style == style } }
+    let fields: [LocatedField]
+    /// The pass.json as issued.
+    let passJSON: JSONValue
 
     /// The fields no slot has taken yet.
     var remaining: [LocatedField] { fields.filter { !taken.contains($0.path) } }

@@ -4,17 +4,34 @@ import PassModel
 /// own layout: lint draws the front as `preview` does (`FrontCard.draw`), with pass.json's text and with each
 /// localization, and reports each cut with the field and the characters that fit.
 enum TruncationRule {
+    /// One text the preview cuts.
+    struct Cut {
+        /// nil: pass.json's own text; else the `xx.lproj` it was drawn in.
+        var locale: String?
+        var text: ShownText
+        /// The localization's `pass.strings` changed this text (a translation can be shortened); false for a value
+        /// that shows the same in every language, such as a member's name from the record.
+        var isTranslated: Bool
+    }
+
     /// The cut texts of the front in pass.json's own text (locale nil, as `preview` draws it by default) and in
     /// each `xx.lproj` localization, each cut once (a localization adds the cuts its own texts and widths make).
-    static func cuts(_ source: PreviewSource) -> [(locale: String?, text: ShownText)] {
-        var out: [(String?, ShownText)] = []
+    static func cuts(_ source: PreviewSource) -> [Cut] {
+        var out: [Cut] = []
         var seen = Set<String>()
+        var unlocalized: [String: String] = [:]
         for locale in [nil] + localizations(source) {
             guard let card = try? PassCard(source, options: PreviewOptions(locale: locale)) else { continue }
-            for text in FrontCard.draw(card).texts where text.fitted.isCut {
+            let texts = FrontCard.draw(card).texts
+            if locale == nil {
+                for text in texts { unlocalized[text.path] = text.fitted.full }
+            }
+            for text in texts where text.fitted.isCut {
                 // The same text cut at the same place is one row; a localization that cuts it elsewhere is another.
                 let key = [text.path, text.fitted.full, text.fitted.shown].joined(separator: "\u{1F}")
-                if seen.insert(key).inserted { out.append((locale, text)) }
+                guard seen.insert(key).inserted else { continue }
+                let translated = locale != nil && unlocalized[text.path] != text.fitted.full
+                out.append(Cut(locale: locale, text: text, isTranslated: translated))
             }
         }
         return out
@@ -31,8 +48,9 @@ enum TruncationRule {
         ).sorted()
     }
 
-    static func check(_ c: LintContext, cuts: [(locale: String?, text: ShownText)], into rows: inout [LintRow]) {
-        for (locale, text) in cuts {
+    static func check(_ c: LintContext, cuts: [Cut], into rows: inout [LintRow]) {
+        for cut in cuts {
+            let (locale, text) = (cut.locale, cut.text)
             let fitted = text.fitted
             let fits = fitted.kept.count
             let what = text.key.map { "field \(LintContext.quote($0))" } ?? "logo text"
@@ -46,7 +64,7 @@ enum TruncationRule {
                     + "the date out), or the field where it has more room"
             } else if locale == nil, TextRules.literal(c, text.path) {
                 after = "\"\(part)\": \(LintContext.quote(short)) (\(fits) characters fit)"
-            } else if let locale {
+            } else if let locale, cut.isTranslated {
                 after =
                     "\(locale).lproj/pass.strings: a translation of at most \(fits) characters, such as "
                     + LintContext.quote(short)

@@ -195,9 +195,13 @@ struct GenerateCommand: Command {
                 try issuance.sink.storeIssued(
                     pass, templateDirectory: templateDir, token: token, webServiceURL: webServiceURL,
                     replacing: previous, companions: companions)
+                let link =
+                    previous.voided
+                    ? "the pass stays voided, so its distribution link answers 410"
+                    : "its distribution link still works"
                 print(
                     "updated \(pass.serialNumber): a new version with the stored token; its registered devices are "
-                        + "pushed, its distribution link still works")
+                        + "pushed, \(link)")
                 return 0
             }
             let link = try issuance.sink.storeIssued(
