@@ -60,7 +60,9 @@ let package = Package(
             dependencies: ["CCurl", "COpenSSL", "PassModel", "PassTemplates", "PassSigning", "PassMint", "PassStore"]),
         .target(
             name: "PassOperations",
-            dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore"]),
+            dependencies: [
+                "PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore", "PassGoogle",
+            ]),
         .target(
             name: "PassService",
             dependencies: [
