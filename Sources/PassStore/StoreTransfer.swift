@@ -41,10 +41,8 @@ package enum StoreTransfer {
         ("logs", ["id", "at", "message"], true),
         ("personalizations", ["id", "serial", "pass_type", "token", "info", "at", "signature"], true),
         ("pass_links", ["serial", "token_hash", "created_at", "expires_at", "revoked_at"], false),
-        // The template versions passes name (passmint-template:NAME@digest): without them they cannot render.
-        ("template_versions", ["digest", "designer", "file_count", "total_bytes", "created_at"], false),
-        ("template_files", ["digest", "path", "bytes"], false),
-        ("templates", ["name", "digest", "published_at"], false),
+        // Before the templates: copying a template row queues its Google class by trigger, with an id after the
+        // copied rows; `copy` deletes those rows again (the copy holds what the file held, nothing more).
         (
             "google_objects",
             [
@@ -58,6 +56,10 @@ package enum StoreTransfer {
         ),
         ("google_notices", ["serial", "at"], false),
         ("google_callbacks", ["nonce", "object_id", "event", "expires_at", "received_at"], false),
+        // The template versions passes name (passmint-template:NAME@digest): without them they cannot render.
+        ("template_versions", ["digest", "designer", "file_count", "total_bytes", "created_at"], false),
+        ("template_files", ["digest", "path", "bytes"], false),
+        ("templates", ["name", "digest", "published_at"], false),
     ]
 
     /// Copies `source` into `target`.
@@ -84,6 +86,10 @@ package enum StoreTransfer {
                             """)
                     }
                 }
+                let lastGoogleRow = try sqlite.withStatement("SELECT coalesce(max(id), 0) FROM google_outbox") { s in
+                    try s.step() ? s.int64(0) : 0
+                }
+                try pg.query("DELETE FROM google_outbox WHERE id > $1::bigint", [String(lastGoogleRow)])
                 let lastTag = try sqlite.withStatement(
                     "SELECT max(coalesce((SELECT max(tag) FROM passes), 0), (SELECT value FROM meta WHERE key = 'tag'))"
                 ) { s in try s.step() ? s.int64(0) : 0 }
