@@ -89,6 +89,42 @@ struct GoogleServeTests {
     }
 
     @Test(
+        "templates publish inserts the changed template's classes and patches each object onto its new class",
+        .enabled(if: GoogleWalletSupport.available, GoogleServeFixture.skipReason))
+    func publishInsertsClasses() throws {
+        let f = try GoogleServeFixture()
+        defer { f.stop() }
+        let (saveURL, _) = try f.generate(serial: "T-1")
+        let published = try waitUntil(timeout: 60) { try f.calls("POST", "loyaltyClass").count >= 3 }
+        try #require(published, "the template's classes never reached the stand-in: \(f.diagnostics)")
+        #expect(try f.save(try #require(saveURL)) == 200)
+        let before = Set(
+            try f.calls("POST", "loyaltyClass").compactMap { ($0["body"] as? [String: Any])?["id"] as? String })
+
+        // The issuer's name changes: a class field, so every class of the template changes (and its ID with it).
+        let folder = f.tmp.path("loyalty")
+        try FileManager.default.copyItem(atPath: GoogleServeFixture.loyalty, toPath: folder)
+        let passJSON = folder + "/pass.json"
+        let text = try String(contentsOfFile: passJSON, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"PassMint Coffee\"", with: "\"PassMint Coffee Roasters\"")
+            .write(toFile: passJSON, atomically: true, encoding: .utf8)
+        let publish = try CLI.passmint(
+            ["templates", "publish", "loyalty", folder] + f.serve.storeArguments + DevIdentity.signingArgs)
+        try #require(publish.status == 0, "\(publish.stderr)")
+        let moved = try waitUntil(timeout: 60) { try f.calls("PATCH", Self.objectPath("T-1")).count == 1 }
+        try #require(moved, "the object was not patched: \(f.diagnostics)")
+        let inserted = try f.calls("POST", "loyaltyClass").compactMap { $0["body"] as? [String: Any] }
+            .filter { !before.contains(($0["id"] as? String) ?? "") }
+        #expect(inserted.count == 3, "\(inserted.map { $0["id"] ?? "" })")
+        #expect(inserted.allSatisfy { $0["issuerName"] as? String == "PassMint Coffee Roasters" })
+        let patch = try #require(try f.calls("PATCH", Self.objectPath("T-1")).first?["body"] as? [String: Any])
+        #expect(inserted.contains { $0["id"] as? String == patch["classId"] as? String }, "\(patch["classId"] ?? "")")
+        #expect(try f.calls("POST", Self.objectPath("T-1") + "/addMessage").isEmpty, "nothing Apple announces changed")
+        let refused = try f.refused()
+        #expect(refused.isEmpty, "\(refused)")
+    }
+
+    @Test(
         "Google's 503 and 429 are retried with back-off; a PATCH of an object Google lacks (404) becomes an insert",
         .enabled(if: GoogleWalletSupport.available, GoogleServeFixture.skipReason))
     func transientAnswers() throws {
