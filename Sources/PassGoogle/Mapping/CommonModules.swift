@@ -21,6 +21,10 @@ enum CommonModules {
             let body = ctx.valueText(field)
             guard !body.isEmpty else { continue }
             let id = uniqueID(field.key ?? "field", used: &used)
+            let level = extra ? .object : ctx.level(of: located)
+            // A class already made (GoogleMapping's class memo) needs none of its modules; their IDs are still
+            // taken above, so the object's modules get the IDs they had beside that class.
+            if level == .class, !ctx.buildsClass { continue }
             var module: [String: JSONValue] = ["id": .string(id), "body": .string(body)]
             if let label = field.label, !label.isEmpty { module["header"] = .string(label) }
             // A value a class slot shows too has its translations there (the class is per value): the object's
@@ -29,7 +33,6 @@ enum CommonModules {
                 if let label = field.label, !label.isEmpty { module["localizedHeader"] = ctx.text.twin(label) }
                 module["localizedBody"] = ctx.localizedTwin(field)
             }
-            let level = extra ? .object : ctx.level(of: located)
             let target = level == .class ? "class" : "object"
             let modulePath = "\(target).textModulesData[\(level == .class ? classModules.count : objectModules.count)]"
             if let label = field.label, label.count > headerLimit {
@@ -55,7 +58,7 @@ enum CommonModules {
         }
         if !classModules.isEmpty { ctx.klass["textModulesData"] = .array(classModules) }
         if !objectModules.isEmpty { ctx.object["textModulesData"] = .array(objectModules) }
-        cardRows(front, into: &ctx)
+        if ctx.buildsClass { cardRows(front, into: &ctx) }
     }
 
     /// Up to three rows of up to three of the front fields, so the card shows them as Apple's front does.

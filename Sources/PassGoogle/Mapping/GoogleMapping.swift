@@ -49,10 +49,26 @@ public final class GoogleMapping: Sendable {
     private let imageURLs = Mutex<[String: [(bytes: [UInt8], url: String)]]>([:])
     private let stringTables = Mutex<[String: (bytes: [UInt8], table: [String: String])]>([:])
     /// The last class made for each value of the class fields (a tier, an event) and its ID: a member whose class
-    /// equals it reuses the ID instead of digesting the class again.
+    /// equals it reuses the ID instead of digesting the class again. For the kinds `classSignature` does not cover.
     private let lastClasses = Mutex<[String: (klass: [String: JSONValue], id: String)]>([:])
-    /// Class-field values remembered at most (past it the memo starts over).
-    private static let maxLastClasses = 1024
+    /// Classes made so far by `classSignature`: a member whose signature is known gets its class as made for the
+    /// first member with it, without making, comparing or digesting it again.
+    private let knownClasses = Mutex<[String: KnownClass]>([:])
+    /// Entries kept at most in each memo (one per tier or event, as a rule; past it a memo starts over).
+    private static let maxMemo = 1024
+    /// The record values the class can depend on: every placeholder of pass.json outside field values, of
+    /// google.json, the class fields, and the fields personalized by key (see `classSignature`).
+    private let classInputs: [String]
+    /// The serial number is among `classInputs`' placeholders.
+    private let classInputsSerial: Bool
+
+    /// A class made for the first member with a signature.
+    private struct KnownClass {
+        let klass: [String: JSONValue]
+        let id: String
+        /// The gaps of its text modules (the rest are found again for every member).
+        let gaps: [GoogleGap]
+    }
 
     public init(template: Template, issuerID: String, imageBase: String?) {
         self.template = template
@@ -68,6 +84,11 @@ public final class GoogleMapping: Sendable {
         Self.collectStaticPaths(
             template.passJSON, path: "", classFields: classFields, keyFields: template.keyFields, into: &paths)
         staticPaths = paths
+        var inputs = Self.placeholdersOutsideFieldValues(template.passJSON).union(classFields)
+        inputs.formUnion(template.keyFields)
+        if let google = template.googleJSON { inputs.formUnion(Self.placeholders(in: google)) }
+        classInputsSerial = inputs.remove("serialNumber") != nil
+        classInputs = inputs.sorted()
     }
 
     /// The class and object of one pass.
@@ -101,6 +122,9 @@ public final class GoogleMapping: Sendable {
         var ctx = MappingContext(
             pass: pass, passJSON: input.passJSON, style: style, text: text, images: images, kind: kind,
             isStatic: isStatic)
+        let signature = classSignature(ctx, input: input, serial: serial)
+        let known = signature.flatMap { key in knownClasses.withLock { $0[key] } }
+        if known != nil { ctx.buildsClass = false }
         if let fallback { ctx.gap(style.rawValue, .styleFallback(fallback)) }
         var usedImages: Set<String> = []
         switch kind {
@@ -133,15 +157,35 @@ public final class GoogleMapping: Sendable {
             throw .noImageBase(path: images[slot]!.path)
         }
 
-        var klass = GoogleOverrides.merge(ctx.klass, overrides.klass)
         var object = GoogleOverrides.merge(ctx.object, overrides.object)
-        let classID =
-            identifier(klass["id"]?.stringValue) ?? "\(issuerID).\(slug)-\(classDigest(klass, record: input.record))"
-        klass["id"] = .string(classID)
+        let klass: [String: JSONValue]
+        let classID: String
+        var gaps = ctx.gaps
+        if let known {
+            (klass, classID) = (known.klass, known.id)
+            gaps += known.gaps
+        } else {
+            var made = GoogleOverrides.merge(ctx.klass, overrides.klass)
+            if let id = identifier(made["id"]?.stringValue) {
+                classID = id
+            } else if signature != nil {
+                classID = "\(issuerID).\(slug)-\(Self.contentDigest(made))"
+            } else {
+                classID = "\(issuerID).\(slug)-\(classDigest(made, record: input.record))"
+            }
+            made["id"] = .string(classID)
+            klass = made
+            if let signature {
+                let entry = KnownClass(klass: made, id: classID, gaps: gaps.filter(\.isAboutClassModules))
+                knownClasses.withLock { memo in
+                    if memo.count >= Self.maxMemo { memo.removeAll(keepingCapacity: true) }
+                    memo[signature] = entry
+                }
+            }
+        }
         let objectID = identifier(object["id"]?.stringValue) ?? "\(issuerID).\(Self.objectSuffix(serial))"
         object["id"] = .string(objectID)
         object["classId"] = .string(classID)
-        var gaps = ctx.gaps
         try GoogleChecks.check(kind: kind, klass: klass, object: object, issuerID: issuerID, gaps: &gaps)
         return GooglePass(
             kind: kind, classID: classID, classJSON: .object(klass), objectID: objectID, objectJSON: .object(object),
@@ -179,10 +223,63 @@ public final class GoogleMapping: Sendable {
         if let last = lastClasses.withLock({ $0[key] }), last.klass == klass { return last.id }
         let made = Self.contentDigest(klass)
         lastClasses.withLock { memo in
-            if memo.count >= Self.maxLastClasses { memo.removeAll(keepingCapacity: true) }
+            if memo.count >= Self.maxMemo { memo.removeAll(keepingCapacity: true) }
             memo[key] = (klass, made)
         }
         return made
+    }
+
+    /// What the class of a loyalty, generic or transit pass is made of, as one string: the kind, the styles
+    /// present, the record's values of `classInputs`, and each displayed field's key and the kind of its value
+    /// (which decides the slot it takes). Whatever else those builders put in the class is the template's own, or
+    /// a tier's, which the class fields decide. nil when the class may depend on more: the other kinds read field
+    /// values into the class (an event's name, an offer's title), a member's own image may be the class's hero
+    /// image, and pass.strings with placeholders differ per member.
+    private func classSignature(_ ctx: MappingContext, input: GoogleMappingInput, serial: String) -> String? {
+        guard ctx.kind == .loyalty || ctx.kind == .generic || ctx.kind == .transit else { return nil }
+        for file in input.files where file.isPerRecord || (!file.isSharedAsset && file.path.hasSuffix(".strings")) {
+            return nil
+        }
+        var out = ctx.kind.rawValue
+        for style in ctx.pass.styles {
+            out += "\u{1E}"
+            out += style.rawValue
+        }
+        out += "\u{1D}"
+        for name in classInputs {
+            if let value = input.record[name] { out += value } else { out += "\u{0}" }
+            out += "\u{1F}"
+        }
+        if classInputsSerial { out += serial }
+        out += "\u{1D}"
+        for located in ctx.fields {
+            out += located.field.key ?? "\u{0}"
+            switch located.field.value {
+            case nil: out += "\u{1}"
+            case .string(let text)?: out += text.isEmpty ? "\u{2}" : "\u{3}"
+            case .integer?: out += "\u{4}"
+            case .double?: out += "\u{5}"
+            }
+        }
+        return out
+    }
+
+    /// The placeholders of pass.json outside the values of fields (a field is an object with a `key`; its
+    /// `value` and `attributedValue` are the member's, its label and styles are not).
+    static func placeholdersOutsideFieldValues(_ value: JSONValue) -> Set<String> {
+        switch value {
+        case .array(let items):
+            return items.reduce(into: []) { $0.formUnion(placeholdersOutsideFieldValues($1)) }
+        case .object(let members):
+            let isField = members["key"] != nil
+            var names: Set<String> = []
+            for (name, member) in members where !(isField && (name == "value" || name == "attributedValue")) {
+                names.formUnion(placeholdersOutsideFieldValues(member))
+            }
+            return names
+        default:
+            return placeholders(in: value)
+        }
     }
 
     /// The first 12 hex digits of the SHA-256 of the class's members (without `id`): equal classes share an ID,

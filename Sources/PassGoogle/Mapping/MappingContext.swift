@@ -16,6 +16,9 @@ struct MappingContext {
     let isStatic: (_ path: String, _ value: JSONValue?) -> Bool
     let kind: GoogleKind
 
+    /// False when the class is known already (`GoogleMapping`'s class memo): builders may skip what only the
+    /// class needs; whatever they put in `klass` is not used.
+    var buildsClass = true
     var klass: [String: JSONValue] = [:]
     var object: [String: JSONValue] = [:]
     var gaps: [GoogleGap] = []
