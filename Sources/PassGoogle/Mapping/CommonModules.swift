@@ -16,18 +16,23 @@ enum CommonModules {
         var objectModules: [JSONValue] = []
         var front: [(id: String, level: MappingContext.Level)] = []
         var used: Set<String> = []
-        for located in ctx.remaining {
+        for (located, extra) in ctx.moduleFields {
             let field = located.field
             let body = ctx.valueText(field)
             guard !body.isEmpty else { continue }
             let id = uniqueID(field.key ?? "field", used: &used)
+            let level = extra ? .object : ctx.level(of: located)
+            // A class already made (GoogleMapping's class memo) needs none of its modules; their IDs are still
+            // taken above, so the object's modules get the IDs they had beside that class.
+            if level == .class, !ctx.buildsClass { continue }
             var module: [String: JSONValue] = ["id": .string(id), "body": .string(body)]
-            if let label = field.label, !label.isEmpty {
-                module["header"] = .string(label)
-                module["localizedHeader"] = ctx.text.twin(label)
+            if let label = field.label, !label.isEmpty { module["header"] = .string(label) }
+            // A value a class slot shows too has its translations there (the class is per value): the object's
+            // module stays short, since every character counts against the save link's length.
+            if !extra {
+                if let label = field.label, !label.isEmpty { module["localizedHeader"] = ctx.text.twin(label) }
+                module["localizedBody"] = ctx.localizedTwin(field)
             }
-            module["localizedBody"] = ctx.localizedTwin(field)
-            let level = ctx.level(of: located)
             let target = level == .class ? "class" : "object"
             let modulePath = "\(target).textModulesData[\(level == .class ? classModules.count : objectModules.count)]"
             if let label = field.label, label.count > headerLimit {
@@ -41,7 +46,10 @@ enum CommonModules {
                     .longerThanRecommended(googlePath: modulePath + ".body", count: body.count, limit: bodyLimit))
             }
             if level == .class { classModules.append(.object(module)) } else { objectModules.append(.object(module)) }
-            if located.group != .backFields, located.group != .additionalInfoFields { front.append((id, level)) }
+            // A field a slot shows already (the tier) is not shown twice on the card.
+            if !extra, located.group != .backFields, located.group != .additionalInfoFields {
+                front.append((id, level))
+            }
         }
         for (modules, name) in [(classModules, "class"), (objectModules, "object")] where modules.count > shownModules {
             ctx.gap(
@@ -50,7 +58,7 @@ enum CommonModules {
         }
         if !classModules.isEmpty { ctx.klass["textModulesData"] = .array(classModules) }
         if !objectModules.isEmpty { ctx.object["textModulesData"] = .array(objectModules) }
-        cardRows(front, into: &ctx)
+        if ctx.buildsClass { cardRows(front, into: &ctx) }
     }
 
     /// Up to three rows of up to three of the front fields, so the card shows them as Apple's front does.
@@ -82,6 +90,7 @@ enum CommonModules {
 
     /// Letters, digits, `_` and `-` only (Google's text module ID grammar; dots separate field paths), unique.
     static func uniqueID(_ key: String, used: inout Set<String>) -> String {
+        if !key.isEmpty, key.utf8.allSatisfy(isModuleIDByte), used.insert(key).inserted { return key }
         var base = String(key.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
         if base.isEmpty { base = "field" }
         var id = base
@@ -91,6 +100,11 @@ enum CommonModules {
             n += 1
         }
         return id
+    }
+
+    /// ASCII letters, digits, `_` and `-`.
+    private static func isModuleIDByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D
     }
 
     /// featuredActions and the pass's link keys → the links module (the class's when the template's own).
@@ -199,8 +213,10 @@ enum CommonModules {
     /// `#rrggbb` for an Apple colour.
     static func hex(_ color: PassColorValue?) -> JSONValue? {
         guard let c = color?.components else { return nil }
-        func two(_ v: UInt8) -> String { (v < 16 ? "0" : "") + String(v, radix: 16) }
-        return .string("#" + two(c.r) + two(c.g) + two(c.b))
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = [0x23]
+        for v in [c.r, c.g, c.b] { out += [digits[Int(v >> 4)], digits[Int(v & 15)]] }
+        return .string(String(decoding: out, as: UTF8.self))
     }
 
     /// The pass's background colour: on the class when it is the template's own (or the kind has no object

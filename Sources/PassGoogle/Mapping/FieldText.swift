@@ -11,7 +11,36 @@ enum FieldText {
         guard let value = field.value else { return "" }
         if case .string(let text) = value, field.dateStyle == nil, field.timeStyle == nil { return text }
         if field.numberStyle == nil, field.currencyCode == nil, case .integer(let i) = value { return String(i) }
-        let locale = locales.locale(language ?? LocalizedText.defaultLanguage)
+        // A template's dates and amounts are mostly the same on every pass (an expiry date, a price): each text is
+        // formatted once, and Foundation's formatting stays off the per-member path.
+        let key = FormatKey(
+            value: value, dateStyle: field.dateStyle, timeStyle: field.timeStyle, numberStyle: field.numberStyle,
+            currencyCode: field.currencyCode, language: language ?? LocalizedText.defaultLanguage)
+        if let known = formatted.withLock({ $0[key] }) { return known }
+        let made = formatUncached(value, field: field, language: key.language)
+        formatted.withLock { cache in
+            if cache.count >= maxFormatted { cache.removeAll(keepingCapacity: true) }
+            cache[key] = made
+        }
+        return made
+    }
+
+    /// What a formatted text depends on.
+    private struct FormatKey: Hashable {
+        let value: PassFieldValue
+        let dateStyle: DateStyle?
+        let timeStyle: DateStyle?
+        let numberStyle: NumberStyle?
+        let currencyCode: String?
+        let language: String
+    }
+
+    /// Texts kept at most; past it the cache starts over (per-member dates and amounts would grow it without end).
+    private static let maxFormatted = 4096
+    private static let formatted = Mutex<[FormatKey: String]>([:])
+
+    private static func formatUncached(_ value: PassFieldValue, field: PassField, language: String) -> String {
+        let locale = locales.locale(language)
         switch value {
         case .string(let text):
             guard field.dateStyle != nil || field.timeStyle != nil, let date = PassDate(parsing: text) else {

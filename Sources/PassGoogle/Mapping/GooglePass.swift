@@ -37,6 +37,15 @@ public struct GoogleGap: Sendable, Hashable {
         case logoNotSquare(width: Int, height: Int)
     }
 
+    /// About a text module of the class (its length, or how many the class has).
+    var isAboutClassModules: Bool {
+        switch reason {
+        case .longerThanRecommended(let googlePath, _, _), .moreThanShown(let googlePath, _, _):
+            return googlePath.hasPrefix("class.")
+        default: return false
+        }
+    }
+
     /// The pass.json path or the file it is about.
     public let path: String
     public let reason: Reason

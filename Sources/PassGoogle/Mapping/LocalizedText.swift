@@ -13,9 +13,9 @@ struct LocalizedText: Sendable {
     /// Reads the pass.strings files among `files` (`parse` caches the ones every pass shares).
     init(files: [PassFile], parse: (PassFile) -> [String: String]) {
         var tables: [(String, [String: String])] = []
-        for file in files where file.path.hasSuffix(".lproj/pass.strings") {
-            let folder = String(file.path.dropLast(".lproj/pass.strings".count))
-            guard !folder.contains("/") else { continue }
+        for file in files where file.path.utf8.last == 0x73 && file.path.hasSuffix(Self.stringsSuffix) {
+            let folder = String(file.path.dropLast(Self.stringsSuffix.count))
+            guard !folder.utf8.contains(0x2F) else { continue }
             let language = Self.languageTag(folder)
             guard language != Self.defaultLanguage else { continue }
             tables.append((language, parse(file)))
@@ -23,9 +23,11 @@ struct LocalizedText: Sendable {
         self.tables = tables.sorted { $0.0 < $1.0 }
     }
 
+    private static let stringsSuffix = ".lproj/pass.strings"
+
     /// `pt_BR` → `pt-BR`, `zh_Hans` → `zh-Hans`.
     static func languageTag(_ folder: String) -> String {
-        folder.replacingUnderscores()
+        folder.utf8.contains(0x5F) ? folder.replacingUnderscores() : folder
     }
 
     /// A LocalizedString: `text` as the default value, each table's translation of it as a translated value.

@@ -23,9 +23,12 @@ enum LoyaltyMapping {
             ctx.object["accountId"] = .string(ctx.valueText(id.field))
             if let label = id.field.label { ctx.klass["accountIdLabel"] = .string(label) }
         }
-        // A tier shown on the pass: the class's (there is a class per tier).
+        // A tier shown on the pass: the class's rewardsTier (there is a class per tier, for its colours and
+        // images), and a text module of the object too: LoyaltyObject has no tier of its own, and the member's
+        // object must say their tier wherever it is shown without its class.
         let reader = ctx
         if let tier = ctx.takeFirst(where: { reader.level(of: $0) == .class && isTier($0) }) {
+            ctx.showOnObject(tier)
             ctx.klass["rewardsTier"] = .string(ctx.valueText(tier.field))
             ctx.klass["localizedRewardsTier"] = ctx.localizedTwin(tier.field)
             if let label = tier.field.label {

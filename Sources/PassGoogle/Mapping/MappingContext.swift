@@ -16,11 +16,19 @@ struct MappingContext {
     let isStatic: (_ path: String, _ value: JSONValue?) -> Bool
     let kind: GoogleKind
 
+    /// False when the class is known already (`GoogleMapping`'s class memo): builders may skip what only the
+    /// class needs; whatever they put in `klass` is not used.
+    var buildsClass = true
     var klass: [String: JSONValue] = [:]
     var object: [String: JSONValue] = [:]
     var gaps: [GoogleGap] = []
-    /// Paths of fields already given a Google slot.
-    private(set) var taken: Set<String> = []
+    /// By index in `fields`: the field has a Google slot already.
+    private var taken: [Bool]
+    /// By index in `fields`: a class slot took the field and the object shows it too, as a text module: what is
+    /// the member's own (their tier) belongs in their object even when the class carries it for its colours.
+    private var alsoOnObject: [Bool]
+    /// By index in `fields`: the field's key as `take(keys:)` compares it.
+    private let normalizedKeys: [String]
 
     init(
         pass: Pass, passJSON: JSONValue, style: PassStyle, text: LocalizedText, images: PassImageSet, kind: GoogleKind,
@@ -28,7 +36,11 @@ struct MappingContext {
     ) {
         self.pass = pass
         self.passJSON = passJSON
-        self.fields = pass.fields.filter { $0.style == style }
+        let fields = FieldPaths.fields(of: pass, style: style)
+        self.fields = fields
+        self.normalizedKeys = fields.map { Self.normalized($0.field.key) }
+        self.taken = Array(repeating: false, count: fields.count)
+        self.alsoOnObject = taken
         self.style = style
         self.structure = pass[style] ?? PassStructure()
         self.text = text
@@ -43,16 +55,21 @@ struct MappingContext {
     let passJSON: JSONValue
 
     /// The fields no slot has taken yet.
-    var remaining: [LocatedField] { fields.filter { !taken.contains($0.path) } }
+    var remaining: [LocatedField] { fields.indices.filter { !taken[$0] }.map { fields[$0] } }
+
+    /// The fields that become text modules: the ones no slot took, and the ones a class slot took that the object
+    /// shows too (`onObject`).
+    var moduleFields: [(field: LocatedField, onObject: Bool)] {
+        fields.indices.filter { !taken[$0] || alsoOnObject[$0] }.map { (fields[$0], alsoOnObject[$0]) }
+    }
 
     /// The first field not yet taken whose key (lower-cased, without `_`, `-`, `.` and spaces) is one of `keys`,
     /// in the order of `keys`; it is marked taken.
     mutating func take(keys: [String], where accept: (LocatedField) -> Bool = { _ in true }) -> LocatedField? {
-        let candidates = remaining
         for key in keys {
-            if let found = candidates.first(where: { Self.normalized($0.field.key) == key && accept($0) }) {
-                taken.insert(found.path)
-                return found
+            for index in fields.indices where !taken[index] && normalizedKeys[index] == key && accept(fields[index]) {
+                taken[index] = true
+                return fields[index]
             }
         }
         return nil
@@ -60,16 +77,33 @@ struct MappingContext {
 
     /// The first field not yet taken that `accept`s, in display order, marked taken.
     mutating func takeFirst(in groups: [PassFieldGroup]? = nil, where accept: (LocatedField) -> Bool) -> LocatedField? {
-        let found = remaining.first { (groups?.contains($0.group) ?? true) && accept($0) }
-        if let found { taken.insert(found.path) }
-        return found
+        for index in fields.indices where !taken[index] {
+            let field = fields[index]
+            if groups?.contains(field.group) ?? true, accept(field) {
+                taken[index] = true
+                return field
+            }
+        }
+        return nil
     }
 
-    /// Marks a field as mapped elsewhere.
-    mutating func markTaken(_ field: LocatedField) { taken.insert(field.path) }
+    /// Makes a field a class slot took a text module of the object too.
+    mutating func showOnObject(_ field: LocatedField) {
+        if let index = fields.firstIndex(where: { $0.path == field.path }) { alsoOnObject[index] = true }
+    }
 
     static func normalized(_ key: String?) -> String {
-        String((key ?? "").lowercased().filter { $0 != "_" && $0 != "-" && $0 != "." && $0 != " " })
+        guard let key else { return "" }
+        // Keys are ASCII as a rule: lower-cased and filtered byte by byte, without Unicode case mapping.
+        if key.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(key.utf8.count)
+            for byte in key.utf8 where byte != 0x5F && byte != 0x2D && byte != 0x2E && byte != 0x20 {
+                bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return String(key.lowercased().filter { $0 != "_" && $0 != "-" && $0 != "." && $0 != " " })
     }
 
     /// The field's value as text (formatted dates and numbers).
@@ -115,5 +149,42 @@ struct MappingContext {
     /// Records that `path` has no place on Google's pass.
     mutating func gap(_ path: String, _ reason: GoogleGap.Reason) {
         gaps.append(GoogleGap(path: path, reason: reason))
+    }
+}
+
+/// The JSON paths of pass fields (`storeCard.primaryFields[0]`), made once: every member's pass has the same ones.
+enum FieldPaths {
+    /// Fields per group kept in the table; a longer group's paths are made when asked.
+    private static let tableDepth = 32
+    private static let table: [PassStyle: [PassFieldGroup: [String]]] = {
+        var out: [PassStyle: [PassFieldGroup: [String]]] = [:]
+        for style in PassStyle.allCases {
+            var groups: [PassFieldGroup: [String]] = [:]
+            for group in PassFieldGroup.allCases {
+                let base = JSONPath.member(style.rawValue, group.rawValue)
+                groups[group] = (0..<tableDepth).map { JSONPath.index(base, $0) }
+            }
+            out[style] = groups
+        }
+        return out
+    }()
+
+    static func path(_ style: PassStyle, _ group: PassFieldGroup, _ index: Int) -> String {
+        if index < tableDepth, let made = table[style]?[group]?[index] { return made }
+        return JSONPath.index(JSONPath.member(style.rawValue, group.rawValue), index)
+    }
+
+    /// `style`'s fields in display order (as `Pass.fields` lists them), with their paths.
+    static func fields(of pass: Pass, style: PassStyle) -> [LocatedField] {
+        guard let structure = pass[style] else { return [] }
+        var out: [LocatedField] = []
+        for group in PassFieldGroup.allCases {
+            for (index, field) in (structure[group] ?? []).enumerated() {
+                out.append(
+                    LocatedField(
+                        style: style, group: group, index: index, field: field, path: path(style, group, index)))
+            }
+        }
+        return out
     }
 }

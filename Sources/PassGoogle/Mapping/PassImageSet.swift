@@ -2,14 +2,15 @@ import PassModel
 import PassTemplates
 
 /// A pass's images by slot (`logo`, `strip`, …): the sharpest variant of each top-level image, with the URL it is
-/// served at and whether it is the template's own (the class's) or the record's or a tier's (the object's).
+/// served at and whether it is the template's or a tier's (the class's: there is a class per tier) or the
+/// record's own (the object's).
 struct PassImageSet: Sendable {
     struct Image: Sendable {
         /// The file in the pass, e.g. `logo@3x.png`.
         let path: String
         /// Where Google fetches it; nil without a base URL.
         let url: String?
-        /// The template's own bytes: the same for every pass.
+        /// The template's bytes or a tier's: the same for every pass of a class (not a member's photo).
         let isTemplates: Bool
         let width: Int?
         let height: Int?
@@ -28,22 +29,35 @@ struct PassImageSet: Sendable {
 
     subscript(slot: String) -> Image? { bySlot[slot] }
 
-    init(files: [PassFile], templateFiles: [String: [UInt8]], url: (PassFile) -> String?, hasBase: Bool) {
+    init(files: [PassFile], url: (PassFile) -> String?, hasBase: Bool) {
+        // The sharpest file of each slot: one look-up per file, then one image per slot.
+        var best: [String: (rank: Int, file: PassFile)] = [:]
+        for file in files {
+            guard let (slot, rank) = Self.fileNames[file.path] else { continue }
+            if let known = best[slot], known.rank <= rank { continue }
+            best[slot] = (rank, file)
+        }
         var found: [String: Image] = [:]
-        let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        for slot in Self.slots {
-            for suffix in ["@3x.png", "@2x.png", ".png", "@3x.jpg", "@2x.jpg", ".jpg"] {
-                guard let file = byPath[slot + suffix] else { continue }
-                let size = Self.pngSize(file.bytes)
-                found[slot] = Image(
-                    path: file.path, url: url(file), isTemplates: templateFiles[file.path] == file.bytes,
-                    width: size?.0, height: size?.1)
-                break
-            }
+        for (slot, entry) in best {
+            let file = entry.file
+            let size = Self.pngSize(file.bytes)
+            found[slot] = Image(
+                path: file.path, url: url(file), isTemplates: !file.isPerRecord, width: size?.0, height: size?.1)
         }
         bySlot = found
         self.hasBase = hasBase
     }
+
+    /// `logo@3x.png` → (`logo`, 0), …: each slot's file names, sharpest first (PNG before JPEG).
+    private static let fileNames: [String: (slot: String, rank: Int)] = {
+        var out: [String: (String, Int)] = [:]
+        for slot in slots {
+            for (rank, suffix) in ["@3x.png", "@2x.png", ".png", "@3x.jpg", "@2x.jpg", ".jpg"].enumerated() {
+                out[slot + suffix] = (slot, rank)
+            }
+        }
+        return out
+    }()
 
     /// Width and height from a PNG's IHDR.
     static func pngSize(_ bytes: [UInt8]) -> (Int, Int)? {

@@ -19,7 +19,8 @@ public struct GoogleCompanion: PassCompanion {
     public func render(_ pass: CompanionInput) throws(PassMintError) -> CompanionOutput {
         do {
             let made = try links.link(
-                for: GoogleMappingInput(passJSON: pass.passJSON, files: pass.files, record: pass.record),
+                for: GoogleMappingInput(
+                    passJSON: pass.passJSON, files: pass.files, record: pass.record, pass: pass.pass),
                 issuedAt: Int64(Date().timeIntervalSince1970))
             return CompanionOutput(
                 reportMembers: [Self.reportMember: .string(made.link.url)],

@@ -105,7 +105,8 @@ struct BatchRecordIssuer: Sendable {
             // Before the file is written: a record whose companion fails leaves no pass behind.
             let companion = try options.companion?.render(
                 CompanionInput(
-                    serialNumber: pass.serialNumber, passJSON: pass.passJSON, files: pass.files, record: pass.record))
+                    serialNumber: pass.serialNumber, passJSON: pass.passJSON, pass: pass.pass, files: pass.files,
+                    record: pass.record))
             try PassOutput.write(pass.archiveParts, to: path, durable: false)
             let kind = kind(of: previous, record: pass.record, images: pass.images)
             var row = request.authenticationToken.flatMap {
@@ -191,7 +192,8 @@ struct BatchRecordIssuer: Sendable {
         func result(line: Int, file: String, companion: (any PassCompanion)?) throws(PassMintError) -> WorkResult {
             let made = try companion?.render(
                 CompanionInput(
-                    serialNumber: serial, passJSON: unsigned.passJSON, files: unsigned.files, record: unsigned.record))
+                    serialNumber: serial, passJSON: unsigned.passJSON, pass: unsigned.pass, files: unsigned.files,
+                    record: unsigned.record))
             var outcome = BatchRecordResult(
                 line: line, serialNumber: serial, file: file, issued: true, resumed: true, error: nil)
             outcome.kind = kind

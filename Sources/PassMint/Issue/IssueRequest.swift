@@ -68,6 +68,8 @@ public struct IssuedPass: Sendable {
     public var archive: [UInt8] { archiveParts.bytes }
     /// The final pass.json as written.
     public let passJSON: JSONValue
+    /// `passJSON` as the typed model (already built to check the pass), for a second rendering of the same pass.
+    public let pass: Pass
     /// The pass's other files as rendered (template files, tier images, pass.strings, per-record images), for a
     /// second rendering of the same pass (Google Wallet).
     public let files: [PassFile]

@@ -14,14 +14,20 @@ public struct CompanionInput: Sendable {
     public let serialNumber: String
     /// The pass.json as issued.
     public let passJSON: JSONValue
+    /// `passJSON` as the typed model the issuer built, so a companion need not parse it again; nil when the
+    /// caller has none.
+    public let pass: Pass?
     /// The pass's files other than pass.json, manifest and signature.
     public let files: [PassFile]
     /// The record's typed values.
     public let record: [String: String]
 
-    public init(serialNumber: String, passJSON: JSONValue, files: [PassFile], record: [String: String]) {
+    public init(
+        serialNumber: String, passJSON: JSONValue, pass: Pass? = nil, files: [PassFile], record: [String: String]
+    ) {
         self.serialNumber = serialNumber
         self.passJSON = passJSON
+        self.pass = pass
         self.files = files
         self.record = record
     }

@@ -68,8 +68,8 @@ public final class PassIssuer: Sendable {
         return IssuedPass(
             serialNumber: made.json["serialNumber"]?.stringValue ?? made.serial ?? "",
             passTypeIdentifier: made.json["passTypeIdentifier"]?.stringValue ?? "",
-            archiveParts: archive, passJSON: made.json, files: made.files, record: made.record, images: made.images,
-            warnings: made.warnings)
+            archiveParts: archive, passJSON: made.json, pass: made.pass, files: made.files, record: made.record,
+            images: made.images, warnings: made.warnings)
     }
 
     /// What `issue(_:)` would make for `request`, without signing: its manifest.json bytes (equal to a kept pass's
@@ -79,13 +79,15 @@ public final class PassIssuer: Sendable {
     public func unsigned(_ request: IssueRequest) throws(PassMintError) -> UnsignedPass {
         let made = try assemble(request)
         return UnsignedPass(
-            manifest: made.manifest, passJSON: made.json, files: made.files, record: made.record, images: made.images)
+            manifest: made.manifest, passJSON: made.json, pass: made.pass, files: made.files, record: made.record,
+            images: made.images)
     }
 
     /// Everything of a pass but its signature and archive.
     private struct Assembly {
         var serial: String?
         var json: JSONValue
+        var pass: Pass
         var files: [PassFile]
         var own: [ArchiveEntry]
         var manifest: [UInt8]
@@ -123,12 +125,14 @@ public final class PassIssuer: Sendable {
         }
         let passFile = "\(template.directory)/pass.json"
         let json: JSONValue
+        let pass: Pass
         do {
             // The typed model is the check that every key has a representable value; its strict form differs
             // from the input only at the paths it reports as normalized, so building it is skipped when there
             // are none (the usual case, on the batch's hot path).
             let parsed = try Pass.parse(rendered.passJSON)
             json = parsed.normalizedPaths.isEmpty ? rendered.passJSON : parsed.pass.jsonValue
+            pass = parsed.pass
         } catch {
             throw .invalidInput("\(passFile): \(error)")
         }
@@ -171,7 +175,7 @@ public final class PassIssuer: Sendable {
         var kept = resolved.values
         if request.compatiblePass { kept[IssueRequest.compatiblePassKey] = "true" }
         return Assembly(
-            serial: serial, json: json, files: rendered.files, own: own, manifest: manifest, assets: assets,
+            serial: serial, json: json, pass: pass, files: rendered.files, own: own, manifest: manifest, assets: assets,
             record: kept,
             images: Dictionary(uniqueKeysWithValues: images.map { ($0.path, $0.bytes) }), warnings: warnings)
     }
@@ -193,6 +197,8 @@ public struct UnsignedPass: Sendable {
     public let manifest: [UInt8]
     /// As `IssuedPass.passJSON`.
     public let passJSON: JSONValue
+    /// As `IssuedPass.pass`.
+    public let pass: Pass
     /// As `IssuedPass.files`.
     public let files: [PassFile]
     /// As `IssuedPass.record`.

@@ -232,7 +232,8 @@ struct GenerateCommand: Command {
         for warning in warnings { Console.error("warning: \(warning)") }
         do {
             return try links.link(
-                for: GoogleMappingInput(passJSON: pass.passJSON, files: pass.files, record: pass.record),
+                for: GoogleMappingInput(
+                    passJSON: pass.passJSON, files: pass.files, record: pass.record, pass: pass.pass),
                 issuedAt: Int64(Date().timeIntervalSince1970))
         } catch {
             throw error.cli()
