@@ -38,8 +38,10 @@ struct GoogleServeTests {
         try #require(sent, "no message reached the stand-in: \(f.serve.serve.stderr)")
         let patches = try f.calls("PATCH", object, status: nil)
         #expect(patches.count == 1, "\(patches)")
-        // Gold is Google's rewardsTier, a class field: the object moves to the Gold class.
+        // The object carries Gold, and moves to the Gold class (Google's rewardsTier is a class field).
         let patch = try #require(patches.first?["body"] as? [String: Any])
+        let patchText = String(decoding: try JSONSerialization.data(withJSONObject: patch), as: UTF8.self)
+        #expect(patchText.contains("\"Gold\""), "\(patchText)")
         let classID = try #require(patch["classId"] as? String)
         let goldClass = try f.calls("POST", "loyaltyClass").compactMap { $0["body"] as? [String: Any] }
             .first { $0["id"] as? String == classID }
