@@ -33,6 +33,8 @@ package struct GoogleServeOptions: Sendable {
 struct GoogleServeSetup {
     let worker: GoogleWorker
     let hooks: GoogleWalletHooks
+    /// What start-up says about the Google identity (a key file others can read).
+    let warnings: [String]
 
     /// - Throws: `PassMintError.environment` (exit 3) when the identity or the root keys cannot be used, naming
     ///   the file or variable and never the key.
@@ -47,6 +49,7 @@ struct GoogleServeSetup {
         } catch {
             throw .environment("Google Wallet: \(error)")
         }
+        warnings = identity.warnings
         var verifier: GoogleCallbackVerifier?
         if let path = options.rootKeysPath {
             do {

@@ -87,7 +87,7 @@ package final class ServiceRunner: Sendable {
         }
         let identity = try options.identity.load()
         self.options = options
-        warnings =
+        var warnings =
             options.identity.warnings(for: identity, trust: options.trustRoots)
             + Self.productionPushWarnings(apnsURL: options.apnsURL, identity: identity)
             + (options.configuration.tls?.keyFileWarning.map { [$0] } ?? [])
@@ -116,6 +116,8 @@ package final class ServiceRunner: Sendable {
                 metrics: metrics, environment: environment)
         }
         googleWorker = google?.worker
+        warnings += google?.warnings ?? []
+        self.warnings = warnings
         let googleWorker = self.googleWorker
         // Pushes queued by another instance or by `passmint update` are sent now, not at the next poll.
         store.onPushesQueued {

@@ -2,7 +2,7 @@
 /// expired, replayed or malformed callback; `rootKeys` is the service's configuration.
 package enum GoogleCallbackError: Error, Sendable, Equatable {
     /// The root keys file cannot be used.
-    case rootKeys(file: String, problem: String)
+    case rootKeys(file: String, problem: RootKeysProblem)
     /// The body is not the JSON Google sends; `path` names what is missing or wrong.
     case malformed(path: String)
     /// `protocolVersion` is not ECv2SigningOnly.
@@ -19,6 +19,25 @@ package enum GoogleCallbackError: Error, Sendable, Equatable {
     case otherIssuer(objectID: String)
     /// `eventType` is neither `save` nor `del`.
     case unknownEvent(String)
+}
+
+/// What is wrong with a root keys file.
+package enum RootKeysProblem: Sendable, Equatable, CustomStringConvertible {
+    case unreadable
+    case tooLarge(limit: Int)
+    case notKeysJSON
+    case badKey(index: Int)
+    case noKeys
+
+    package var description: String {
+        switch self {
+        case .unreadable: return "it cannot be opened or read"
+        case .tooLarge(let limit): return "it is larger than \(limit) bytes"
+        case .notKeysJSON: return "it is not JSON of the form {\"keys\": [...]}"
+        case .badKey(let index): return "keys[\(index)].keyValue is not a base64 EC P-256 public key"
+        case .noKeys: return "it holds no key of protocolVersion ECv2SigningOnly"
+        }
+    }
 }
 
 extension GoogleCallbackError: CustomStringConvertible {

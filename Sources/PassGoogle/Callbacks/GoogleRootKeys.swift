@@ -21,19 +21,20 @@ package struct GoogleRootKeys: Sendable {
     /// - Throws: `GoogleCallbackError.rootKeys` naming the file and what is wrong.
     package static func load(path: String) throws(GoogleCallbackError) -> GoogleRootKeys {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .rootKeys(file: path, problem: "it cannot be opened")
+            throw .rootKeys(file: path, problem: .unreadable)
         }
         defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: maxFileBytes + 1), data.count <= maxFileBytes else {
-            throw .rootKeys(file: path, problem: "it cannot be read or is larger than \(maxFileBytes) bytes")
+        guard let data = try? handle.read(upToCount: maxFileBytes + 1) else {
+            throw .rootKeys(file: path, problem: .unreadable)
         }
+        guard data.count <= maxFileBytes else { throw .rootKeys(file: path, problem: .tooLarge(limit: maxFileBytes)) }
         return try GoogleRootKeys(json: Array(data), file: path)
     }
 
     /// Parses the keys JSON.
     package init(json: [UInt8], file: String) throws(GoogleCallbackError) {
         guard let root = try? JSONReader.parse(json, file: file).value, let entries = root["keys"]?.arrayValue else {
-            throw .rootKeys(file: file, problem: "it is not JSON of the form {\"keys\": [...]}")
+            throw .rootKeys(file: file, problem: .notKeysJSON)
         }
         var keys: [Key] = []
         for (index, entry) in entries.enumerated() {
@@ -41,12 +42,12 @@ package struct GoogleRootKeys: Sendable {
             guard let text = entry["keyValue"]?.stringValue, let der = Data(base64Encoded: text),
                 let key = ECSigningKey(der: Array(der))
             else {
-                throw .rootKeys(file: file, problem: "keys[\(index)].keyValue is not a base64 EC P-256 public key")
+                throw .rootKeys(file: file, problem: .badKey(index: index))
             }
             keys.append(Key(key: key, expiration: GoogleCallbackVerifier.milliseconds(entry["keyExpiration"])))
         }
         guard !keys.isEmpty else {
-            throw .rootKeys(file: file, problem: "it holds no key of protocolVersion ECv2SigningOnly")
+            throw .rootKeys(file: file, problem: .noKeys)
         }
         self.keys = keys
     }

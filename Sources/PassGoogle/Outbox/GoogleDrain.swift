@@ -82,17 +82,17 @@ struct GoogleRound {
         } catch let error as GoogleAPIError {
             done[key] = .failure(error)
             fail(job, error)
-        } catch GoogleSourceError.notYet(let name, let reason) {
+        } catch let error as GoogleSourceError where error.isTemporary {
             let policy = drain.options.retryPolicy
             guard job.attempts + 1 < policy.maxRefusedAttempts else {
-                drain.log("class of template \(name) given up: \(reason)")
-                record { try store.abandonGoogleJob(id: job.id, reason: reason) }
+                drain.log("\(job.kind.rawValue) \(job.subject) given up: \(error)")
+                record { try store.abandonGoogleJob(id: job.id, reason: error.description) }
                 return
             }
             let delay = min(policy.maxDelay, policy.initialDelay * pow(2, Double(min(job.attempts, 30))))
             record {
                 try store.retryGoogleJob(
-                    id: job.id, at: drain.options.clock().addingTimeInterval(delay), reason: reason)
+                    id: job.id, at: drain.options.clock().addingTimeInterval(delay), reason: error.description)
             }
         } catch let error as GoogleSourceError {
             done[key] = .success(())

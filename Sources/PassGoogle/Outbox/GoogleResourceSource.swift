@@ -32,19 +32,39 @@ package enum GoogleSourceError: Error, Sendable, CustomStringConvertible {
     case mapping(serial: String, GoogleError)
     /// No published template has this name.
     case noTemplate(name: String)
-    /// A published template whose default record does not render or map.
-    case templateClass(name: String, reason: String)
+    /// A published template whose default record does not render.
+    case templateRender(name: String, PassMintError)
+    /// A published template that Google Wallet cannot take as it is.
+    case templateMapping(name: String, GoogleError)
     /// Not buildable yet, likely soon: a template published a moment before its first pass, with no image base
     /// configured (its images' URLs come from that pass's web service URL). Tried again with back-off.
-    case notYet(name: String, reason: String)
+    case noImageBaseYet(name: String)
+    /// The store could not be read.
+    case store(StoreError)
 
     package var description: String {
         switch self {
         case .render(let serial, let error): return "pass \(serial) does not render: \(error.description)"
         case .mapping(let serial, let error): return "pass \(serial) cannot go to Google Wallet: \(error.description)"
         case .noTemplate(let name): return "no published template is named \(name)"
-        case .templateClass(let name, let reason): return "template \(name) has no Google class: \(reason)"
-        case .notYet(let name, let reason): return "template \(name) has no Google class yet: \(reason)"
+        case .templateRender(let name, let error):
+            return "template \(name) has no Google class: it does not render: \(error.description)"
+        case .templateMapping(let name, let error):
+            return "template \(name) has no Google class: \(error.description)"
+        case .noImageBaseYet(let name):
+            return "template \(name) has no Google class yet: no image base is configured (--link-base or "
+                + "--google-image-base) and no pass of it with a web service URL is stored yet"
+        case .store(let error): return "reading the store: \(error.description)"
+        }
+    }
+}
+
+extension GoogleSourceError {
+    /// Worth trying again later: the store was away, or a template's first pass is about to be stored.
+    package var isTemporary: Bool {
+        switch self {
+        case .noImageBaseYet, .store: return true
+        default: return false
         }
     }
 }

@@ -54,49 +54,51 @@ package final class StoredGoogleSource: GoogleResourceSource {
     }
 
     package func classes(template name: String) throws(GoogleSourceError) -> [GooglePass] {
-        let published: PublishedTemplate
         let reference: TemplateReference
+        var base = imageBase
         do {
-            guard let found = try store.currentTemplate(name: name) else {
+            guard let published = try store.currentTemplate(name: name) else {
                 throw GoogleSourceError.noTemplate(name: name)
             }
-            published = found
             reference = try TemplateReference(name: name, digest: published.digest)
-        } catch let error as GoogleSourceError {
-            throw error
-        } catch {
-            throw .templateClass(name: name, reason: "\(error)")
-        }
-        do {
-            let issuer = try renderer.issuer(for: reference.description)
-            let template = issuer.template
-            var base = imageBase
             if base == nil {
                 base = try store.passes(after: nil, limit: 1, templatePath: reference.description).first?.webServiceURL
-                guard base != nil else {
-                    throw GoogleSourceError.notYet(
-                        name: name,
-                        reason: "no image base is configured (--link-base or --google-image-base) and no pass of it "
-                            + "with a web service URL is stored yet")
-                }
             }
-            let mapping = self.mapping(template, key: reference.description, base: base)
-            // One pass per tier value (tiers may change class fields), each with the template's defaults.
-            let records: [[String: String]] =
-                template.tierField.map { field in template.tiers.keys.sorted().map { [field: $0] } } ?? [[:]]
-            var classes: [String: GooglePass] = [:]
-            for record in records.isEmpty ? [[:]] : records {
-                let made = try issuer.unsigned(IssueRequest(record: record, serialNumber: "passmint-class"))
-                let google = try mapping.map(
-                    GoogleMappingInput(passJSON: made.passJSON, files: made.files, record: made.record))
-                classes[google.classID] = google
-            }
-            return classes.keys.sorted().compactMap { classes[$0] }
         } catch let error as GoogleSourceError {
             throw error
+        } catch let error as StoreError {
+            throw .store(error)
         } catch {
-            throw .templateClass(name: name, reason: "\(error)")
+            throw .noTemplate(name: name)  // not reached: the store throws StoreError only
         }
+        guard let base else { throw .noImageBaseYet(name: name) }
+        let issuer: PassIssuer
+        do { issuer = try renderer.issuer(for: reference.description) } catch {
+            throw .templateRender(name: name, error)
+        }
+        let template = issuer.template
+        let mapping = self.mapping(template, key: reference.description, base: base)
+        // One pass per tier value (tiers may change class fields), each with the template's defaults.
+        let records: [[String: String]] =
+            template.tierField.map { field in template.tiers.keys.sorted().map { [field: $0] } } ?? [[:]]
+        var classes: [String: GooglePass] = [:]
+        for record in records.isEmpty ? [[:]] : records {
+            let made: UnsignedPass
+            do {
+                made = try issuer.unsigned(IssueRequest(record: record, serialNumber: "passmint-class"))
+            } catch {
+                throw .templateRender(name: name, error)
+            }
+            let google: GooglePass
+            do {
+                google = try mapping.map(
+                    GoogleMappingInput(passJSON: made.passJSON, files: made.files, record: made.record))
+            } catch {
+                throw .templateMapping(name: name, error)
+            }
+            classes[google.classID] = google
+        }
+        return classes.keys.sorted().compactMap { classes[$0] }
     }
 
     private func mapping(_ template: Template, key: String, base: String?) -> GoogleMapping {
