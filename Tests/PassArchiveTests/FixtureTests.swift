@@ -5,10 +5,10 @@ import Testing
 
 /// Reads the real passes in `../shared/fixtures/pkpass`; skipped with a message when the folder is absent.
 @Suite(
-    "Real pass fixtures",
-    .enabled(if: fixturesFolder() != nil, "skipped: ../shared/fixtures (real .pkpass files) is absent"))
+    "Real pass fixtures: reading and rewriting the archives",
+    .enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures))
 struct FixtureTests {
-    static let folder = fixturesFolder().map { $0 + "/pkpass" }
+    static let folder = PackagePaths.fixtures.map { $0.appendingPathComponent("pkpass").path }
     static let signedPasses = [
         "apple-sample__Event.pkpass", "apple-sample__StoreCard.pkpass",
         "ueman__boarding_pass_ui.pkpass", "ueman__generic_with_invalid_checksum.pkpass",

@@ -71,14 +71,6 @@ let pngLike: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + noiseB
 /// UTF-8 bytes of a string.
 func utf8(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-/// The shared fixtures folder (`../shared/fixtures` from the package root), or nil when absent.
-func fixturesFolder(filePath: String = #filePath) -> String? {
-    var url = URL(fileURLWithPath: filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }  // …/Tests/PassArchiveTests/File.swift -> package root
-    let folder = url.deletingLastPathComponent().appendingPathComponent("shared/fixtures").standardizedFileURL.path
-    return FileManager.default.fileExists(atPath: folder) ? folder : nil
-}
-
 /// Local file headers of a zip, walked from offset 0: (name, extra-field length, general-purpose flags).
 /// Stops at the first non-local-header signature (the central directory).
 func localHeaders(_ zip: [UInt8]) -> [(name: String, extraLength: Int, flags: Int)] {

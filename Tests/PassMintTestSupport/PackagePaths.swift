@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Where the package and the shared fixtures are, computed in one place.
 public enum PackagePaths {
@@ -14,6 +15,9 @@ public enum PackagePaths {
 
     /// True when `../shared/fixtures` exists.
     public static var hasFixtures: Bool { fixtures != nil }
+
+    /// Why a test that reads the fixtures is skipped: `.enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures)`.
+    public static let noFixtures: Comment = "../shared/fixtures is absent"
 
     /// The path of `relative` inside the fixtures (e.g. `pkpass/apple-sample__Event.pkpass`), nil when absent.
     public static func fixture(_ relative: String) -> String? {

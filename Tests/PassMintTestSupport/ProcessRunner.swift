@@ -59,6 +59,20 @@ public enum CLI {
         try run(binary, args, cwd: cwd, environment: environment)
     }
 
+    /// Runs a program like `run` and throws `TestToolFailure` with its command line and standard error when it
+    /// exits non-zero: for tools whose failure means the test cannot go on (openssl making a key, sqlite3, …).
+    @discardableResult
+    public static func check(
+        _ program: String, _ args: [String], cwd: URL? = nil, environment: [String: String] = [:], stdin: Data? = nil
+    ) throws -> Result {
+        let result = try run(program, args, cwd: cwd, environment: environment, stdin: stdin)
+        guard result.status == 0 else {
+            throw TestToolFailure(
+                "\(program) \(args.joined(separator: " ")) exited with \(result.status): \(result.stderr)")
+        }
+        return result
+    }
+
     /// Runs any program (absolute path or found on PATH), with stdin from `stdin` or /dev/null.
     @discardableResult
     public static func run(

@@ -17,12 +17,7 @@ public struct TestServerCertificate: Sendable {
 
     /// The same into an existing folder (one that lives as long as the caller needs the files).
     public init(folder dir: URL) throws {
-        func openssl(_ args: [String]) throws {
-            let result = try CLI.run("openssl", args, cwd: dir)
-            guard result.status == 0 else {
-                throw TestToolFailure("openssl \(args.joined(separator: " ")): \(result.stderr)")
-            }
-        }
+        func openssl(_ args: [String]) throws { try CLI.check("openssl", args, cwd: dir) }
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         try openssl(
             ["req", "-x509"] + ec + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Test CA"])

@@ -31,7 +31,7 @@ struct CSVReaderTests {
         let reader = try CSVReader(path: path)
         var out: [Read] = []
         while let record = try reader.nextRecord() {
-            out.append(Read(line: record.line, fields: record.fields, error: record.error))
+            out.append(Read(line: record.line, fields: record.fields, error: record.problem?.description))
         }
         return out
     }
@@ -193,7 +193,9 @@ struct CSVReaderTests {
         _ = try reader.nextRecord()
         let bad = try #require(try reader.nextRecord())
         #expect(bad.line == 2 && bad.fields == nil)
-        #expect(bad.error?.contains("not closed within 1000 bytes") == true, "\(bad.error ?? "")")
+        #expect(
+            bad.problem?.description.contains("not closed within 1000 bytes") == true,
+            "\(bad.problem?.description ?? "")")
         #expect(try reader.nextRecord() == nil)
     }
 
@@ -270,9 +272,9 @@ struct CSVReaderTests {
             path: path,
             format: CSVFormat(limits: CSVLimits(maxFieldBytes: 1_000, maxRecordBytes: 10_000, maxFields: 20)))
         _ = try reader.nextRecord()
-        #expect(try reader.nextRecord()?.error == "field 1 ('a') is longer than 1000 bytes")
+        #expect(try reader.nextRecord()?.problem?.description == "field 1 ('a') is longer than 1000 bytes")
         #expect(try reader.nextRecord()?.fields == ["ok", "2"])
-        #expect(try reader.nextRecord()?.error == "the record has more than 20 fields")
+        #expect(try reader.nextRecord()?.problem?.description == "the record has more than 20 fields")
         #expect(try reader.nextRecord()?.fields == ["end", "3"])
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// refuses a record that names a photo, as the machine's problem (PassPhotos' `PhotoScaler` does the scaling).
 @Suite("Issuing without an image scaler")
 struct NoPhotoScalerTests {
-    static let template = PackagePaths.root.appendingPathComponent("Templates/status").path
+    static let template = PackagePaths.template("status")
 
     @Test("a record naming a photo fails with PhotoError.scalerUnavailable, an environment error naming the file")
     func photoRefused() throws {

@@ -11,19 +11,9 @@ import Testing
 struct VerifyChainTests {
     typealias Support = VerifyTestSupport
 
-    /// Runs /usr/bin/openssl in `directory`; fails the test on a non-zero exit.
+    /// Runs openssl in `directory`; throws with its stderr on a non-zero exit.
     private func openssl(_ arguments: [String], in directory: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "openssl \(arguments.joined(separator: " ")): \(text)")
+        try CLI.check("/usr/bin/openssl", arguments, cwd: URL(fileURLWithPath: directory))
     }
 
     /// A pass whose signature openssl makes from `manifest.json` with `signArguments`.
@@ -47,28 +37,49 @@ struct VerifyChainTests {
             passTypeIdentifier: Support.passTypeIdentifier, teamIdentifier: Support.teamIdentifier)
     }
 
-    @Test("signer only, no intermediate: certificate.no-intermediate")
-    func noIntermediate() throws {
-        try withTemporaryDirectory { directory in
-            let dev = try devChain(directory, "a")
-            let bytes = try pass(in: directory, signArguments: ["-signer", dev.certificate, "-inkey", dev.key])
-            let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
-            #expect(report.codes.contains("certificate.no-intermediate"))
-            #expect(!report.codes.contains("signature.invalid"))
+    /// A signature openssl makes in an odd shape: what it leaves out or adds, the code verify must report and
+    /// one it must not.
+    enum OddSignature: String, CaseIterable, Sendable {
+        /// The signer only, no intermediate.
+        case noIntermediate = "signer only, no intermediate: certificate.no-intermediate"
+        /// The intermediate of another chain.
+        case wrongIntermediate = "intermediate of another chain: certificate.wrong-intermediate"
+        /// No signed attributes.
+        case noSignedAttributes = "no signed attributes: signature.no-signing-time"
+
+        var reported: String {
+            switch self {
+            case .noIntermediate: "certificate.no-intermediate"
+            case .wrongIntermediate: "certificate.wrong-intermediate"
+            case .noSignedAttributes: "signature.no-signing-time"
+            }
+        }
+
+        var notReported: String {
+            switch self {
+            case .noIntermediate, .noSignedAttributes: "signature.invalid"
+            case .wrongIntermediate: "certificate.no-intermediate"
+            }
         }
     }
 
-    @Test("intermediate of another chain: certificate.wrong-intermediate")
-    func wrongIntermediate() throws {
+    @Test(
+        "a signature in an odd shape is reported with its code, and not as another problem",
+        arguments: OddSignature.allCases)
+    func oddSignature(_ shape: OddSignature) throws {
         try withTemporaryDirectory { directory in
-            let a = try devChain(directory, "a")
-            let b = try devChain(directory, "b")
-            let bytes = try pass(
-                in: directory,
-                signArguments: ["-signer", a.certificate, "-inkey", a.key, "-certfile", b.wwdr])
-            let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
-            #expect(report.codes.contains("certificate.wrong-intermediate"))
-            #expect(!report.codes.contains("certificate.no-intermediate"))
+            let dev = try devChain(directory, "a")
+            let signer = ["-signer", dev.certificate, "-inkey", dev.key]
+            let arguments: [String] =
+                switch shape {
+                case .noIntermediate: signer
+                case .wrongIntermediate: signer + ["-certfile", try devChain(directory, "b").wwdr]
+                case .noSignedAttributes: signer + ["-certfile", dev.wwdr, "-noattr"]
+                }
+            let report = PassVerifier.verify(
+                archive: try pass(in: directory, signArguments: arguments), name: "x.pkpass")
+            #expect(report.codes.contains(shape.reported), "\(report.problems)")
+            #expect(!report.codes.contains(shape.notReported), "\(report.problems)")
         }
     }
 
@@ -85,22 +96,6 @@ struct VerifyChainTests {
             let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
             #expect(report.valid, "\(report.problems)")
             #expect(report.codes == ["certificate.not-apple"])
-        }
-    }
-
-    @Test("no signed attributes: signature.no-signing-time")
-    func noSigningTime() throws {
-        try withTemporaryDirectory { directory in
-            let dev = try devChain(directory, "a")
-            let bytes = try pass(
-                in: directory,
-                signArguments: [
-                    "-signer", dev.certificate, "-inkey", dev.key, "-certfile", dev.wwdr,
-                    "-noattr",
-                ])
-            let report = PassVerifier.verify(archive: bytes, name: "x.pkpass")
-            #expect(report.codes.contains("signature.no-signing-time"))
-            #expect(!report.codes.contains("signature.invalid"))
         }
     }
 

@@ -4,13 +4,11 @@ import Testing
 @testable import PassMint
 
 /// The real passes in ../shared/fixtures/pkpass (skipped with a message when the folder is absent).
-@Suite("verify: real passes", .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
+@Suite("verify: real passes", .enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures))
 struct VerifyFixtureTests {
-    private func report(_ name: String) -> [VerificationReport]? {
-        guard let path = PackagePaths.fixture("pkpass/\(name)") else {
-            Issue.record("fixture \(name) is missing from ../shared/fixtures/pkpass")
-            return nil
-        }
+    private func report(_ name: String) throws -> [VerificationReport] {
+        let path = try #require(
+            PackagePaths.fixture("pkpass/\(name)"), "fixture \(name) is missing from ../shared/fixtures/pkpass")
         let reports = PassVerifier.verify(file: path)
         for report in reports { print(VerifyTestDump.text(report)) }
         return reports
@@ -22,7 +20,7 @@ struct VerifyFixtureTests {
             "apple-sample__StoreCard.pkpass", "apple-sample__Event.pkpass",
         ])
     func appleSamples(name: String) throws {
-        guard let reports = report(name) else { return }
+        let reports = try report(name)
         let report = try #require(reports.first)
         #expect(reports.count == 1)
         #expect(!report.codes.contains { $0.hasPrefix("manifest.") || $0.hasPrefix("signature.") })
@@ -37,7 +35,7 @@ struct VerifyFixtureTests {
 
     @Test("generic_with_invalid_checksum: manifest.hash-mismatch")
     func invalidChecksum() throws {
-        guard let reports = report("ueman__generic_with_invalid_checksum.pkpass") else { return }
+        let reports = try report("ueman__generic_with_invalid_checksum.pkpass")
         let report = try #require(reports.first)
         #expect(report.codes.contains("manifest.hash-mismatch"))
         #expect(!report.valid)
@@ -45,7 +43,7 @@ struct VerifyFixtureTests {
 
     @Test("boarding_pass_ui: G4 leaf bundled with G1 is certificate.wrong-intermediate")
     func wrongIntermediate() throws {
-        guard let reports = report("ueman__boarding_pass_ui.pkpass") else { return }
+        let reports = try report("ueman__boarding_pass_ui.pkpass")
         let report = try #require(reports.first)
         #expect(report.codes.contains("certificate.wrong-intermediate"))
         #expect(!report.codes.contains("certificate.not-apple"))
@@ -54,7 +52,7 @@ struct VerifyFixtureTests {
 
     @Test("lufthansa bundle: two reports, each signature.missing")
     func lufthansaBundle() throws {
-        guard let reports = report("kitinerary__lufthansa.pkpasses") else { return }
+        let reports = try report("kitinerary__lufthansa.pkpasses")
         #expect(reports.count == 2)
         for report in reports {
             #expect(report.file.contains("kitinerary__lufthansa.pkpasses:"))
@@ -65,7 +63,7 @@ struct VerifyFixtureTests {
 
     @Test("JSON shape of a report")
     func jsonShape() throws {
-        guard let reports = report("apple-sample__StoreCard.pkpass") else { return }
+        let reports = try report("apple-sample__StoreCard.pkpass")
         let object = try #require(reports.first?.jsonValue.objectValue)
         #expect(Set(object.keys) == ["file", "valid", "style", "passTypeIdentifier", "serialNumber", "problems"])
         #expect(object["valid"] == .bool(false))

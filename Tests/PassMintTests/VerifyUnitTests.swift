@@ -53,14 +53,15 @@ struct VerifyUnitTests {
         #expect(ImageSlot.rule(for: "artwork", style: "eventTicket", isPoster: true) == nil)
     }
 
-    @Test("language IDs of .lproj folders")
-    func languageIDs() {
-        for good in ["en", "fr-CA", "zh-Hans", "pt_BR", "es-419", "Base", "zh-Hant-TW"] {
-            #expect(LocalizationChecks.isLanguageID(good), "\(good)")
-        }
-        for bad in ["", "e", "english", "en-", "12", "en.US"] {
-            #expect(!LocalizationChecks.isLanguageID(bad), "\(bad)")
-        }
+    @Test(
+        "language IDs of .lproj folders",
+        arguments: [
+            ("en", true), ("fr-CA", true), ("zh-Hans", true), ("pt_BR", true), ("es-419", true), ("Base", true),
+            ("zh-Hant-TW", true), ("", false), ("e", false), ("english", false), ("en-", false), ("12", false),
+            ("en.US", false),
+        ])
+    func languageID(_ name: String, isLanguageID: Bool) {
+        #expect(LocalizationChecks.isLanguageID(name) == isLanguageID)
     }
 
     @Test("archive path rules")

@@ -4,16 +4,11 @@ import Testing
 
 @testable import PassModel
 
-/// Fixture access and small JSON helpers shared by the PassModel tests.
+/// The fixtures the PassModel tests read (tests that use them are gated on `PackagePaths.hasFixtures`).
 enum Fixtures {
-    /// `../shared/fixtures` (the shared `PackagePaths`; a path that does not exist when the folder is absent).
-    static let root = PackagePaths.fixtures ?? PackagePaths.root.appendingPathComponent("../shared/fixtures")
-
-    static var isPresent: Bool { PackagePaths.hasFixtures }
-
     /// Every `templates/*/pass.json`, by template folder name.
     static func templatePassJSONs() -> [(name: String, bytes: [UInt8])] {
-        let dir = root.appendingPathComponent("templates")
+        guard let dir = PackagePaths.fixtures?.appendingPathComponent("templates") else { return [] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         return names.sorted().compactMap { name in
             let url = dir.appendingPathComponent(name).appendingPathComponent("pass.json")
@@ -21,34 +16,14 @@ enum Fixtures {
         }
     }
 
-    /// pass.json of a .pkpass fixture, extracted with `unzip -p` (nil when unzip or the file is missing).
-    /// `inner` names a .pkpass inside a .pkpasses bundle.
-    static func pkpassJSON(_ file: String, inner: String? = nil) -> [UInt8]? {
-        let path = root.appendingPathComponent("pkpass").appendingPathComponent(file).path
-        guard FileManager.default.fileExists(atPath: path),
-            FileManager.default.isExecutableFile(atPath: "/usr/bin/unzip")
-        else { return nil }
-        guard let inner else { return unzip(path, "pass.json") }
-        guard let innerBytes = unzip(path, inner) else { return nil }
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("pm-model-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: tmp) }
-        let innerPath = tmp.appendingPathComponent(inner).path
-        guard FileManager.default.createFile(atPath: innerPath, contents: Data(innerBytes)) else { return nil }
-        return unzip(innerPath, "pass.json")
-    }
-
-    private static func unzip(_ archive: String, _ entry: String) -> [UInt8]? {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
-        p.arguments = ["-p", archive, entry]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        do { try p.run() } catch { return nil }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return p.terminationStatus == 0 ? [UInt8](data) : nil
+    /// pass.json of a .pkpass fixture, extracted with `unzip -p` (nil when the file is missing). `inner` names a
+    /// .pkpass inside a .pkpasses bundle.
+    static func pkpassJSON(_ file: String, inner: String? = nil) throws -> [UInt8]? {
+        guard let path = PackagePaths.fixture("pkpass/\(file)") else { return nil }
+        guard let inner else { return try CLI.check("unzip", ["-p", path, "pass.json"]).output }
+        let folder = try TempDir()
+        let innerPath = try folder.write(try CLI.check("unzip", ["-p", path, inner]).output, inner)
+        return try CLI.check("unzip", ["-p", innerPath, "pass.json"]).output
     }
 }
 

@@ -116,9 +116,11 @@ struct BulkUpdaterTests {
         #expect(try f.store.pass(serial: "P1")?.record["points"] == "16")
         #expect(try f.store.pass(serial: "P1")?.record["tier"] == "Gold")
         let failures = Dictionary(uniqueKeysWithValues: summary.failures.map { ($0.line, $0) })
-        #expect(failures[4]?.column == "points" && failures[4]?.error?.contains("add:points") == true)
-        #expect(failures[5]?.column == "add:points" && failures[5]?.error?.contains("outside its bounds") == true)
-        #expect(failures[6]?.error?.contains("not both") == true)
+        #expect(failures[4]?.column == "points" && failures[4]?.problem?.description.contains("add:points") == true)
+        #expect(
+            failures[5]?.column == "add:points"
+                && failures[5]?.problem?.description.contains("outside its bounds") == true)
+        #expect(failures[6]?.problem?.description.contains("not both") == true)
         #expect(failures[7]?.column == "add:points")
         #expect(try f.store.pass(serial: "P3")?.record["points"] == "3", "a refused row changes nothing")
         let json = JSONLinesBulkRows(
@@ -205,7 +207,7 @@ struct BulkUpdaterTests {
         #expect(read.map(\.line) == [1, 3, 4, 5, 6])
         #expect(
             read[0] == BulkRow(line: 1, serialNumber: "A", values: ["points": "12", "vip": "true", "ratio": "1.5"]))
-        #expect(read[1].error != nil)
+        #expect(read[1].problem == .notAnObject)
         #expect(read[2].column == "tier")
         #expect(read[3].column == "serialNumber")
         #expect(read[4] == BulkRow(line: 6, serialNumber: "C", values: ["tier": "Gold"]))
@@ -216,6 +218,6 @@ struct BulkUpdaterTests {
 }
 
 extension JSONLinesBulkRows {
-    /// The error of the first row.
-    fileprivate var nextRowError: String? { (try? nextRow())??.error }
+    /// The problem of the first row.
+    fileprivate var nextRowError: BulkRowProblem? { (try? nextRow())??.problem }
 }

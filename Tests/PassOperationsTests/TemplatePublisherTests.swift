@@ -63,7 +63,7 @@ struct TemplatePublisherTests {
         let chunks = Mutex(0)
         let stopped = try TemplatePublisher.publish(
             plan, store: s.store, chunkSize: 2, shouldStop: { chunks.withLock { $0 } >= 1 },
-            onChunk: { _ in chunks.withLock { $0 += 1 } })
+            progress: { _ in chunks.withLock { $0 += 1 } })
         #expect(stopped.stopped && stopped.passesChanged == 2 && stopped.pushesQueued == 2)
         let middle = try s.tags()
         #expect(before.filter { middle[$0.key] != $0.value }.count == 2)

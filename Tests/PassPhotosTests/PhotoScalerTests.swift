@@ -56,14 +56,7 @@ struct PhotoScalerTests {
         let largest = try #require(files.last)
         try folder.write("out.png", largest.bytes)
         for (x, y) in [(2, 2), (267, 2), (2, 267), (267, 267), (135, 135)] {
-            let pipe = Pipe()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["vips", "getpoint", "\(folder.path)/out.png", "\(x)", "\(y)"]
-            process.standardOutput = pipe
-            try process.run()
-            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let text = try CLI.check("vips", ["getpoint", "\(folder.path)/out.png", "\(x)", "\(y)"]).stdout
             let rgb = text.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
             #expect(rgb.count >= 3 && rgb[0] < 16 && rgb[1] > 240 && rgb[2] < 16, "pixel \(x),\(y) is \(text)")
         }
@@ -164,7 +157,7 @@ struct PhotoScalerTests {
     @Test("a PNG bomb (tiny file, 100000×100000 declared) is refused before decoding")
     func bomb() throws {
         let folder = try PhotoFolder()
-        let bomb = PhotoFolder.pngBomb(width: 100_000, height: 100_000)
+        let bomb = TestPhotos.pngBomb(width: 100_000, height: 100_000)
         try folder.write("bomb.png", bomb)
         let error = try #require(Self.refusal("bomb.png", in: folder))
         #expect(error == .decompressionBomb(file: "bomb.png", width: 100_000, height: 100_000, bytes: bomb.count))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PassMintTestSupport
 import PassModel
 @testable import PassMint
 @testable import PassPreview
@@ -12,7 +13,7 @@ struct LintTests {
         "shipped templates have no contrast, changeMessage or overflow rows (in any tier)",
         arguments: ["loyalty", "status", "event", "designer-club.pkpasstemplate"])
     func shippedTemplates(name: String) throws {
-        let results = try PassLinter.lint(path: S.root + "/Templates/" + name)
+        let results = try PassLinter.lint(path: PackagePaths.template(name))
         let codes = results.flatMap(\.rows).map(\.code)
         for bad in [
             LintCode.contrastForeground, LintCode.contrastLabel, LintCode.contrastImage,
@@ -40,7 +41,7 @@ struct LintTests {
 
     @Test("a deliberately bad pass gives one row per problem, each with its stable code")
     func badPass() throws {
-        let icon = try #require(FileManager.default.contents(atPath: S.root + "/Templates/loyalty/icon.png"))
+        let icon = try #require(FileManager.default.contents(atPath: PackagePaths.template("loyalty") + "/icon.png"))
         let rows = PassLinter.lint(try S.source(Self.badPass, files: ["icon.png": [UInt8](icon)]))
         let codes = rows.map(\.code)
         #expect(
@@ -87,7 +88,8 @@ struct LintTests {
 
     @Test("an image of the wrong size names the size its slot expects")
     func imageSize() throws {
-        let strip = try #require(FileManager.default.contents(atPath: S.root + "/Templates/loyalty/icon@3x.png"))
+        let strip = try #require(
+            FileManager.default.contents(atPath: PackagePaths.template("loyalty") + "/icon@3x.png"))
         let json = S.pass(fields: "\"primaryFields\": [{\"key\": \"p\", \"value\": 1}]")
         let rows = PassLinter.lint(try S.source(json, files: ["strip.png": [UInt8](strip)]))
         let row = try #require(rows.first { $0.code == LintCode.imageWrongSize })

@@ -20,7 +20,7 @@ struct LintTruncationTests {
         try fm.createDirectory(atPath: folder + "/en.lproj", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: folder + "/de.lproj", withIntermediateDirectories: true)
         for image in ["icon.png", "icon@2x.png", "icon@3x.png", "logo.png", "logo@2x.png", "logo@3x.png"] {
-            try fm.copyItem(atPath: S.root + "/Templates/loyalty/" + image, toPath: folder + "/" + image)
+            try fm.copyItem(atPath: PackagePaths.template("loyalty") + "/" + image, toPath: folder + "/" + image)
         }
         func write(_ text: String, _ name: String) throws {
             try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PassMintTestSupport
 import PassModel
 @testable import PassMint
 @testable import PassPreview
@@ -72,7 +73,7 @@ struct PreviewChromiumTests {
         "shipped templates: background or artwork fills the pass, barcode decodes",
         arguments: ["loyalty", "status", "event", "designer-club.pkpasstemplate"])
     func shippedTemplates(name: String) throws {
-        let source = try #require(try PreviewSource.load(path: S.root + "/Templates/" + name).first)
+        let source = try #require(try PreviewSource.load(path: PackagePaths.template(name)).first)
         let doc = try PassPreview.document([source])
         let (pixels, path) = try S.screenshot(doc)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -158,9 +159,10 @@ struct PreviewChromiumTests {
     /// row of long values and labels, a boarding pass's long codes, a generic pass with a thumbnail.
     static var crowdedPasses: [PreviewSource] {
         get throws {
-            let logo = try #require(FileManager.default.contents(atPath: S.root + "/Templates/loyalty/logo@3x.png"))
+            let logo = try #require(
+                FileManager.default.contents(atPath: PackagePaths.template("loyalty") + "/logo@3x.png"))
             let thumbnail = try #require(
-                FileManager.default.contents(atPath: S.root + "/Templates/event/thumbnail@3x.png"))
+                FileManager.default.contents(atPath: PackagePaths.template("event") + "/thumbnail@3x.png"))
             let store = S.pass(
                 top: "\"logoText\": \"Bean There Coffee Rewards Club\"",
                 fields: """

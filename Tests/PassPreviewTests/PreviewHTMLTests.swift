@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PassMintTestSupport
 import PassModel
 @testable import PassMint
 @testable import PassPreview
@@ -86,8 +87,8 @@ struct PreviewHTMLTests {
 
     @Test("poster generic: artwork, large title for an unlabeled first primary, footer, automatic colours")
     func posterGeneric() throws {
-        let root = PreviewTestSupport.root
-        let source = try #require(try PreviewSource.load(path: root + "/Templates/designer-club.pkpasstemplate").first)
+        let source = try #require(
+            try PreviewSource.load(path: PackagePaths.template("designer-club.pkpasstemplate")).first)
         let doc = try PassPreview.document([source])
         #expect(doc.html.contains("data-style=\"posterGeneric\""))
         #expect(doc.html.contains("data-image=\"artwork\""))

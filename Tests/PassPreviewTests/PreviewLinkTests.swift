@@ -80,7 +80,8 @@ struct PreviewLinkTests {
     @Test("a member's value in a template's <a href=\"{{memberNumber}}\"> cannot make a javascript: link")
     func memberValueInLink() throws {
         try withTemporaryDirectory { dir in
-            let icon = try #require(FileManager.default.contents(atPath: S.root + "/Templates/loyalty/icon.png"))
+            let icon = try #require(
+                FileManager.default.contents(atPath: PackagePaths.template("loyalty") + "/icon.png"))
             try icon.write(to: URL(fileURLWithPath: dir + "/icon.png"))
             try Data(
                 """

@@ -8,9 +8,6 @@ import PassMintTestSupport
 /// Shared helpers of the preview and lint tests: passes built from JSON text, the tools the browser tests need,
 /// and reading back what Chromium drew.
 enum PreviewTestSupport {
-    /// The package root, from the shared test support.
-    static let root = PackagePaths.root.path
-
     static let chromium: Chromium? = try? Chromium.find()
     static let zbarimg: String? = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first {
         FileManager.default.isExecutableFile(atPath: $0)

@@ -16,7 +16,7 @@ struct TemplateImagesTests {
     /// A copy of the shipped loyalty template in `dir/NAME` with `replace` written over some of its files.
     static func template(in dir: String, name: String = "loyalty", replace: [String: [UInt8]]) throws -> String {
         let target = dir + "/" + name
-        try FileManager.default.copyItem(atPath: S.root + "/Templates/loyalty", toPath: target)
+        try FileManager.default.copyItem(atPath: PackagePaths.template("loyalty"), toPath: target)
         for (path, bytes) in replace {
             try Data(bytes).write(to: URL(fileURLWithPath: target + "/" + path))
         }
@@ -25,13 +25,13 @@ struct TemplateImagesTests {
 
     /// A PNG declaring `width`×`height` with valid CRCs, padded with a text chunk to `size` bytes.
     static func png(_ width: Int, _ height: Int, size: Int) -> [UInt8] {
-        let bomb = PhotoFolder.pngBomb(width: width, height: height)
+        let bomb = TestPhotos.pngBomb(width: width, height: height)
         let iend = Array(bomb.suffix(12))
         let padding = max(0, size - bomb.count - 12)
         let text = Array("Comment".utf8) + [0] + [UInt8](repeating: UInt8(ascii: "x"), count: max(0, padding - 8))
         func be32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
         let body = Array("tEXt".utf8) + text
-        return Array(bomb.dropLast(12)) + be32(text.count) + body + be32(Int(PhotoFolder.crc32(body))) + iend
+        return Array(bomb.dropLast(12)) + be32(text.count) + body + be32(Int(TestPhotos.crc32(body))) + iend
     }
 
     @Test(
@@ -66,7 +66,7 @@ struct TemplateImagesTests {
             let template = dir + "/tiered"
             try FileManager.default.createDirectory(atPath: template + "/tiers", withIntermediateDirectories: true)
             try FileManager.default.copyItem(
-                atPath: S.root + "/Templates/loyalty/icon.png", toPath: template + "/icon.png")
+                atPath: PackagePaths.template("loyalty") + "/icon.png", toPath: template + "/icon.png")
             try Data(big).write(to: URL(fileURLWithPath: template + "/tiers/gold-strip.png"))
             try Data(
                 """
@@ -96,7 +96,7 @@ struct TemplateImagesTests {
 
     @Test("a zipped template with a bomb is refused too; every shipped template loads")
     func zippedAndShipped() throws {
-        let source = try PassFactory.templateSource(S.root + "/Templates/loyalty")
+        let source = try PassFactory.templateSource(PackagePaths.template("loyalty"))
         var files = source.files
         files["icon.png"] = Self.png(100_000, 100_000, size: 467)
         do throws(PassMintError) {
@@ -110,7 +110,7 @@ struct TemplateImagesTests {
             #expect(named == "zipped.pkpasstemplate/icon.png")
         }
         for name in ["loyalty", "status", "event", "designer-club.pkpasstemplate"] {
-            _ = try PassFactory.loadTemplate(S.root + "/Templates/" + name)
+            _ = try PassFactory.loadTemplate(PackagePaths.template(name))
         }
     }
 

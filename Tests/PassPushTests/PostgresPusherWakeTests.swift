@@ -10,24 +10,24 @@ import PassMintTestSupport
 @Suite(
     "Pusher woken by PostgreSQL notifications",
     .enabled(if: PostgresTestServer.url != nil, PostgresTestServer.skipReason),
-    .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)"))
+    .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
 struct PostgresPusherWakeTests {
     @Test("pushes queued by another instance are sent within seconds by a pusher whose poll is a minute away")
     func wokenByAnotherInstance() async throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let pki = try PushTestPKI(in: scratch)
-        let server = try PushScriptServer(python: PushTestTools.pythonWithH2!, pki: pki, scratch: scratch)
+        let server = try PushScriptServer(python: TestTools.pythonWithH2!, pki: pki, scratch: scratch)
         defer { server.stop() }
         let url = try PostgresTestServer.freshSchema()
         let listening = try PostgresStore(url: url, poolSize: 2, listensForChanges: true)
         let other = try PostgresStore(url: url, poolSize: 2)
         let passType = PushTestTools.passType
         try other.insertPasses([samplePass("S1", passType: passType)])
-        let tokens = (1...3).map { PushTestTools.token("aa", $0) }
+        let tokens = (1...3).map { pushToken("aa", $0) }
         for (index, token) in tokens.enumerated() {
             _ = try other.register(device: "device\(index)", passType: passType, serial: "S1", pushToken: token)
         }
-        let ready = await PushTestTools.waitUntil { listening.isListeningForChanges }
+        let ready = await waitUntil { listening.isListeningForChanges }
         try #require(ready, "the store never started listening")
 
         // The first claim looks at a clock in the past, so it finds nothing whenever it runs; then the pusher
@@ -46,14 +46,14 @@ struct PostgresPusherWakeTests {
         listening.onPushesQueued { pusher.wake() }  // what ServiceRunner wires
         pusher.start()
         defer { pusher.stop() }
-        let slept = await PushTestTools.waitUntil { claims.withLock { $0 } >= 1 }
+        let slept = await waitUntil { claims.withLock { $0 } >= 1 }
         try #require(slept)
 
         #expect(try other.updateRecord(serial: "S1", record: ["tier": "Gold"]).pushesQueued == 3)
-        let sent = await PushTestTools.waitUntil(timeout: 15) { ((try? server.requests().count) ?? 0) >= 3 }
+        let sent = await waitUntil(timeout: 15) { ((try? server.requests().count) ?? 0) >= 3 }
         #expect(sent, "the pusher waited for its poll: \(recorder.logLines)")
         #expect(Set(try server.requests().compactMap(\.path)) == Set(tokens.map { "/3/device/\($0)" }))
-        let drained = await PushTestTools.waitUntil { ((try? listening.outboxDepth()) ?? 1) == 0 }
+        let drained = await waitUntil { ((try? listening.outboxDepth()) ?? 1) == 0 }
         #expect(drained)
     }
 }

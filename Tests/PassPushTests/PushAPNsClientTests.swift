@@ -20,14 +20,14 @@ struct PushAPNsClientTests {
 
     @Test(
         "200 pushes: exact headers and body on every request, one TLS connection, client certificate presented",
-        .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)"))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func headersBodyAndOneConnection() throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let pki = try PushTestPKI(in: scratch)
-        let server = try PushScriptServer(python: PushTestTools.pythonWithH2!, pki: pki, scratch: scratch)
+        let server = try PushScriptServer(python: TestTools.pythonWithH2!, pki: pki, scratch: scratch)
         defer { server.stop() }
         let client = try APNsClient(configuration: pki.configuration(port: server.port, maxConcurrentStreams: 50))
-        let tokens = (0..<200).map { PushTestTools.token("aa", $0) }
+        let tokens = (0..<200).map { pushToken("aa", $0) }
         let results = client.send(jobs(tokens))
 
         #expect(results.map(\.outcome) == Array(repeating: .delivered, count: 200))
@@ -51,15 +51,15 @@ struct PushAPNsClientTests {
 
     @Test(
         "the connection stays open across send calls",
-        .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)"))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func connectionReused() throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let pki = try PushTestPKI(in: scratch)
-        let server = try PushScriptServer(python: PushTestTools.pythonWithH2!, pki: pki, scratch: scratch)
+        let server = try PushScriptServer(python: TestTools.pythonWithH2!, pki: pki, scratch: scratch)
         defer { server.stop() }
         let client = try APNsClient(configuration: pki.configuration(port: server.port))
         for round in 0..<3 {
-            let results = client.send(jobs((0..<5).map { PushTestTools.token("ab", round * 10 + $0) }))
+            let results = client.send(jobs((0..<5).map { pushToken("ab", round * 10 + $0) }))
             #expect(results.allSatisfy { $0.outcome == .delivered })
         }
         #expect(try server.requests().count == 15)
@@ -69,23 +69,23 @@ struct PushAPNsClientTests {
 
     @Test(
         "answers map to delivered / unregistered / retry / failed; an invalid token is never sent",
-        .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)"))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func resultMapping() throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let pki = try PushTestPKI(in: scratch)
-        let server = try PushScriptServer(python: PushTestTools.pythonWithH2!, pki: pki, scratch: scratch)
+        let server = try PushScriptServer(python: TestTools.pythonWithH2!, pki: pki, scratch: scratch)
         defer { server.stop() }
         let client = try APNsClient(configuration: pki.configuration(port: server.port))
         let cases: [(String, Int, PushOutcome)] = [
-            (PushTestTools.token("aa", 1), 200, .delivered),
-            (PushTestTools.token("410", 2), 410, .unregistered(reason: "Unregistered")),
-            (PushTestTools.token("400b", 3), 400, .unregistered(reason: "BadDeviceToken")),
-            (PushTestTools.token("400d", 4), 400, .unregistered(reason: "DeviceTokenNotForTopic")),
-            (PushTestTools.token("400a", 5), 400, .failed(reason: "BadTopic")),
-            (PushTestTools.token("403", 6), 403, .failed(reason: "Forbidden")),
-            (PushTestTools.token("429", 7), 429, .retry(reason: "TooManyRequests")),
-            (PushTestTools.token("500", 8), 500, .retry(reason: "InternalServerError")),
-            (PushTestTools.token("503", 9), 503, .retry(reason: "HTTP 503")),
+            (pushToken("aa", 1), 200, .delivered),
+            (pushToken("410", 2), 410, .unregistered(reason: "Unregistered")),
+            (pushToken("400b", 3), 400, .unregistered(reason: "BadDeviceToken")),
+            (pushToken("400d", 4), 400, .unregistered(reason: "DeviceTokenNotForTopic")),
+            (pushToken("400a", 5), 400, .failed(reason: "BadTopic")),
+            (pushToken("403", 6), 403, .failed(reason: "Forbidden")),
+            (pushToken("429", 7), 429, .retry(reason: "TooManyRequests")),
+            (pushToken("500", 8), 500, .retry(reason: "InternalServerError")),
+            (pushToken("503", 9), 503, .retry(reason: "HTTP 503")),
             ("not-hex/../../x", 0, .unregistered(reason: "BadDeviceToken")),
         ]
         let results = client.send(jobs(cases.map(\.0)))
@@ -99,15 +99,15 @@ struct PushAPNsClientTests {
 
     @Test(
         "a client certificate from another CA is refused by the server: transport error, retry, nothing received",
-        .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)"))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func clientCertificateRequired() throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let pki = try PushTestPKI(in: scratch)
-        let server = try PushScriptServer(python: PushTestTools.pythonWithH2!, pki: pki, scratch: scratch)
+        let server = try PushScriptServer(python: TestTools.pythonWithH2!, pki: pki, scratch: scratch)
         defer { server.stop() }
         var configuration = pki.configuration(port: server.port)
         configuration.credential = .pemFiles(certificate: pki.rogueCert, key: pki.rogueKey, keyPassword: nil)
-        let results = try APNsClient(configuration: configuration).send(jobs([PushTestTools.token("aa", 1)]))
+        let results = try APNsClient(configuration: configuration).send(jobs([pushToken("aa", 1)]))
         #expect(results.count == 1)
         guard case .retry(let reason) = results[0].outcome else {
             Issue.record("expected a retry, got \(results[0].outcome)")
@@ -119,26 +119,26 @@ struct PushAPNsClientTests {
 
     @Test(
         "the server certificate is verified: without --apns-ca the test CA is not trusted",
-        .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)"))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func serverVerified() throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let pki = try PushTestPKI(in: scratch)
-        let server = try PushScriptServer(python: PushTestTools.pythonWithH2!, pki: pki, scratch: scratch)
+        let server = try PushScriptServer(python: TestTools.pythonWithH2!, pki: pki, scratch: scratch)
         defer { server.stop() }
         var configuration = pki.configuration(port: server.port)
         configuration.caFile = nil
-        let results = try APNsClient(configuration: configuration).send(jobs([PushTestTools.token("aa", 1)]))
+        let results = try APNsClient(configuration: configuration).send(jobs([pushToken("aa", 1)]))
         #expect(results.map(\.outcome.label) == ["retry"])
         #expect(try server.requests().isEmpty)
     }
 
     @Test(
         "in-memory PEM certificate and key (no key file needed)",
-        .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)"))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func inMemoryCredential() throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let pki = try PushTestPKI(in: scratch)
-        let server = try PushScriptServer(python: PushTestTools.pythonWithH2!, pki: pki, scratch: scratch)
+        let server = try PushScriptServer(python: TestTools.pythonWithH2!, pki: pki, scratch: scratch)
         defer { server.stop() }
         let cert = Array(try Data(contentsOf: URL(fileURLWithPath: pki.clientCert)))
         let key = Array(try Data(contentsOf: URL(fileURLWithPath: pki.clientKey)))
@@ -146,21 +146,21 @@ struct PushAPNsClientTests {
         var configuration = pki.configuration(port: server.port)
         configuration.credential = .pemData(certificate: cert, key: key)
         let results = try APNsClient(configuration: configuration).send(
-            jobs((0..<3).map { PushTestTools.token("ac", $0) }))
+            jobs((0..<3).map { pushToken("ac", $0) }))
         #expect(results.map(\.outcome) == [.delivered, .delivered, .delivered])
         #expect(try server.requests().map(\.client_cn) == Array(repeating: PushTestTools.passType, count: 3))
     }
 
     @Test(
         "nghttpd --verify-client -v: 200 pushes, all 200, one connection, every request carries the APNs headers",
-        .enabled(if: PushTestTools.hasNghttpd, "needs nghttpd (Debian nghttp2-server)"))
+        .enabled(if: TestTools.hasNghttpd, TestTools.nghttpdMissing))
     func nghttpdOneConnection() throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let pki = try PushTestPKI(in: scratch)
         let server = try PushNghttpd(pki: pki, scratch: scratch, verbose: true)
         defer { server.stop() }
         let client = try APNsClient(configuration: pki.configuration(port: server.port))
-        let results = client.send(jobs((0..<200).map { PushTestTools.token("ad", $0) }))
+        let results = client.send(jobs((0..<200).map { pushToken("ad", $0) }))
         #expect(results.allSatisfy { $0.outcome == .delivered && $0.status == 200 })
         server.stop()
         let lines = try server.log().split(separator: "\n")
@@ -177,14 +177,16 @@ struct PushAPNsClientTests {
 
     @Test(
         "speed: 10,000 pushes to nghttpd (set PASSMINT_PUSH_BENCH=1)",
-        .enabled(if: ProcessInfo.processInfo.environment["PASSMINT_PUSH_BENCH"] != nil && PushTestTools.hasNghttpd))
+        .enabled(
+            if: ProcessInfo.processInfo.environment["PASSMINT_PUSH_BENCH"] != nil && TestTools.hasNghttpd,
+            "set PASSMINT_PUSH_BENCH=1 (needs nghttpd) to measure"))
     func tenThousand() throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let pki = try PushTestPKI(in: scratch)
         let server = try PushNghttpd(pki: pki, scratch: scratch, verbose: false, maxStreams: 1000)
         defer { server.stop() }
         let client = try APNsClient(configuration: pki.configuration(port: server.port))
-        let all = jobs((0..<10_000).map { PushTestTools.token("ae", $0) })
+        let all = jobs((0..<10_000).map { pushToken("ae", $0) })
         let start = Date()
         let results = client.send(all)
         let seconds = Date().timeIntervalSince(start)

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("APNs configuration")
 struct PushConfigurationTests {
-    func files(_ scratch: PushScratch) throws -> APNsConfiguration.Credential {
+    func files(_ scratch: TempDir) throws -> APNsConfiguration.Credential {
         try "-----BEGIN CERTIFICATE-----\n".write(toFile: scratch.path("c.pem"), atomically: true, encoding: .utf8)
         try ("-----BEGIN PRIVATE " + "KEY-----\n").write(
             toFile: scratch.path("k.pem"), atomically: true, encoding: .utf8)
@@ -18,7 +18,7 @@ struct PushConfigurationTests {
             "ftp://host",
         ])
     func badBaseURL(url: String) throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let configuration = APNsConfiguration(baseURL: url, credential: try files(scratch))
         #expect(throws: PushError.invalidBaseURL(url)) { try configuration.validate() }
         #expect(throws: PushError.invalidBaseURL(url)) { try APNsClient(configuration: configuration) }
@@ -26,7 +26,7 @@ struct PushConfigurationTests {
 
     @Test("the default endpoint is Apple production; a trailing slash is accepted")
     func defaults() throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let configuration = APNsConfiguration(credential: try files(scratch))
         #expect(configuration.baseURL == "https://api.push.apple.com")
         #expect(configuration.maxConcurrentStreams == 500)
@@ -38,7 +38,7 @@ struct PushConfigurationTests {
 
     @Test("missing files and non-PEM blobs are named in the error")
     func unreadable() throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let missing = APNsConfiguration(
             credential: .pemFiles(certificate: "/nonexistent/pass.pem", key: "/k", keyPassword: nil))
         #expect(throws: PushError.unreadableFile(role: "client certificate", path: "/nonexistent/pass.pem")) {

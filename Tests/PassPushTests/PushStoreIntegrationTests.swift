@@ -6,14 +6,14 @@ import PassMintTestSupport
 
 /// The Pusher draining the real SQLite store's outbox after a pass update.
 @Suite(
-    "Pusher with SQLiteStore", .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)")
+    "Pusher with SQLiteStore", .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing)
 )
 struct PushStoreIntegrationTests {
     @Test("an update pushes every registered device once; 410 deletes that registration; the outbox empties")
     func updateFansOut() async throws {
-        let scratch = try PushScratch()
+        let scratch = try TempDir()
         let pki = try PushTestPKI(in: scratch)
-        let server = try PushScriptServer(python: PushTestTools.pythonWithH2!, pki: pki, scratch: scratch)
+        let server = try PushScriptServer(python: TestTools.pythonWithH2!, pki: pki, scratch: scratch)
         defer { server.stop() }
         let store = try SQLiteStore(path: scratch.path("passes.sqlite"))
         let passType = PushTestTools.passType
@@ -22,7 +22,7 @@ struct PushStoreIntegrationTests {
                 serialNumber: "S1", passTypeIdentifier: passType, templatePath: "Templates/loyalty",
                 record: ["tier": "Silver"], authenticationToken: String(repeating: "a1", count: 16))
         ])
-        let tokens = [PushTestTools.token("aa", 1), PushTestTools.token("aa", 2), PushTestTools.token("410", 3)]
+        let tokens = [pushToken("aa", 1), pushToken("aa", 2), pushToken("410", 3)]
         for (index, token) in tokens.enumerated() {
             _ = try store.register(device: "device\(index)", passType: passType, serial: "S1", pushToken: token)
         }
@@ -36,7 +36,7 @@ struct PushStoreIntegrationTests {
             options: Pusher.Options(pollInterval: 0.05), onResult: recorder.onResult, log: recorder.log)
         pusher.start()
         pusher.wake()
-        let drained = await PushTestTools.waitUntil { ((try? store.outboxDepth()) ?? 1) == 0 }
+        let drained = await waitUntil { ((try? store.outboxDepth()) ?? 1) == 0 }
         pusher.stop()
         #expect(drained)
 

@@ -5,54 +5,23 @@ import PassMintTestSupport
     import Glibc
 #endif
 
-/// PushTestServer.py running on a free port; killed on `stop()` / deinit (and it exits by itself when the
-/// test process dies, because its stdin closes).
+/// PushTestServer.py (the shared `APNsStandIn`) trusting the PKI's CA for client certificates, with its log read
+/// back as records.
 final class PushScriptServer {
-    let port: Int
     let logPath: String
-    private let process: Process
-    private let stdin: Pipe
+    private let server: APNsStandIn
 
-    init(python: String, pki: PushTestPKI, scratch: PushScratch) throws {
+    init(python: String, pki: PushTestPKI, scratch: TempDir) throws {
         logPath = scratch.path("apns-\(UUID().uuidString).jsonl")
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            python, PushTestTools.testsFolder.appendingPathComponent("PushTestServer.py").path,
-            "--cert", pki.serverCert, "--key", pki.serverKey, "--ca", pki.ca, "--log", logPath,
-        ]
-        stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        _ = FileManager.default.createFile(atPath: scratch.path("apns-server.err"), contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: scratch.path("apns-server.err"))
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let err = (try? String(contentsOfFile: scratch.path("apns-server.err"), encoding: .utf8)) ?? ""
-            throw PushToolFailure(description: "PushTestServer.py did not start: \(text) \(err)")
-        }
-        self.port = port
+        server = try APNsStandIn(
+            python: python, certificate: pki.serverCert, key: pki.serverKey, clientCA: pki.ca, log: logPath,
+            stderrPath: scratch.path("apns-server.err"))
     }
 
-    deinit { stop() }
+    var port: Int { server.port }
 
-    /// SIGKILL: the child inherits the test runner's blocked-signal mask, so SIGTERM may never arrive.
-    func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    func stop() { server.stop() }
 
     /// Every logged line (connections and requests).
     func records() throws -> [PushServerRecord] {
@@ -70,57 +39,27 @@ final class PushScriptServer {
 final class PushNghttpd {
     let port: Int
     let logPath: String
-    private let process: Process
+    private let process: ManagedProcess
 
-    init(pki: PushTestPKI, scratch: PushScratch, verbose: Bool, maxStreams: Int = 100) throws {
+    init(pki: PushTestPKI, scratch: TempDir, verbose: Bool, maxStreams: Int = 100) throws {
         port = try freeLoopbackPort()
         logPath = scratch.path("nghttpd-\(port).log")
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["nghttpd", "--echo-upload", "--verify-client", "-a", "127.0.0.1", "-m", "\(maxStreams)"]
-            + (verbose ? ["-v"] : []) + ["\(port)", pki.serverKey, pki.serverCert]
-        let log = FileHandle(forWritingAtPath: logPath)
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        guard Self.waitForListener(port: port) else {
+        process = try ManagedProcess(
+            "nghttpd", "nghttpd",
+            ["--echo-upload", "--verify-client", "-a", "127.0.0.1", "-m", "\(maxStreams)"] + (verbose ? ["-v"] : [])
+                + ["\(port)", pki.serverKey, pki.serverCert],
+            stderrPath: logPath + ".err", stdoutPath: logPath)
+        guard waitUntil(timeout: 5, { isListening(port: port) }) else {
             stop()
-            throw PushToolFailure(
-                description:
-                    "nghttpd did not listen on \(port): \(try String(contentsOfFile: logPath, encoding: .utf8))")
+            throw TestToolFailure("nghttpd did not listen on \(port): \(try log()) \(process.stderr)")
         }
     }
 
     deinit { stop() }
 
     /// SIGKILL: the child inherits the test runner's blocked-signal mask, so SIGTERM may never arrive.
-    func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    func stop() { process.stop(grace: 0) }
 
     func log() throws -> String { try String(contentsOfFile: logPath, encoding: .utf8) }
-
-    private static func waitForListener(port: Int) -> Bool {
-        for _ in 0..<250 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-            close(fd)
-            if connected { return true }
-            usleep(20_000)
-        }
-        return false
-    }
 }

@@ -1,80 +1,15 @@
 import Foundation
 import Testing
 @testable import PassPush
-import PassMintTestSupport
+@_exported import PassMintTestSupport
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A fresh scratch directory for one push test, removed on deinit.
-final class PushScratch {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("passmint-push-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
-
-struct PushToolFailure: Error, CustomStringConvertible {
-    let description: String
-}
-
 enum PushTestTools {
     /// Folder of this test target (for PushTestServer.py).
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-
-    /// Runs a program to completion; throws with its output when it fails.
-    @discardableResult
-    static func run(_ program: String, _ arguments: [String], in directory: String? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw PushToolFailure(description: "\(program) \(arguments.joined(separator: " ")) failed: \(text)")
-        }
-        return text
-    }
-
-    /// A python3 that can `import h2` (pip install h2, or Debian python3-h2), or nil.
-    static let pythonWithH2: String? = {
-        for candidate in ["python3", "/usr/bin/python3"] {
-            if (try? run(candidate, ["-c", "import h2"])) != nil { return candidate }
-        }
-        return nil
-    }()
-
-    static let hasNghttpd: Bool = (try? run("nghttpd", ["--version"])) != nil
-
-    /// Polls `condition` every 20 ms until it holds or `timeout` passes.
-    static func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return condition()
-    }
-
-    /// A 64-digit hex device token starting with `prefix` (the test server answers by prefix).
-    static func token(_ prefix: String, _ number: Int) -> String {
-        let tail = String(format: "%016x", number)
-        return prefix + String(repeating: "e", count: 64 - prefix.count - tail.count) + tail
-    }
 
     static let passType = "pass.com.example.test"
 }
@@ -90,9 +25,8 @@ struct PushTestPKI {
     let rogueCert: String
     let rogueKey: String
 
-    init(in scratch: PushScratch) throws {
-        let dir = scratch.url.path
-        func make(_ args: [String]) throws { try PushTestTools.run("openssl", args, in: dir) }
+    init(in scratch: TempDir) throws {
+        func make(_ args: [String]) throws { try CLI.check("openssl", args, cwd: scratch.url) }
         // The CA (ca.pem, ca.key) and the server certificate for 127.0.0.1 are the shared test ones; the client
         // certificates below are signed by that CA, the rogue one by a CA of its own.
         let server = try TestServerCertificate(folder: scratch.url)

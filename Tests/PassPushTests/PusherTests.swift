@@ -5,17 +5,17 @@ import Testing
 import PassMintTestSupport
 
 /// The Pusher over an in-memory outbox, sending to PushTestServer.py.
-@Suite("Pusher", .serialized, .enabled(if: PushTestTools.pythonWithH2 != nil, "needs python3 with h2 (pip install h2)"))
+@Suite("Pusher", .serialized, .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
 struct PusherTests {
     struct Setup {
-        let scratch: PushScratch
+        let scratch: TempDir
         let pki: PushTestPKI
         let server: PushScriptServer
 
         init() throws {
-            scratch = try PushScratch()
+            scratch = try TempDir()
             pki = try PushTestPKI(in: scratch)
-            server = try PushScriptServer(python: PushTestTools.pythonWithH2!, pki: pki, scratch: scratch)
+            server = try PushScriptServer(python: TestTools.pythonWithH2!, pki: pki, scratch: scratch)
         }
     }
 
@@ -24,11 +24,11 @@ struct PusherTests {
         let setup = try Setup()
         defer { setup.server.stop() }
         let outbox = PushMemoryOutbox()
-        let good = (0..<5).map { PushTestTools.token("aa", $0) }
+        let good = (0..<5).map { pushToken("aa", $0) }
         let goodIDs = outbox.enqueue(good)
-        let gone = outbox.enqueue([PushTestTools.token("410", 1), PushTestTools.token("400b", 2), "zz-not-hex"])
-        let busy = outbox.enqueue([PushTestTools.token("429", 3)])[0]
-        let refused = outbox.enqueue([PushTestTools.token("403", 4)])[0]
+        let gone = outbox.enqueue([pushToken("410", 1), pushToken("400b", 2), "zz-not-hex"])
+        let busy = outbox.enqueue([pushToken("429", 3)])[0]
+        let refused = outbox.enqueue([pushToken("403", 4)])[0]
         let recorder = PushRecorder()
         let pusher = try Pusher(
             outbox: outbox, configuration: setup.pki.configuration(port: setup.server.port),
@@ -36,7 +36,7 @@ struct PusherTests {
             // (lease expiry has its own tests).
             options: Pusher.Options(lease: 600, pollInterval: 0.05), onResult: recorder.onResult, log: recorder.log)
         pusher.start()
-        let finished = await PushTestTools.waitUntil {
+        let finished = await waitUntil {
             outbox.completed.count + outbox.dropped.count + outbox.retried.count >= 10
         }
         pusher.stop()
@@ -47,7 +47,7 @@ struct PusherTests {
         #expect(outbox.dropped.map(\.reason).sorted() == ["BadDeviceToken", "BadDeviceToken", "Unregistered"])
         #expect(
             Set(outbox.dropped.map(\.pushToken)) == [
-                PushTestTools.token("410", 1), PushTestTools.token("400b", 2), "zz-not-hex",
+                pushToken("410", 1), pushToken("400b", 2), "zz-not-hex",
             ])
         let retries = outbox.retried
         let busyRetry = try #require(retries.first { $0.id == busy })
@@ -69,13 +69,13 @@ struct PusherTests {
         // Push tokens are never logged in full.
         let logged = recorder.logLines.joined(separator: "\n")
         #expect(!logged.isEmpty)
-        for token in [PushTestTools.token("410", 1), PushTestTools.token("403", 4)] {
+        for token in [pushToken("410", 1), pushToken("403", 4)] {
             #expect(!logged.contains(token))
             #expect(logged.contains(PushToken.redacted(token)))
         }
         // stop() joined the thread: a wake afterwards finds no thread to claim rows.
         let claims = outbox.claims
-        outbox.enqueue([PushTestTools.token("aa", 99)])
+        outbox.enqueue([pushToken("aa", 99)])
         pusher.wake()
         pusher.stop()
         #expect(outbox.claims == claims)
@@ -88,7 +88,7 @@ struct PusherTests {
         // The pusher's clock is moved by hand: each retry comes due when the clock passes it, not after real seconds.
         let clock = TestClock()
         let outbox = PushMemoryOutbox(clock: clock.closure)
-        let id = outbox.enqueue([PushTestTools.token("500", 1)])[0]
+        let id = outbox.enqueue([pushToken("500", 1)])[0]
         let policy = PushRetryPolicy(initialDelay: 30, jitter: 0)
         let pusher = try Pusher(
             outbox: outbox, configuration: setup.pki.configuration(port: setup.server.port),
@@ -96,7 +96,7 @@ struct PusherTests {
         pusher.start()
         var delays: [TimeInterval] = []
         for attempt in 1...3 {
-            #expect(await PushTestTools.waitUntil { outbox.retried.count >= attempt })
+            #expect(await waitUntil { outbox.retried.count >= attempt })
             guard let retry = outbox.retried.last else { break }
             delays.append(retry.at.timeIntervalSince(retry.recordedAt))
             // Not due before its time: nothing more is claimed until the clock reaches it.
@@ -120,10 +120,10 @@ struct PusherTests {
             outbox: outbox, configuration: setup.pki.configuration(port: setup.server.port),
             options: Pusher.Options(pollInterval: 30), log: { _ in })
         pusher.start()
-        #expect(await PushTestTools.waitUntil(timeout: 5) { outbox.claims >= 1 })
-        let ids = outbox.enqueue([PushTestTools.token("ab", 1)])
+        #expect(await waitUntil(timeout: 5) { outbox.claims >= 1 })
+        let ids = outbox.enqueue([pushToken("ab", 1)])
         pusher.wake()
-        #expect(await PushTestTools.waitUntil(timeout: 5) { outbox.completed == ids })
+        #expect(await waitUntil(timeout: 5) { outbox.completed == ids })
         let started = Date()
         pusher.stop()
         #expect(Date().timeIntervalSince(started) < 5, "stop() interrupts the 30 s poll wait")
@@ -136,9 +136,9 @@ struct PusherTests {
         let policy = PushRetryPolicy(maxFailedAttempts: 1)
         let configuration = setup.pki.configuration(port: setup.server.port)
         let abandoning = PushMemoryOutbox()
-        let first = abandoning.enqueue([PushTestTools.token("403", 1)])
+        let first = abandoning.enqueue([pushToken("403", 1)])
         let plainBase = PushMemoryOutbox()
-        let second = plainBase.enqueue([PushTestTools.token("403", 2)])
+        let second = plainBase.enqueue([pushToken("403", 2)])
         for (outbox, memory) in [
             (abandoning as any PushOutbox, abandoning), (PushPlainOutbox(base: plainBase), plainBase),
         ] {
@@ -146,7 +146,7 @@ struct PusherTests {
                 outbox: outbox, configuration: configuration,
                 options: Pusher.Options(pollInterval: 0.02, retryPolicy: policy), log: { _ in })
             pusher.start()
-            #expect(await PushTestTools.waitUntil { memory.pending == 0 })
+            #expect(await waitUntil { memory.pending == 0 })
             pusher.stop()
         }
         #expect(abandoning.abandoned == first)
@@ -160,13 +160,13 @@ struct PusherTests {
         let setup = try Setup()
         setup.server.stop()
         let outbox = PushMemoryOutbox()
-        outbox.enqueue((0..<3).map { PushTestTools.token("ab", $0) })
+        outbox.enqueue((0..<3).map { pushToken("ab", $0) })
         let recorder = PushRecorder()
         let pusher = try Pusher(
             outbox: outbox, configuration: setup.pki.configuration(port: setup.server.port),
             options: Pusher.Options(pollInterval: 0.02), onResult: recorder.onResult, log: recorder.log)
         pusher.start()
-        let retried = await PushTestTools.waitUntil { outbox.retried.count >= 3 }
+        let retried = await waitUntil { outbox.retried.count >= 3 }
         pusher.stop()
         #expect(retried)
         #expect(outbox.pending == 3)

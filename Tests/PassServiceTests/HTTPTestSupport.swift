@@ -70,23 +70,13 @@ final class LiveService {
         for header in extraHeaders { arguments += ["-H", header] }
         if pathAsIs { arguments.append("--path-as-is") }
         if method == "HEAD" { arguments = arguments.filter { $0 != "-X" && $0 != "HEAD" } + ["-I"] }
-        var input: FileHandle?
         if let body {
             let requestFile = fixture.directory.path("request-\(UUID().uuidString)")
             _ = FileManager.default.createFile(atPath: requestFile, contents: Data(body))
             arguments += ["--data-binary", "@\(requestFile)"]
-            input = nil
         }
         arguments.append("http://127.0.0.1:\(port)\(path)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try CLI.run("/usr/bin/curl", arguments).output
         let responseBody = (try? Data(contentsOf: URL(fileURLWithPath: bodyFile))).map(Array.init) ?? []
         try? FileManager.default.removeItem(atPath: bodyFile)
         return Self.parse(String(decoding: data, as: UTF8.self), body: responseBody)
@@ -153,19 +143,8 @@ extension LiveService {
     /// closes it or `timeout` (whole seconds, at least 1) passes; `hangUp` closes right after sending instead.
     @discardableResult
     func raw(_ bytes: [UInt8], timeout: TimeInterval = 10, hangUp: Bool = false) throws -> RawExchange {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
+        guard let fd = connectLoopback(port: port) else { throw POSIXError(.ECONNREFUSED) }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
@@ -192,11 +171,6 @@ extension LiveService {
 
     /// Waits until the server holds no request state (every request ended, however it ended).
     func settles(timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if service.openRequests == 0 { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return service.openRequests == 0
+        waitUntil(timeout: timeout) { service.openRequests == 0 }
     }
 }

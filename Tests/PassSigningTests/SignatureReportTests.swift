@@ -65,12 +65,11 @@ struct SignatureReportTests {
 
     @Test(
         "Apple's sample StoreCard signature verifies",
-        .enabled(
-            if: TestSupport.fixturesAvailable,
-            "fixtures folder ../shared/fixtures is absent"))
+        .enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures))
     func appleSample() throws {
-        let signature = try TestSupport.unzipEntry(TestSupport.storeCardSample, "signature")
-        let manifest = try TestSupport.unzipEntry(TestSupport.storeCardSample, "manifest.json")
+        let file = try #require(PackagePaths.fixture("pkpass/apple-sample__StoreCard.pkpass"))
+        let signature = try TestSupport.unzipEntry(file, "signature")
+        let manifest = try TestSupport.unzipEntry(file, "manifest.json")
         let report = try SignatureReport.inspect(signature: signature, content: manifest)
         #expect(report.digestValid, "\(report.verificationError ?? "")")
         #expect(report.digestAlgorithm == "sha1")
@@ -87,9 +86,9 @@ struct SignatureReportTests {
 
     @Test(
         "a G4-issued signer bundled with WWDR G1 verifies but its WWDR did not issue it",
-        .enabled(if: TestSupport.fixturesAvailable, "fixtures folder ../shared/fixtures is absent"))
+        .enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures))
     func wrongIntermediateSample() throws {
-        let file = TestSupport.fixturesDirectory + "/pkpass/ueman__boarding_pass_ui.pkpass"
+        let file = try #require(PackagePaths.fixture("pkpass/ueman__boarding_pass_ui.pkpass"))
         let report = try SignatureReport.inspect(
             signature: TestSupport.unzipEntry(file, "signature"),
             content: TestSupport.unzipEntry(file, "manifest.json"))
@@ -104,9 +103,9 @@ struct SignatureReportTests {
 
     @Test(
         "Apple's sample Event signature verifies too",
-        .enabled(if: TestSupport.fixturesAvailable, "fixtures folder ../shared/fixtures is absent"))
+        .enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures))
     func appleEventSample() throws {
-        let file = TestSupport.fixturesDirectory + "/pkpass/apple-sample__Event.pkpass"
+        let file = try #require(PackagePaths.fixture("pkpass/apple-sample__Event.pkpass"))
         let report = try SignatureReport.inspect(
             signature: TestSupport.unzipEntry(file, "signature"),
             content: TestSupport.unzipEntry(file, "manifest.json"))

@@ -58,11 +58,4 @@ enum TestSupport {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
-
-    /// ../shared/fixtures relative to the package root.
-    static let fixturesDirectory: String = (PackagePaths.fixtures ?? PackagePaths.root).path
-
-    static let storeCardSample = fixturesDirectory + "/pkpass/apple-sample__StoreCard.pkpass"
-
-    static var fixturesAvailable: Bool { FileManager.default.fileExists(atPath: storeCardSample) }
 }

@@ -186,10 +186,10 @@ struct PostgresChangeFeedTests {
         #expect(failure.withLock { $0 } == nil)
         try p.sql.execute("SELECT pg_notify('\(PostgresChangeFeed.channel)', current_schema() || ' m end')")
         var payloads: [String] = []
-        let deadline = Date().addingTimeInterval(10)
-        while !payloads.contains("\(schema) m end"), Date() < deadline {
+        try waitUntil(timeout: 10) {
             payloads += try listener.awaitNotifications(timeoutMilliseconds: 100)
                 .filter { $0.payload.hasPrefix(schema + " ") }.map(\.payload)
+            return payloads.contains("\(schema) m end")
         }
         #expect(payloads == ["\(schema) d d1", "\(schema) m end"])
     }
@@ -208,10 +208,10 @@ struct PostgresChangeFeedTests {
         try p.sql.execute("SELECT pg_notify('\(PostgresChangeFeed.channel)', current_schema() || ' m end')")
         // Everything committed before the marker arrives before it: read up to it, then compare.
         var payloads: [String] = []
-        let deadline = Date().addingTimeInterval(10)
-        while !payloads.contains("\(schema) m end"), Date() < deadline {
+        try waitUntil(timeout: 10) {
             payloads += try listener.awaitNotifications(timeoutMilliseconds: 100)
                 .filter { $0.payload.hasPrefix(schema + " ") }.map(\.payload)
+            return payloads.contains("\(schema) m end")
         }
         #expect(
             payloads == ["d d1", "p A", "o", "d d1", "m end"].map { "\(schema) \($0)" },

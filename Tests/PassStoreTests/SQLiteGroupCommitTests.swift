@@ -29,6 +29,15 @@ struct SQLiteGroupCommitTests {
         }
     }
 
+    /// The keys of `t` that `db` sees (its own uncommitted rows included).
+    private func keys(_ db: SQLiteConnection) throws -> Set<String> {
+        try db.withStatement("SELECT k FROM t") { s in
+            var keys: Set<String> = []
+            while try s.step() { keys.insert(s.string(0)) }
+            return keys
+        }
+    }
+
     @Test("writes from 32 threads at once are all committed and each gets its own result")
     func manyWriters() throws {
         let directory = try TempDir()
@@ -56,49 +65,75 @@ struct SQLiteGroupCommitTests {
         #expect(try count(pool) == 800)
     }
 
-    @Test("a write that fails inside a group rolls back only its own changes; the others of the group commit")
-    func failureIsolated() throws {
+    /// One round: a leader's write is held open while w0, w1, then w2 (which fails), then w3, w4 queue behind
+    /// it. Each write records the rows its transaction holds uncommitted when it starts: those it sees on the
+    /// write connection that a reader does not see yet, that is, the writes before it in its group.
+    private func refusedWriteRound(_ pool: SQLiteConnectionPool) throws -> (
+        outcomes: [String: Bool], uncommittedBefore: [String: Set<String>]
+    ) {
         struct Refused: Error {}
-        let directory = try TempDir()
-        let pool = try pool(directory)
         let holding = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let group = DispatchGroup()
-        // A leader whose write is held open, so that the next five writes queue up and form one group.
-        group.enter()
+        let queued = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        done.enter()
         Thread {
             _ = try? pool.write { db in
                 try insert(db, "leader", 0)
                 holding.signal()
                 release.wait()
             }
-            group.leave()
+            done.leave()
         }.start()
         holding.wait()
         let outcomes = Mutex<[String: Bool]>([:])
-        for i in 0..<5 {
-            group.enter()
-            Thread {
-                let ok: Bool
-                do {
-                    try pool.write { db in
-                        try insert(db, "w\(i)", i)
-                        if i == 2 { throw Refused() }
+        let uncommitted = Mutex<[String: Set<String>]>([:])
+        for order in [[0, 1], [2], [3, 4]] {
+            for i in order {
+                done.enter()
+                Thread {
+                    queued.signal()
+                    let ok: Bool
+                    do {
+                        try pool.write { db in
+                            let seen = try keys(db).subtracting(try pool.withConnection { try keys($0) })
+                            uncommitted.withLock { $0["w\(i)"] = seen }
+                            try insert(db, "w\(i)", i)
+                            if i == 2 { throw Refused() }
+                        }
+                        ok = true
+                    } catch {
+                        ok = false
                     }
-                    ok = true
-                } catch {
-                    ok = false
-                }
-                outcomes.withLock { $0["w\(i)"] = ok }
-                group.leave()
-            }.start()
+                    outcomes.withLock { $0["w\(i)"] = ok }
+                    done.leave()
+                }.start()
+            }
+            for _ in order { queued.wait() }
         }
-        Thread.sleep(forTimeInterval: 0.2)
         release.signal()
-        group.wait()
-        #expect(outcomes.withLock { $0 } == ["w0": true, "w1": true, "w2": false, "w3": true, "w4": true])
-        #expect(try count(pool) == 5)
-        #expect(try count(pool, where: "k = 'w2'") == 0)
+        done.wait()
+        return (outcomes.withLock { $0 }, uncommitted.withLock { $0 })
+    }
+
+    @Test("a write that fails inside a group rolls back only its own changes; the others of the group commit")
+    func failureIsolated() throws {
+        // The writes queue behind the held leader within microseconds of starting, but nothing outside the pool
+        // can see a queue: rounds repeat until the refused write is seen sharing its transaction with earlier
+        // writes (they form one group), and every round must keep the refused write's rollback to itself.
+        var grouped: Set<String> = []
+        for _ in 0..<20 where grouped.isEmpty {
+            let directory = try TempDir()
+            let pool = try pool(directory)
+            let round = try refusedWriteRound(pool)
+            #expect(round.outcomes == ["w0": true, "w1": true, "w2": false, "w3": true, "w4": true])
+            #expect(try count(pool) == 5)
+            #expect(try count(pool, where: "k = 'w2'") == 0)
+            grouped = round.uncommittedBefore["w2"] ?? []
+            // The writes w2 shared its transaction with were committed by that same transaction.
+            for key in grouped { #expect(try count(pool, where: "k = '\(key)'") == 1, "\(key)") }
+        }
+        #expect(!grouped.isEmpty, "in 20 rounds the refused write never shared a transaction: no group formed")
     }
 
     @Test("with background checkpoints the log is copied into the database file while the store stays open")
@@ -115,9 +150,8 @@ struct SQLiteGroupCommitTests {
         #expect(try count(pool) == 4000)
         // 4,000 rows of ~200 bytes need ~200 pages; the writer's own automatic checkpoint (1,000 pages) would
         // not have run yet, so a grown file shows the checkpoint thread did it.
-        let deadline = Date().addingTimeInterval(20)  // a liveness wait: returns as soon as the file grew
-        while try fileSize(file) <= before + 500_000, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(try fileSize(file) > before + 500_000)
+        let grown = try waitUntil(timeout: 20) { try fileSize(file) > before + 500_000 }
+        #expect(grown, "the database file is still \((try? fileSize(file)) ?? -1) bytes")
     }
 
     private func fileSize(_ path: String) throws -> Int {

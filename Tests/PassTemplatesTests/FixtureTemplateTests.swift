@@ -3,13 +3,13 @@ import Testing
 @testable import PassTemplates
 
 /// Real template folders from `../shared/fixtures/templates` (skipped when the folder is absent).
-@Suite("Fixture templates", .enabled(if: Paths.fixturesPresent, "../shared/fixtures/templates is absent; skipped"))
+@Suite("Fixture templates", .enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures))
 struct FixtureTemplateTests {
     static let names = ["apple-BoardingPass", "apple-Event", "apple-StoreCard", "django-walletpass-StoreCard"]
 
     @Test("every fixture template loads and renders as a plain .pass folder", arguments: names)
     func loadsAndRenders(name: String) throws {
-        let template = try Template.load(directory: Paths.fixtureTemplates + "/" + name)
+        let template = try Template.load(directory: try #require(PackagePaths.fixture("templates/\(name)")))
         #expect(template.fields.isEmpty)
         #expect(template.hasLiteralSerialNumber)
         #expect(template.warnings.isEmpty)
@@ -27,7 +27,7 @@ struct FixtureTemplateTests {
 
     @Test("apple-BoardingPass: trailing commas are reported as leniencies")
     func boardingPassLeniencies() throws {
-        let template = try Template.load(directory: Paths.fixtureTemplates + "/apple-BoardingPass")
+        let template = try Template.load(directory: try #require(PackagePaths.fixture("templates/apple-BoardingPass")))
         #expect(!template.leniencies.isEmpty)
         #expect(template.leniencies.allSatisfy { $0.kind == .trailingComma })
         #expect(template.leniencies.contains { $0.path == "boardingPass.auxiliaryFields[3]" })
@@ -35,7 +35,8 @@ struct FixtureTemplateTests {
 
     @Test("django-walletpass: two localizations with the same keys, written as UTF-16LE with BOM")
     func djangoLocalizations() throws {
-        let template = try Template.load(directory: Paths.fixtureTemplates + "/django-walletpass-StoreCard")
+        let template = try Template.load(
+            directory: try #require(PackagePaths.fixture("templates/django-walletpass-StoreCard")))
         #expect(template.localizations == ["en.lproj", "es.lproj"])
         let pass = try template.render(template.resolve([:]), context: RenderContext())
         let en = try #require(pass.file("en.lproj/pass.strings"))

@@ -3,16 +3,22 @@ import PassModel
 import Testing
 @testable import PassTemplates
 
-/// The templates under `Templates/` must work with no record values at all (DESIGN.md contract).
+/// The templates under `Templates/` must work with no record values at all (DESIGN.md contract). They ship with
+/// the package, so a missing one fails these tests; none is skipped.
 @Suite("Shipped templates")
 struct ShippedTemplateTests {
+    /// `Templates/<name>`, loaded; fails the test when the package lacks it.
+    private func shipped(_ name: String) throws -> Template {
+        let directory = PackagePaths.template(name)
+        try #require(
+            FileManager.default.fileExists(atPath: directory + "/pass.json"),
+            "Templates/\(name)/pass.json is missing: the package ships this template")
+        return try Template.load(directory: directory)
+    }
+
     @Test("each shipped template renders from defaults alone", arguments: ["loyalty", "status", "event"])
     func rendersFromDefaults(name: String) throws {
-        guard Paths.shippedTemplatePresent(name) else {
-            print("Templates/\(name) is not present yet; skipped")
-            return
-        }
-        let template = try Template.load(directory: Paths.shippedTemplate(name))
+        let template = try shipped(name)
         #expect(template.hasTemplateJSON)
         #expect(template.warnings.isEmpty, "\(template.warnings)")
         #expect(template.leniencies.isEmpty)
@@ -27,8 +33,7 @@ struct ShippedTemplateTests {
 
     @Test("status: Gold and Platinum change colours and thumbnail")
     func statusTiers() throws {
-        guard Paths.shippedTemplatePresent("status") else { return }
-        let template = try Template.load(directory: Paths.shippedTemplate("status"))
+        let template = try shipped("status")
         #expect(template.tierField == "tier")
         let context = RenderContext(serialNumber: "1")
         let silver = try template.render(template.resolve(["tier": "Silver"]), context: context)
@@ -42,8 +47,7 @@ struct ShippedTemplateTests {
     @Test(
         "status: a poster generic membership pass with its generic fallback, per-tier artwork and two featured actions")
     func statusPoster() throws {
-        guard Paths.shippedTemplatePresent("status") else { return }
-        let template = try Template.load(directory: Paths.shippedTemplate("status"))
+        let template = try shipped("status")
         let context = RenderContext(serialNumber: "1")
         let silver = try template.render(template.resolve([:]), context: context)
         let gold = try template.render(template.resolve(["tier": "Gold", "milesToNextTier": "42"]), context: context)
@@ -68,8 +72,7 @@ struct ShippedTemplateTests {
 
     @Test("loyalty: an EAN-13 with a valid check digit first, then a QR fallback; two featured actions")
     func loyaltyBarcodes() throws {
-        guard Paths.shippedTemplatePresent("loyalty") else { return }
-        let template = try Template.load(directory: Paths.shippedTemplate("loyalty"))
+        let template = try shipped("loyalty")
         let pass = try template.render(template.resolve([:]), context: RenderContext(serialNumber: "1")).passJSON
         let barcodes = try #require(pass["barcodes"]?.arrayValue)
         #expect(barcodes.compactMap { $0["format"]?.stringValue } == ["PKBarcodeFormatEAN13", "PKBarcodeFormatQR"])
@@ -83,9 +86,7 @@ struct ShippedTemplateTests {
 
     @Test("designer-club.pkpasstemplate: personalized by key, tooling.json asks for the compatible fallback")
     func designerClub() throws {
-        let dir = Paths.packageRoot + "/Templates/designer-club.pkpasstemplate"
-        guard FileManager.default.fileExists(atPath: dir + "/pass.json") else { return }
-        let template = try Template.load(directory: dir)
+        let template = try shipped("designer-club.pkpasstemplate")
         #expect(template.isDesignerTemplate && template.generatesCompatiblePass && !template.hasTemplateJSON)
         #expect(template.warnings.isEmpty, "\(template.warnings)")
         for key in ["MEMBER_NAME", "MEMBER_ID", "TIER"] { #expect(template.keyFields.contains(key)) }

@@ -262,7 +262,7 @@ struct BatchMoreTests {
     @Test("tiers mixed in one batch: every pass carries its own tier's thumbnails, listed with their SHA-1")
     func tierImagesPerRecord() throws {
         let tmp = try TempDir()
-        let status = CLI.root.appendingPathComponent("Templates/status").path
+        let status = PackagePaths.template("status")
         let tiers = ["Silver", "Gold", "Platinum", "Gold", "Silver", "Platinum", "Gold", "Silver"]
         var csv = "serialNumber,tier\n"
         for (i, tier) in tiers.enumerated() { csv += "T\(i),\(tier)\n" }
@@ -374,18 +374,12 @@ struct BatchMoreTests {
         let count = 1500
         try BatchTests.writeCSV(header: "memberName,points", count: count, to: tmp.path("in.csv")) { "M \($0),\($0)" }
         let args = Self.batchArgs(tmp, extra: ["--report", tmp.path("r.jsonl")])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = args
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, process.isRunning, Self.pkpasses(tmp.path("out")).count < 20 { usleep(2_000) }
+        let stderrPath = tmp.path("batch.err")
+        let process = try CLI.launch(args, stderrPath: stderrPath)
+        waitUntil(timeout: 60) { !process.isRunning || Self.pkpasses(tmp.path("out")).count >= 20 }
         kill(process.processIdentifier, SIGINT)
-        let said = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        let said = try String(contentsOfFile: stderrPath, encoding: .utf8)
         #expect(
             process.terminationReason == .exit && process.terminationStatus == 130,
             "\(process.terminationStatus): \(said)")

@@ -4,7 +4,7 @@ import Testing
 /// `passmint batch` end to end.
 @Suite("batch (end to end)")
 struct BatchTests {
-    static let loyalty = CLI.root.appendingPathComponent("Templates/loyalty").path
+    static let loyalty = PackagePaths.template("loyalty")
 
     static func writeCSV(_ text: String, to path: String) throws {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))

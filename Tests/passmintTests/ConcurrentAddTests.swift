@@ -14,7 +14,7 @@ struct ConcurrentAddTests {
 
     @Test(
         "SQLite: 200 concurrent additions of 1 (CLI and admin API mixed) give start + 200, each change covers every device once; --set points=+10 exits 1 and changes nothing",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)),
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing),
         .timeLimit(.minutes(5)))
     func sqlite() throws {
         try Self.run(postgres: nil)
@@ -22,7 +22,7 @@ struct ConcurrentAddTests {
 
     @Test(
         "PostgreSQL: 200 concurrent additions of 1 (CLI and admin API mixed) give start + 200, each change covers every device once; --set points=+10 exits 1 and changes nothing",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)),
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing),
         .enabled(if: TestPostgres.url != nil, Comment(rawValue: TestPostgres.skipReason)),
         .timeLimit(.minutes(5)))
     func postgres() throws {
@@ -50,7 +50,7 @@ struct ConcurrentAddTests {
 
     static func run(postgres: String?) throws {
         let f = try ServeFixture(
-            python: ServeTools.pythonWithH2, environment: ["PASSMINT_ADMIN_TOKEN": admin], postgres: postgres)
+            python: TestTools.pythonWithH2, environment: ["PASSMINT_ADMIN_TOKEN": admin], postgres: postgres)
         defer { f.stop() }
         let pass = f.tmp.path("add.pkpass")
         let issued = try CLI.passmint(
@@ -62,7 +62,7 @@ struct ConcurrentAddTests {
         let token = try #require(try ServeTools.passJSON(pass)["authenticationToken"] as? String)
         for device in 0..<2 {
             let reply = try f.register(
-                device: "adder\(device)", serial: serial, token: token, pushToken: ServeTools.token("ad", device))
+                device: "adder\(device)", serial: serial, token: token, pushToken: pushToken("ad", device))
             try #require(reply.status == 201, "\(reply.text)")
         }
         let start = try stored(f)
@@ -113,14 +113,14 @@ struct ConcurrentAddTests {
         }
         // Every queued push is delivered once (the stand-in saw as many pushes as rows were queued), both devices.
         let queuedTotal = done.reduce(0) { $0 + $1.queued }
-        let drained = try ServeTools.waitUntil(timeout: 60) {
+        let drained = try waitUntil(timeout: 60) {
             let outbox = try f.count("push_outbox")
             return try outbox == 0 && f.apnsRequests().count >= queuedTotal
         }
         let outboxLeft = try f.count("push_outbox"), pushesSeen = try f.apnsRequests().count
         #expect(drained, "outbox \(outboxLeft), pushes \(pushesSeen) of \(queuedTotal)")
         #expect(try f.apnsRequests().count == queuedTotal)
-        #expect(try f.pushedTokens() == [ServeTools.token("ad", 0), ServeTools.token("ad", 1)])
+        #expect(try f.pushedTokens() == [pushToken("ad", 0), pushToken("ad", 1)])
     }
 
     /// What the concurrent callers need of the fixture.

@@ -85,7 +85,7 @@ struct DeploymentNginxTests {
         defer { proxy.stop(grace: 2) }
         let base = "https://127.0.0.1:\(port)"
         let tls = ["--cacert", certificate.ca, "--http2"]
-        let up = try ServeTools.waitUntil(timeout: 20) {
+        let up = try waitUntil(timeout: 20) {
             (try? f.http("GET", "/healthz", base: base, curlOptions: tls)) != nil
         }
         try #require(
@@ -98,7 +98,7 @@ struct DeploymentNginxTests {
             try f.http(
                 "POST", "/v1/devices/ngx\(i)/registrations/\(ServeTools.passType)/NGINX-1",
                 headers: ["Authorization": "ApplePass \(token)"],
-                body: #"{"pushToken":"\#(ServeTools.token("ab", i))"}"#, base: base, curlOptions: tls
+                body: #"{"pushToken":"\#(pushToken("ab", i))"}"#, base: base, curlOptions: tls
             ).status
         }
         func download() throws -> HTTPReply {

@@ -5,7 +5,7 @@ import Testing
 /// `batch`, checked with `unzip`, `openssl cms -verify` and Python's zipfile (independent of PassMint).
 @Suite("Pass Designer templates (end to end)")
 struct DesignerTemplateTests {
-    static let club = CLI.root.appendingPathComponent("Templates/designer-club.pkpasstemplate").path
+    static let club = PackagePaths.template("designer-club.pkpasstemplate")
     static let keys = ["MEMBER_NAME", "MEMBER_ID", "TIER"]
 
     /// pass.json of a .pkpass, read with `unzip -p`.

@@ -45,7 +45,7 @@ struct GenerateTests {
         let tmp = try TempDir()
         let out = tmp.path("\(name).pkpass")
         let result = try CLI.passmint(
-            ["generate", "--template", CLI.root.appendingPathComponent("Templates/\(name)").path, "--out", out]
+            ["generate", "--template", PackagePaths.template(name), "--out", out]
                 + DevIdentity.signingArgs)
         #expect(result.status == 0, "generate failed: \(result.stderr)")
         let dir = try Self.checkSignedPass(out, in: tmp)
@@ -57,7 +57,7 @@ struct GenerateTests {
 
     @Test(
         "every fixture template folder signs as it is",
-        .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
+        .enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures))
     func fixtureTemplates() throws {
         let fixtures = try #require(CLI.fixtures)
         let folder = fixtures.appendingPathComponent("templates")
@@ -91,7 +91,7 @@ struct GenerateTests {
         let evil = #"","voided":true,"x":""#
         let result = try CLI.passmint(
             [
-                "generate", "--template", CLI.root.appendingPathComponent("Templates/status").path,
+                "generate", "--template", PackagePaths.template("status"),
                 "--set", "memberName=\(evil)", "--out", out,
             ] + DevIdentity.signingArgs)
         #expect(result.status == 0, "\(result.stderr)")
@@ -106,7 +106,7 @@ struct GenerateTests {
     @Test("a bad value exits 1 naming the field; a missing identity exits 3; bad usage exits 2")
     func exitCodes() throws {
         let tmp = try TempDir()
-        let template = CLI.root.appendingPathComponent("Templates/status").path
+        let template = PackagePaths.template("status")
         let bad = try CLI.passmint(
             ["generate", "--template", template, "--set", "milesToNextTier=lots", "--out", tmp.path("a.pkpass")]
                 + DevIdentity.signingArgs)
@@ -130,7 +130,7 @@ struct GenerateTests {
             let out = tmp.path("\(tier).pkpass")
             let result = try CLI.passmint(
                 [
-                    "generate", "--template", CLI.root.appendingPathComponent("Templates/status").path,
+                    "generate", "--template", PackagePaths.template("status"),
                     "--set", "tier=\(tier)", "--out", out,
                 ] + DevIdentity.signingArgs)
             #expect(result.status == 0, "\(result.stderr)")
@@ -147,7 +147,7 @@ struct GenerateTests {
         let tmp = try TempDir()
         let result = try CLI.passmint(
             [
-                "generate", "--template", CLI.root.appendingPathComponent("Templates/loyalty").path, "--serial", serial,
+                "generate", "--template", PackagePaths.template("loyalty"), "--serial", serial,
                 "--out", tmp.path("x.pkpass"),
             ] + DevIdentity.signingArgs)
         #expect(result.status == 1, "\(result.stderr)")

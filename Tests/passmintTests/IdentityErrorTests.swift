@@ -8,7 +8,7 @@ struct IdentityErrorTests {
     {
         try CLI.passmint(
             [
-                "generate", "--template", CLI.root.appendingPathComponent("Templates/loyalty").path, "--out",
+                "generate", "--template", PackagePaths.template("loyalty"), "--out",
                 tmp.path("x.pkpass"),
             ] + identity, environment: environment)
     }

@@ -29,9 +29,9 @@ struct MemberReissueTests {
 
     @Test(
         "second run with ten members' points changed: tokens kept, a registered device downloads the update with its old token and is pushed once, unchanged members are not pushed, the report says updated/unchanged",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func secondRunUpdates() throws {
-        let f = try ServeFixture(python: ServeTools.pythonWithH2)
+        let f = try ServeFixture(python: TestTools.pythonWithH2)
         defer { f.stop() }
         let csv = f.tmp.path("members.csv"), out = f.tmp.path("passes")
         func batch(_ report: String) throws -> CLI.Result {
@@ -55,7 +55,7 @@ struct MemberReissueTests {
         for i in 0..<12 {
             let reply = try f.register(
                 device: "phone\(i)", serial: Self.serials[i], token: tokens[Self.serials[i]]!,
-                pushToken: ServeTools.token("c", i))
+                pushToken: pushToken("c", i))
             #expect(reply.status == 201, "\(reply.text)")
         }
 
@@ -98,8 +98,8 @@ struct MemberReissueTests {
         }
 
         // Pushed once per changed member's device; the unchanged members' devices get none.
-        let changed = Set((0..<10).map { ServeTools.token("c", $0) })
-        let delivered = try ServeTools.waitUntil(timeout: 30) {
+        let changed = Set((0..<10).map { pushToken("c", $0) })
+        let delivered = try waitUntil(timeout: 30) {
             let outbox = try f.count("push_outbox")
             return try changed.isSubset(of: f.pushedTokens()) && outbox == 0
         }
@@ -107,7 +107,7 @@ struct MemberReissueTests {
         #expect(delivered, "pushed: \(pushedNow), outbox \(outboxLeft)")
         let pushes = try f.apnsRequests().compactMap { ($0["path"] as? String)?.split(separator: "/").last }
         for token in changed { #expect(pushes.filter { $0 == token }.count == 1, "\(token)") }
-        for i in 10..<12 { #expect(!pushes.contains { $0 == ServeTools.token("c", i) }, "member \(i) was pushed") }
+        for i in 10..<12 { #expect(!pushes.contains { $0 == pushToken("c", i) }, "member \(i) was pushed") }
         #expect(try f.count("registrations") == 12)
     }
 }

@@ -4,7 +4,7 @@ import Testing
 /// Member photos end to end: `--set image.thumbnail`, CSV columns, image fields, `--images`, the store.
 @Suite("member photos (end to end)")
 struct PhotoTests {
-    static let status = CLI.root.appendingPathComponent("Templates/status").path
+    static let status = PackagePaths.template("status")
 
     static func sizes(_ entry: [String: Any]) -> [String: String] { entry["sizes"] as? [String: String] ?? [:] }
 
@@ -13,7 +13,7 @@ struct PhotoTests {
         let tmp = try TempDir()
         let count = 1000
         try FileManager.default.createDirectory(atPath: tmp.path("data/photos"), withIntermediateDirectories: true)
-        try PhotoTools.distinctJPEGs(count: count, in: tmp.path("data/photos"))
+        try TestPhotos.distinctJPEGs(count: count, in: tmp.path("data/photos"))
         try BatchTests.writeCSV(
             header: "serialNumber,memberName,tier,image.thumbnail", count: count, to: tmp.path("data/members.csv")
         ) {
@@ -29,9 +29,9 @@ struct PhotoTests {
         #expect(report.count == count)
         #expect(report.allSatisfy { $0["status"] as? String == "issued" })
         let passes = (0..<count).map { tmp.path("out/P\($0).pkpass") }
-        let inspected = try PhotoTools.inspect(passes)
+        let inspected = try PhotoEntries.inspect(passes)
         #expect(inspected.count == count)
-        #expect(inspected.allSatisfy { Self.sizes($0) == PhotoTools.thumbnailSizes })
+        #expect(inspected.allSatisfy { Self.sizes($0) == PhotoEntries.thumbnailSizes })
         #expect(inspected.allSatisfy { $0["manifestOK"] as? Bool == true })
         #expect(inspected.allSatisfy { ($0["stored"] as? [String: Bool])?.values.allSatisfy { $0 } == true })
         let hashes = Set(inspected.compactMap { ($0["sha1"] as? [String: String])?["thumbnail.png"] })
@@ -45,12 +45,12 @@ struct PhotoTests {
         let tmp = try TempDir()
         let photos = tmp.path("data/photos")
         try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
-        try PhotoTools.run("convert", ["-size", "300x200", "plasma:", "-quality", "85", photos + "/ok.jpg"])
-        try PhotoTools.run("convert", ["-size", "200x300", "gradient:red-blue", photos + "/ok2.png"])
+        try CLI.check("convert", ["-size", "300x200", "plasma:", "-quality", "85", photos + "/ok.jpg"])
+        try CLI.check("convert", ["-size", "200x300", "gradient:red-blue", photos + "/ok2.png"])
         try Data("not a photo at all\n".utf8).write(to: URL(fileURLWithPath: photos + "/text.jpg"))
-        try PhotoTools.sixtyMegapixelPNG(photos + "/big.png")
-        try PhotoTools.pngBomb(photos + "/bomb.png")
-        try PhotoTools.run("convert", ["-size", "50x50", "xc:red", tmp.path("outside.jpg")])
+        try TestPhotos.sixtyMegapixelPNG(photos + "/big.png")
+        try TestPhotos.writePNGBomb(photos + "/bomb.png")
+        try CLI.check("convert", ["-size", "50x50", "xc:red", tmp.path("outside.jpg")])
         try FileManager.default.createSymbolicLink(
             atPath: photos + "/link.jpg", withDestinationPath: tmp.path("outside.jpg"))
         let rows = [
@@ -86,8 +86,8 @@ struct PhotoTests {
         #expect(failed[8]?.contains("photos/link.jpg") == true && failed[8]?.contains("outside") == true)
         let made = try FileManager.default.contentsOfDirectory(atPath: tmp.path("out")).sorted()
         #expect(made == ["S2.pkpass", "S9.pkpass"], "only the good records have passes, and no temporary file is left")
-        let inspected = try PhotoTools.inspect([tmp.path("out/S2.pkpass"), tmp.path("out/S9.pkpass")])
-        #expect(inspected.allSatisfy { Self.sizes($0) == PhotoTools.thumbnailSizes })
+        let inspected = try PhotoEntries.inspect([tmp.path("out/S2.pkpass"), tmp.path("out/S9.pkpass")])
+        #expect(inspected.allSatisfy { Self.sizes($0) == PhotoEntries.thumbnailSizes })
     }
 
     @Test("an image field of template.json, --images DIR for a CSV, and --data paths from the data file's folder")
@@ -106,7 +106,7 @@ struct PhotoTests {
         try JSONSerialization.data(withJSONObject: json).write(to: tj)
         try FileManager.default.createDirectory(atPath: tmp.path("pictures"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: tmp.path("records"), withIntermediateDirectories: true)
-        try PhotoTools.run("convert", ["-size", "400x300", "plasma:", tmp.path("pictures/ada.jpg")])
+        try CLI.check("convert", ["-size", "400x300", "plasma:", tmp.path("pictures/ada.jpg")])
         try BatchTests.writeCSV("serialNumber,photo\nF1,ada.jpg\n", to: tmp.path("records/in.csv"))
         let batch = try CLI.passmint(
             [
@@ -126,7 +126,7 @@ struct PhotoTests {
         #expect(error.contains("ada.jpg") && error.contains("does not exist"), "\(error)")
 
         // generate --data: the data file's folder is the base for its values.
-        try PhotoTools.run("cp", [tmp.path("pictures/ada.jpg"), tmp.path("records/ada.jpg")])
+        try CLI.check("cp", [tmp.path("pictures/ada.jpg"), tmp.path("records/ada.jpg")])
         try Data(#"{"image.thumbnail": "ada.jpg", "memberName": "Ada"}"#.utf8).write(
             to: URL(fileURLWithPath: tmp.path("records/ada.json")))
         let generated = try CLI.passmint(
@@ -136,8 +136,8 @@ struct PhotoTests {
             ]
                 + DevIdentity.signingArgs, cwd: tmp.url)
         #expect(generated.status == 0, "\(generated.stderr)")
-        let inspected = try PhotoTools.inspect([tmp.path("out/F1.pkpass"), tmp.path("ada.pkpass")])
-        #expect(inspected.allSatisfy { Self.sizes($0) == PhotoTools.thumbnailSizes })
+        let inspected = try PhotoEntries.inspect([tmp.path("out/F1.pkpass"), tmp.path("ada.pkpass")])
+        #expect(inspected.allSatisfy { Self.sizes($0) == PhotoEntries.thumbnailSizes })
     }
 
     @Test("generate --db with a photo: serve re-renders it after the original is deleted; update replaces it")
@@ -146,7 +146,7 @@ struct PhotoTests {
         let fixture = try ServeFixture(python: nil, environment: ["PASSMINT_ADMIN_TOKEN": admin])
         let tmp = fixture.tmp
         try FileManager.default.createDirectory(atPath: tmp.path("photos"), withIntermediateDirectories: true)
-        try PhotoTools.run("convert", ["-size", "500x400", "plasma:", "-quality", "85", tmp.path("photos/ada.jpg")])
+        try CLI.check("convert", ["-size", "500x400", "plasma:", "-quality", "85", tmp.path("photos/ada.jpg")])
         let generated = try CLI.passmint(
             [
                 "generate", "--template", Self.status, "--db", fixture.db, "--web-service-url", fixture.base + "/",
@@ -156,7 +156,7 @@ struct PhotoTests {
         #expect(generated.status == 0, "\(generated.stderr)")
         #expect(try fixture.count("pass_images", where: "serial = 'PH1'") == 3)
         let token = try #require(try ServeTools.passJSON(tmp.path("PH1.pkpass"))["authenticationToken"] as? String)
-        let original = try #require(try PhotoTools.inspect([tmp.path("PH1.pkpass")]).first)
+        let original = try #require(try PhotoEntries.inspect([tmp.path("PH1.pkpass")]).first)
         try FileManager.default.removeItem(atPath: tmp.path("photos/ada.jpg"))
 
         let changed = try fixture.update("PH1", ["tier=Gold"])
@@ -164,14 +164,14 @@ struct PhotoTests {
         let served = try fixture.download(serial: "PH1", token: token)
         #expect(served.status == 200)
         try served.body.write(to: URL(fileURLWithPath: tmp.path("served.pkpass")))
-        let rerendered = try #require(try PhotoTools.inspect([tmp.path("served.pkpass")]).first)
-        #expect(Self.sizes(rerendered) == PhotoTools.thumbnailSizes)
+        let rerendered = try #require(try PhotoEntries.inspect([tmp.path("served.pkpass")]).first)
+        #expect(Self.sizes(rerendered) == PhotoEntries.thumbnailSizes)
         #expect(rerendered["sha1"] as? [String: String] == original["sha1"] as? [String: String])
         // The status template's Gold colour.
         #expect(try ServeTools.passJSON(tmp.path("served.pkpass"))["backgroundColor"] as? String == "rgb(122, 90, 20)")
         #expect(try ServeTools.opensslVerifies(tmp.path("served.pkpass"), tmp: tmp))
 
-        try PhotoTools.run("convert", ["-size", "300x300", "xc:teal", tmp.path("photos/new.png")])
+        try CLI.check("convert", ["-size", "300x300", "xc:teal", tmp.path("photos/new.png")])
         let replaced = try CLI.passmint(
             ["update", "PH1", "--db", fixture.db, "--set", "image.thumbnail=new.png", "--images", tmp.path("photos")]
                 + DevIdentity.signingArgs)
@@ -179,10 +179,10 @@ struct PhotoTests {
         let again = try fixture.download(serial: "PH1", token: token)
         #expect(again.status == 200)
         try again.body.write(to: URL(fileURLWithPath: tmp.path("again.pkpass")))
-        let updated = try #require(try PhotoTools.inspect([tmp.path("again.pkpass")]).first)
-        #expect(Self.sizes(updated) == PhotoTools.thumbnailSizes)
+        let updated = try #require(try PhotoEntries.inspect([tmp.path("again.pkpass")]).first)
+        #expect(Self.sizes(updated) == PhotoEntries.thumbnailSizes)
         let before = original["sha1"] as? [String: String] ?? [:], after = updated["sha1"] as? [String: String] ?? [:]
-        #expect(PhotoTools.thumbnailSizes.keys.allSatisfy { before[$0] != after[$0] })
+        #expect(PhotoEntries.thumbnailSizes.keys.allSatisfy { before[$0] != after[$0] })
 
         // A new photo must be inside the image folder too.
         let outside = try CLI.passmint(

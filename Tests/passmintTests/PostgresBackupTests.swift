@@ -36,7 +36,7 @@ struct PostgresBackupTests {
         try #require(tokens.count == 2)
         for (i, pair) in tokens.enumerated() {
             let reply = try original.register(
-                device: "bk\(i)", serial: pair[0], token: pair[1], pushToken: ServeTools.token("bb", i))
+                device: "bk\(i)", serial: pair[0], token: pair[1], pushToken: pushToken("bb", i))
             #expect(reply.status == 201)
         }
         let updated = try original.update("BK-1", ["tier=Gold"])

@@ -43,7 +43,7 @@ struct PreviewTests {
 
     @Test(
         "fixture passes and templates preview front and back, in every style they have",
-        .enabled(if: PackagePaths.hasFixtures, "needs ../shared/fixtures"),
+        .enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures),
         .enabled(if: tools, "needs chromium and zbarimg (scripts/install-deps)"))
     func fixtures() throws {
         let tmp = try TempDir()

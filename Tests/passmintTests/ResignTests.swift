@@ -23,14 +23,14 @@ struct ResignTests {
 
     @Test(
         "resign with a second identity: every stored pass then downloads signed by it, every registered device got one push",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func resignSQLite() throws {
         try Self.renewal(postgres: nil)
     }
 
     @Test(
         "resign on PostgreSQL: the same, with the store in PostgreSQL",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)),
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing),
         .enabled(if: TestPostgres.url != nil, Comment(rawValue: TestPostgres.skipReason)))
     func resignPostgres() throws {
         try Self.renewal(postgres: try TestPostgres.freshSchema())
@@ -42,7 +42,7 @@ struct ResignTests {
         let oldSerial = try ServeTools.certificateSerial(DevIdentity.directory + "/pass-cert.pem")
         #expect(renewed.serial != oldSerial)
         let f = try ServeFixture(
-            python: ServeTools.pythonWithH2, postgres: postgres,
+            python: TestTools.pythonWithH2, postgres: postgres,
             clientCAs: [keys.path("B/wwdr.pem"), keys.path("B/root-ca.pem")])
         // Four passes; devices 0 and 1 hold S1, device 2 holds S2 and S3 (one push wakes it for both), S4 none.
         var tokens: [String: String] = [:]
@@ -51,7 +51,7 @@ struct ResignTests {
         for (device, serial) in holdings {
             let reply = try f.register(
                 device: "device\(device)", serial: serial, token: tokens[serial]!,
-                pushToken: ServeTools.token("beef", device))
+                pushToken: pushToken("beef", device))
             #expect(reply.status == 201)
         }
         let tagsBefore = try f.count("passes", where: "tag > 0")
@@ -69,10 +69,10 @@ struct ResignTests {
 
         // Each registered device gets exactly one push: wait for all three, then for the outbox to drain (nothing
         // is left that could still be sent), and count.
-        let expected = Set((0..<3).map { ServeTools.token("beef", $0) })
-        let arrived = try ServeTools.waitUntil(timeout: 30) { try f.pushedTokens() == expected }
+        let expected = Set((0..<3).map { pushToken("beef", $0) })
+        let arrived = try waitUntil(timeout: 30) { try f.pushedTokens() == expected }
         try #require(arrived, "pushed: \((try? f.pushedTokens()) ?? []); serve: \(f.serve.stderr)")
-        #expect(try ServeTools.waitUntil(timeout: 20) { try f.count("push_outbox") == 0 })
+        #expect(try waitUntil(timeout: 20) { try f.count("push_outbox") == 0 })
         let paths = try f.apnsRequests().compactMap { $0["path"] as? String }
         #expect(paths.count == 3, "\(paths)")
         #expect(Set(paths).count == 3, "a device was pushed twice: \(paths)")
@@ -159,7 +159,7 @@ struct ResignTests {
         for (number, serial) in serials.enumerated() {
             let token = try f.generate(serial: serial).token
             let reply = try f.register(
-                device: "device\(number)", serial: serial, token: token, pushToken: ServeTools.token("cafe", number))
+                device: "device\(number)", serial: serial, token: token, pushToken: pushToken("cafe", number))
             #expect(reply.status == 201)
         }
         f.stop()
@@ -175,7 +175,7 @@ struct ResignTests {
         let args =
             ["resign", "--postgres", url, "--chunk-size", "3", "--report", report] + renewed.args
         let first = try CLI.launch(args)
-        let halfway = try ServeTools.waitUntil(timeout: 60) {
+        let halfway = try waitUntil(timeout: 60) {
             try TestPostgres.psql(url, "SELECT coalesce(max(position), 0) FROM bulk_progress") == "6"
                 && TestPostgres.psql(url, "SELECT count(*) FROM push_outbox") == "6"
         }
@@ -195,7 +195,7 @@ struct ResignTests {
         #expect(try TestPostgres.psql(url, "SELECT count(*) FROM passes WHERE tag <= \(maxTag)") == "0")
         #expect(try TestPostgres.psql(url, "SELECT count(*), count(DISTINCT push_token) FROM push_outbox") == "12|12")
         let tokens = try TestPostgres.psql(url, "SELECT push_token FROM push_outbox ORDER BY push_token")
-        #expect(tokens.split(separator: "\n").map(String.init) == (0..<12).map { ServeTools.token("cafe", $0) })
+        #expect(tokens.split(separator: "\n").map(String.init) == (0..<12).map { pushToken("cafe", $0) })
 
         let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]

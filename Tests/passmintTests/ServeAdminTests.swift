@@ -6,13 +6,13 @@ import Testing
 struct ServeAdminTests {
     @Test(
         "PATCH with the bearer token changes the tier and pushes to every device; GET shows registrations and history",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func patchAndShow() throws {
         let admin = (0..<4).map { _ in UUID().uuidString.replacingOccurrences(of: "-", with: "") }.joined()
-        let f = try ServeFixture(python: ServeTools.pythonWithH2, environment: ["PASSMINT_ADMIN_TOKEN": admin])
+        let f = try ServeFixture(python: TestTools.pythonWithH2, environment: ["PASSMINT_ADMIN_TOKEN": admin])
         defer { f.stop() }
         let (_, token) = try f.generate(serial: "ADM-1")
-        let pushes = [ServeTools.token("ad", 1), ServeTools.token("ad", 2)]
+        let pushes = [pushToken("ad", 1), pushToken("ad", 2)]
         for (number, push) in pushes.enumerated() {
             #expect(
                 try f.register(device: "adm\(number)", serial: "ADM-1", token: token, pushToken: push).status == 201)
@@ -44,7 +44,7 @@ struct ServeAdminTests {
         #expect(view["pushesQueued"] as? Int == 2)
         let tag = try #require(view["tag"] as? String)
         #expect(tag == (try ServeTools.sqlite(f.db, "select tag from passes where serial = 'ADM-1'")))
-        let delivered = try ServeTools.waitUntil(timeout: 20) { try f.apnsRequests().count >= 2 }
+        let delivered = try waitUntil(timeout: 20) { try f.apnsRequests().count >= 2 }
         try #require(delivered, "pushes at the stand-in: \((try? f.apnsRequests().count) ?? -1); \(f.serve.stderr)")
         #expect(Set(try f.apnsRequests().compactMap { $0["path"] as? String }) == Set(pushes.map { "/3/device/\($0)" }))
 
@@ -56,7 +56,7 @@ struct ServeAdminTests {
         #expect(header?["value"] as? String == "Gold")
 
         // GET: record, both registrations, and a push history with one sent push per device for the new tag.
-        let shown = try ServeTools.waitUntil(timeout: 10) {
+        let shown = try waitUntil(timeout: 10) {
             let view = try f.http("GET", path, headers: bearer).json()
             return (view["pushes"] as? [[String: Any]])?.filter { $0["result"] as? String == "sent" }.count == 2
         }

@@ -10,7 +10,7 @@ struct ServeAnswersTests {
         defer { f.stop() }
         let (_, token) = try f.generate(serial: "ANS-1")
         let wrong = String(token.reversed())
-        let push = ServeTools.token("ab", 1)
+        let push = pushToken("ab", 1)
 
         // Register: 401 with a wrong or missing token (nothing stored), 201, then 200.
         #expect(try f.register(device: "dev-a", serial: "ANS-1", token: wrong, pushToken: push).status == 401)
@@ -21,7 +21,7 @@ struct ServeAnswersTests {
         #expect(try f.register(device: "dev-a", serial: "ANS-1", token: token, pushToken: push).status == 201)
         #expect(try f.register(device: "dev-a", serial: "ANS-1", token: token, pushToken: push).status == 200)
         // Re-registering with a new push token replaces it.
-        let newPush = ServeTools.token("cd", 2)
+        let newPush = pushToken("cd", 2)
         #expect(try f.register(device: "dev-a", serial: "ANS-1", token: token, pushToken: newPush).status == 200)
         #expect(
             try ServeTools.sqlite(f.db, "select push_token from devices where device_library_id = 'dev-a'") == newPush)
@@ -98,19 +98,19 @@ struct ServeAnswersTests {
 
     @Test(
         "410 Unregistered from APNs deletes that device's registration; other devices keep theirs",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func unregisteredTokenIsDeleted() throws {
-        let f = try ServeFixture(python: ServeTools.pythonWithH2)
+        let f = try ServeFixture(python: TestTools.pythonWithH2)
         defer { f.stop() }
         let (_, token) = try f.generate(serial: "GONE-1")
-        let gone = ServeTools.token("410", 1), alive = ServeTools.token("beef", 2)
+        let gone = pushToken("410", 1), alive = pushToken("beef", 2)
         #expect(try f.register(device: "dev410", serial: "GONE-1", token: token, pushToken: gone).status == 201)
         #expect(try f.register(device: "devok", serial: "GONE-1", token: token, pushToken: alive).status == 201)
         #expect(try f.count("registrations") == 2)
 
         let update = try f.update("GONE-1", ["tier=Platinum"])
         #expect(update.status == 0 && update.stdout.contains("2 push(es) queued"), "\(update.stdout) \(update.stderr)")
-        let answered = try ServeTools.waitUntil(timeout: 20) { try f.count("push_outbox") == 0 }
+        let answered = try waitUntil(timeout: 20) { try f.count("push_outbox") == 0 }
         try #require(answered, "outbox not drained: \(f.serve.stderr)")
         let paths = try f.apnsRequests().compactMap { $0["path"] as? String }.sorted()
         #expect(paths == ["/3/device/\(gone)", "/3/device/\(alive)"].sorted())
@@ -124,7 +124,7 @@ struct ServeAnswersTests {
         #expect(try other.json()["serialNumbers"] as? [String] == ["GONE-1"])
         #expect(try ServeTools.sqlite(f.db, "select result from push_history order by result") == "dropped\nsent")
         // Only one push each: a 410 is never retried (with the outbox empty, nothing is left to send).
-        #expect(try ServeTools.waitUntil(timeout: 20) { try f.count("push_outbox") == 0 })
+        #expect(try waitUntil(timeout: 20) { try f.count("push_outbox") == 0 })
         #expect(try f.apnsRequests().count == 2)
     }
 }

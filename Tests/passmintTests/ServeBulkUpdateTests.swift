@@ -8,7 +8,7 @@ struct ServeBulkUpdateTests {
     static let admin = String(repeating: "b7", count: 24)
 
     /// `count` status passes BU000… (one issued with `generate --db`, the rest copies of its row made with
-    /// sqlite3), each registered on two devices with push tokens `ServeTools.token("b", i)`.
+    /// sqlite3), each registered on two devices with push tokens `pushToken("b", i)`.
     static func populate(_ f: ServeFixture, count: Int) throws {
         _ = try f.generate(serial: "BU000", set: ["tier=Silver", "milesToNextTier=0"])
         _ = try ServeTools.sqlite(
@@ -43,7 +43,7 @@ struct ServeBulkUpdateTests {
     /// Polls the job until it is done or failed; its last status.
     static func finished(_ f: ServeFixture, _ location: String) throws -> [String: Any] {
         var last: [String: Any] = [:]
-        _ = try ServeTools.waitUntil(timeout: 60) {
+        _ = try waitUntil(timeout: 60) {
             last = try f.http("GET", location, headers: ["Authorization": "Bearer \(admin)"]).json()
             return ["done", "failed"].contains(last["status"] as? String)
         }
@@ -52,9 +52,9 @@ struct ServeBulkUpdateTests {
 
     @Test(
         "a CSV of 200 rows, a tenth changing tier: 202 with a Location, done with the counts, one push per device of each changed pass",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func csvJob() throws {
-        let f = try ServeFixture(python: ServeTools.pythonWithH2, environment: ["PASSMINT_ADMIN_TOKEN": Self.admin])
+        let f = try ServeFixture(python: TestTools.pythonWithH2, environment: ["PASSMINT_ADMIN_TOKEN": Self.admin])
         defer { f.stop() }
         try Self.populate(f, count: 200)
         var csv = "serialNumber,tier,milesToNextTier\n"
@@ -82,8 +82,8 @@ struct ServeBulkUpdateTests {
         #expect(status["pushesQueued"] as? Int == 40)
 
         // Every device of a changed pass gets its push once; no other device gets one.
-        let expected = Set((0..<400).filter { ($0 / 2) % 10 == 0 }.map { "/3/device/\(ServeTools.token("b", $0))" })
-        let delivered = try ServeTools.waitUntil(timeout: 30) {
+        let expected = Set((0..<400).filter { ($0 / 2) % 10 == 0 }.map { "/3/device/\(pushToken("b", $0))" })
+        let delivered = try waitUntil(timeout: 30) {
             try f.apnsRequests().count >= 40 && f.count("push_outbox") == 0
         }
         try #require(delivered, "pushes at the stand-in: \((try? f.apnsRequests().count) ?? -1); \(f.serve.stderr)")

@@ -9,10 +9,10 @@ struct ServeCrashTests {
 
     @Test(
         "SIGKILL during a 5,000-device fan-out, restart: every registration kept, every device pushed at least once",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)),
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing),
         .timeLimit(.minutes(5)))
     func killDuringFanOut() throws {
-        let python = try #require(ServeTools.pythonWithH2)
+        let python = try #require(TestTools.pythonWithH2)
         let f = try ServeFixture(python: python)
         defer { f.stop() }
         let (_, token) = try f.generate(serial: "CRASH-1")
@@ -30,25 +30,24 @@ struct ServeCrashTests {
         // The change queues one push per device; kill serve as soon as the stand-in has seen the first of them.
         let updated = try f.update("CRASH-1", ["tier=Gold"])
         try #require(updated.status == 0, "\(updated.stderr)")
-        let started = try ServeTools.waitUntil(timeout: 60) { !(try f.pushedTokens()).isEmpty }
+        let started = try waitUntil(timeout: 60) { !(try f.pushedTokens()).isEmpty }
         try #require(started, "no push reached the stand-in: \(f.serve.stderr)")
         try f.killAndRestart()
         let beforeKill = try f.pushedTokens().count
         #expect(beforeKill < Self.devices, "the fan-out ended before the kill; the test proved nothing")
 
         // Pushes claimed by the killed process become due again when their lease ends (30 s).
-        let expected = Set((0..<Self.devices).map { ServeTools.token("cd", $0) })
-        let deadline = Date().addingTimeInterval(150)
-        var pushed = try f.pushedTokens()
-        while !expected.isSubset(of: pushed), Date() < deadline {
-            usleep(250_000)
+        let expected = Set((0..<Self.devices).map { pushToken("cd", $0) })
+        var pushed: Set<String> = []
+        try waitUntil(timeout: 150) {
             pushed = try f.pushedTokens()
+            return expected.isSubset(of: pushed)
         }
         #expect(
             expected.subtracting(pushed).isEmpty,
             "\(expected.subtracting(pushed).count) devices never got a push (\(beforeKill) before the kill)")
         #expect(try f.count("registrations") == Self.devices)
-        let drained = try ServeTools.waitUntil(timeout: 30) { try f.count("push_outbox") == 0 }
+        let drained = try waitUntil(timeout: 30) { try f.count("push_outbox") == 0 }
         #expect(drained, "outbox rows left: \((try? f.count("push_outbox")) ?? -1)")
     }
 }

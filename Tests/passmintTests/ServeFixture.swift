@@ -28,7 +28,7 @@ final class ServeFixture {
     var storeArguments: [String] { postgres.map { ["--postgres", $0] } ?? ["--db", db] }
     /// More `serve` instances on the same store (`startInstance()`), stopped with the fixture.
     private(set) var instances: [(process: ManagedProcess, port: Int)] = []
-    let apns: ManagedProcess?
+    let apns: APNsStandIn?
     let apnsLog: String
     private(set) var serve: ManagedProcess
     private(set) var port: Int
@@ -60,19 +60,11 @@ final class ServeFixture {
         var apnsCA: [String] = []
         if let python {
             let pki = try APNsTestPKI(in: tmp, clientCAs: clientCAs)
-            let server = try ManagedProcess(
-                "PushTestServer.py", python,
-                [
-                    ServeTools.pushServer, "--cert", pki.serverCert, "--key", pki.serverKey, "--ca", pki.clientCA,
-                    "--log", apnsLog,
-                ],
-                stderrPath: tmp.path("apns.err"), keepStdinOpen: true)
-            let line = try server.firstLine()
-            guard line.hasPrefix("PORT "), let apnsPort = Int(line.dropFirst(5)) else {
-                throw ServeFailure("PushTestServer.py said '\(line)': \(server.stderr)")
-            }
+            let server = try APNsStandIn(
+                python: python, certificate: pki.serverCert, key: pki.serverKey, clientCA: pki.clientCA, log: apnsLog,
+                stderrPath: tmp.path("apns.err"))
             apns = server
-            apnsURL = "https://127.0.0.1:\(apnsPort)"
+            apnsURL = server.url
             apnsCA = ["--apns-ca", pki.ca]
         } else {
             apns = nil
@@ -136,7 +128,7 @@ final class ServeFixture {
     func stop() -> Int32? {
         for instance in instances { instance.process.stop(grace: 0) }
         let status = serve.stop(grace: 5)
-        apns?.stop(grace: 0)
+        apns?.stop()
         return status
     }
 

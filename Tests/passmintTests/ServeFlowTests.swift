@@ -28,9 +28,9 @@ struct ServeFlowTests {
 
     @Test(
         "three phones follow a Silver → Gold change made with passmint update: one push each, then the Gold pass",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func tierChangeReachesEveryPhone() throws {
-        let f = try ServeFixture(python: ServeTools.pythonWithH2)
+        let f = try ServeFixture(python: TestTools.pythonWithH2)
         defer { f.stop() }
         let serial = "FLOW-0001"
         let issued = try f.generate(serial: serial, set: ["memberName=Ada Lovelace", "tier=Silver"])
@@ -49,7 +49,7 @@ struct ServeFlowTests {
         defer { simulator.stop(grace: 0) }
 
         // The phones registered, listed and downloaded; now they wait for a push.
-        let waiting = ServeTools.waitUntil(timeout: 60) {
+        let waiting = waitUntil(timeout: 60) {
             Self.lines(simOut).filter { $0["step"] as? String == "waiting" }.count == 3 || !simulator.process.isRunning
         }
         try #require(
@@ -65,15 +65,15 @@ struct ServeFlowTests {
             "\(update.stdout)")
 
         // APNs: exactly one POST per registered device, with Apple's headers and an empty JSON body.
-        let arrived = try ServeTools.waitUntil(timeout: 20) { try f.apnsRequests().count >= 3 }
+        let arrived = try waitUntil(timeout: 20) { try f.apnsRequests().count >= 3 }
         try #require(
             arrived, "pushes at the stand-in: \((try? f.apnsRequests().count) ?? -1); serve: \(f.serve.stderr)")
         // A push leaves the outbox only once APNs answered it: with the outbox empty nothing more can be sent.
-        let drained = try ServeTools.waitUntil(timeout: 20) { try f.count("push_outbox") == 0 }
+        let drained = try waitUntil(timeout: 20) { try f.count("push_outbox") == 0 }
         #expect(drained, "the outbox still holds \((try? f.count("push_outbox")) ?? -1) rows")
         let requests = try f.apnsRequests()
         #expect(requests.count == 3)
-        let tokens = (0..<3).map { ServeTools.token("c0ffee", $0) }
+        let tokens = (0..<3).map { pushToken("c0ffee", $0) }
         #expect(Set(requests.compactMap { $0["path"] as? String }) == Set(tokens.map { "/3/device/\($0)" }))
         for request in requests {
             let headers = Dictionary(
@@ -85,7 +85,7 @@ struct ServeFlowTests {
             #expect(request["body"] as? String == "{}")
             #expect(request["client_cn"] as? String == "Pass Type ID: \(ServeTools.passType)", "client certificate")
         }
-        #expect(try ServeTools.waitUntil(timeout: 5) { try f.count("push_outbox") == 0 }, "outbox drained")
+        #expect(try waitUntil(timeout: 5) { try f.count("push_outbox") == 0 }, "outbox drained")
 
         // The phones pick up the change and finish the sequence.
         try Data().write(to: URL(fileURLWithPath: pushed))

@@ -18,36 +18,36 @@ struct ServeHardeningTests {
             environment: environment, stderrPath: tmp.path("serve-\(UUID().uuidString).err"))
     }
 
-    @Test("an admin token under 32 characters: exit 3 naming the variable, never the token, and no store created")
-    func weakAdminToken() throws {
-        let tmp = try TempDir()
-        for (variable, extra) in [
+    @Test(
+        "an admin token under 32 characters: exit 3 naming the variable, never the token, and no store created",
+        arguments: [
             ("PASSMINT_ADMIN_TOKEN", [String]()), ("MY_ADMIN", ["--admin-token-env", "MY_ADMIN"]),
-        ] {
-            let db = tmp.path("\(variable).db")
-            let token = "0123456789"
-            let process = try serve(tmp, db: db, environment: [variable: token], extra: extra)
-            let status = process.waitForExit(timeout: 60)
-            process.stop(grace: 0)
-            #expect(status == 3, "serve kept running or exited \(status.map(String.init) ?? "-"): \(process.stderr)")
-            #expect(process.stderr.contains(variable) && process.stderr.contains("32"), "\(process.stderr)")
-            #expect(!process.stderr.contains(token), "the token leaked: \(process.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: db))
-        }
+        ])
+    func weakAdminToken(variable: String, extra: [String]) throws {
+        let tmp = try TempDir()
+        let db = tmp.path("\(variable).db")
+        let token = "0123456789"
+        let process = try serve(tmp, db: db, environment: [variable: token], extra: extra)
+        let status = process.waitForExit(timeout: 60)
+        process.stop(grace: 0)
+        #expect(status == 3, "serve kept running or exited \(status.map(String.init) ?? "-"): \(process.stderr)")
+        #expect(process.stderr.contains(variable) && process.stderr.contains("32"), "\(process.stderr)")
+        #expect(!process.stderr.contains(token), "the token leaked: \(process.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db))
     }
 
-    @Test("a blank admin token (32 spaces, or whitespace inside): exit 3 naming the variable, no store created")
-    func blankAdminToken() throws {
+    @Test(
+        "a blank admin token (32 spaces, or whitespace inside): exit 3 naming the variable, no store created",
+        arguments: [String(repeating: " ", count: 32), "0123456789abcdef 0123456789abcdef"])
+    func blankAdminToken(token: String) throws {
         let tmp = try TempDir()
-        for token in [String(repeating: " ", count: 32), "0123456789abcdef 0123456789abcdef"] {
-            let db = tmp.path("blank-\(UUID().uuidString).db")
-            let process = try serve(tmp, db: db, environment: ["PASSMINT_ADMIN_TOKEN": token])
-            let status = process.waitForExit(timeout: 60)
-            process.stop(grace: 0)
-            #expect(status == 3, "serve kept running or exited \(status.map(String.init) ?? "-"): \(process.stderr)")
-            #expect(process.stderr.contains("PASSMINT_ADMIN_TOKEN"), "\(process.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: db))
-        }
+        let db = tmp.path("blank.db")
+        let process = try serve(tmp, db: db, environment: ["PASSMINT_ADMIN_TOKEN": token])
+        let status = process.waitForExit(timeout: 60)
+        process.stop(grace: 0)
+        #expect(status == 3, "serve kept running or exited \(status.map(String.init) ?? "-"): \(process.stderr)")
+        #expect(process.stderr.contains("PASSMINT_ADMIN_TOKEN"), "\(process.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db))
     }
 
     @Test("pushing to production APNs with the development chain is warned about at start; a test APNs is not")
@@ -67,21 +67,21 @@ struct ServeHardeningTests {
         #expect(!local.stderr.contains("production APNs"), "\(local.stderr)")
     }
 
-    @Test("a TLS key readable by group or others is warned about at start with the chmod fix; a 0600 one is not")
-    func readableTLSKey() throws {
+    @Test(
+        "a TLS key readable by group or others is warned about at start with the chmod fix; a 0600 one is not",
+        arguments: [(0o644, true), (0o640, true), (0o600, false)])
+    func readableTLSKey(mode: Int, warned: Bool) throws {
         let tmp = try TempDir()
         let server = try TestServerCertificate(in: tmp)
-        for (mode, warned) in [(0o644, true), (0o640, true), (0o600, false)] {
-            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: server.key)
-            let process = try serve(
-                tmp, db: tmp.path("tls-\(mode).db"), environment: [:],
-                extra: ["--tls-cert", server.certificate, "--tls-key", server.key])
-            defer { process.stop() }
-            _ = try process.firstLine()
-            let said = process.stderr.contains("the TLS key \(server.key) holds a private key and is readable by")
-            #expect(said == warned, "mode \(String(mode, radix: 8)): \(process.stderr)")
-            if warned { #expect(process.stderr.contains("chmod 600 \(server.key)")) }
-        }
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: server.key)
+        let process = try serve(
+            tmp, db: tmp.path("tls.db"), environment: [:],
+            extra: ["--tls-cert", server.certificate, "--tls-key", server.key])
+        defer { process.stop() }
+        _ = try process.firstLine()
+        let said = process.stderr.contains("the TLS key \(server.key) holds a private key and is readable by")
+        #expect(said == warned, "mode \(String(mode, radix: 8)): \(process.stderr)")
+        if warned { #expect(process.stderr.contains("chmod 600 \(server.key)")) }
     }
 
     @Test("the store serve creates, and its -wal and -shm, are 0600")
@@ -126,7 +126,7 @@ struct ServeHardeningTests {
             )
             .status == 400)
         let registered = try f.register(
-            device: "dev1", serial: "NUL-1%00", token: token, pushToken: ServeTools.token("ab", 1))
+            device: "dev1", serial: "NUL-1%00", token: token, pushToken: pushToken("ab", 1))
         #expect(registered.status == 400)
         #expect(try f.count("registrations") == 0)
         #expect(try f.download(serial: "NUL-1", token: token).status == 200)

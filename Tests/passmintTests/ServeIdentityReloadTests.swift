@@ -55,7 +55,7 @@ struct ServeIdentityReloadTests {
         // Another team's certificate: refused, logged, the old identity keeps signing.
         try Self.install(keys.path("C"), into: current)
         kill(f.serve.process.processIdentifier, SIGHUP)
-        let refused = ServeTools.waitUntil(timeout: 20) { f.serve.stderr.contains("new signing identity refused") }
+        let refused = waitUntil(timeout: 20) { f.serve.stderr.contains("new signing identity refused") }
         #expect(refused, "\(f.serve.stderr)")
         #expect(f.serve.stderr.contains("OTHERTEAM9"), "\(f.serve.stderr)")
         #expect(try Self.signer(f, "H1", token: token, rootCA: oldRoot) == oldSerial)
@@ -63,7 +63,7 @@ struct ServeIdentityReloadTests {
         // The renewed certificate: accepted, and the very next download (same tag, cached before) is signed by it.
         try Self.install(keys.path("B"), into: current)
         kill(f.serve.process.processIdentifier, SIGHUP)
-        let reloaded = ServeTools.waitUntil(timeout: 20) {
+        let reloaded = waitUntil(timeout: 20) {
             f.serve.stderr.contains("SIGHUP: signing with") && f.serve.stderr.contains("serial \(renewed.serial)")
         }
         #expect(reloaded, "\(f.serve.stderr)")
@@ -76,7 +76,7 @@ struct ServeIdentityReloadTests {
 
     @Test(
         "SIGHUP: pushes then go out with the new certificate as APNs client certificate",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func reloadSwitchesAPNsCertificate() throws {
         let keys = try TempDir()
         let current = keys.path("current")
@@ -84,20 +84,20 @@ struct ServeIdentityReloadTests {
         _ = try ResignTests.secondIdentity(keys.path("B"))
         // The stand-in accepts only the renewed chain: a push made with the old certificate cannot arrive.
         let f = try ServeFixture(
-            python: ServeTools.pythonWithH2, signingArguments: Self.arguments(current),
+            python: TestTools.pythonWithH2, signingArguments: Self.arguments(current),
             clientCAs: [keys.path("B/wwdr.pem"), keys.path("B/root-ca.pem")])
         let token = try f.generate(serial: "P1").token
-        let pushToken = ServeTools.token("feed", 1)
+        let pushToken = pushToken("feed", 1)
         #expect(try f.register(device: "device1", serial: "P1", token: token, pushToken: pushToken).status == 201)
 
         try Self.install(keys.path("B"), into: current)
         kill(f.serve.process.processIdentifier, SIGHUP)
-        #expect(ServeTools.waitUntil(timeout: 20) { f.serve.stderr.contains("SIGHUP: signing with") })
+        #expect(waitUntil(timeout: 20) { f.serve.stderr.contains("SIGHUP: signing with") })
         let update = try f.update("P1", ["tier=Gold"])
         #expect(update.status == 0, "\(update.stderr)")
-        let arrived = try ServeTools.waitUntil(timeout: 30) { try f.pushedTokens() == [pushToken] }
+        let arrived = try waitUntil(timeout: 30) { try f.pushedTokens() == [pushToken] }
         #expect(arrived, "pushed: \((try? f.pushedTokens()) ?? []); serve: \(f.serve.stderr)")
-        #expect(try ServeTools.waitUntil(timeout: 20) { try f.count("push_outbox") == 0 })
+        #expect(try waitUntil(timeout: 20) { try f.count("push_outbox") == 0 })
         #expect(try f.apnsRequests().count == 1)
     }
 
@@ -118,7 +118,7 @@ struct ServeIdentityReloadTests {
         // After a reload onto the near-expiry certificate.
         try Self.install(keys.path("soon"), into: current)
         kill(f.serve.process.processIdentifier, SIGHUP)
-        let warned = ServeTools.waitUntil(timeout: 20) {
+        let warned = waitUntil(timeout: 20) {
             f.serve.stderr.contains("SIGHUP: signing with")
                 && f.serve.stderr.contains("warning: the signing certificate")
         }

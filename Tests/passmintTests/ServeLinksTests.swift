@@ -80,7 +80,7 @@ struct ServeLinksTests {
         #expect(page.text.contains("Add to Apple Wallet") && page.text.contains("<svg"))
         #expect(page.headers["content-security-policy"]?.contains("default-src 'none'") == true)
         // The access log is flushed once a second: wait for the link's lines, then look for the token.
-        let logged = ServeTools.waitUntil { f.serve.stderr.components(separatedBy: "GET /p/:linkToken").count > 2 }
+        let logged = waitUntil { f.serve.stderr.components(separatedBy: "GET /p/:linkToken").count > 2 }
         #expect(logged, "the access log names the route: \(f.serve.stderr)")
         #expect(!f.serve.stderr.contains(token), "the token reached serve's log")
     }

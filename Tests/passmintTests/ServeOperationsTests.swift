@@ -53,7 +53,7 @@ struct ServeOperationsTests {
         defer { process.stop() }
         var listening = ""
         #expect(
-            ServeTools.waitUntil(timeout: 60) {
+            waitUntil(timeout: 60) {
                 listening = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
                 return listening.contains("\n")
             })

@@ -12,7 +12,7 @@ struct RewardsSetup {
     init(in tmp: TempDir) throws {
         template = tmp.path("rewards")
         try FileManager.default.copyItem(
-            atPath: CLI.root.appendingPathComponent("Templates/loyalty").path, toPath: template)
+            atPath: PackagePaths.template("loyalty"), toPath: template)
         let script = """
             import json, struct, sys, zlib
             folder = sys.argv[1]

@@ -12,10 +12,10 @@ struct ServePostgresTests {
 
     @Test(
         "two instances on one database: 2,000 devices through both, one change, SIGKILL of one while pushing; every device pushed, no registration lost",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)),
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing),
         .timeLimit(.minutes(4)))
     func twoInstancesSurviveKill() async throws {
-        let python = try #require(ServeTools.pythonWithH2)
+        let python = try #require(TestTools.pythonWithH2)
         let f = try ServeFixture(python: python, postgres: try TestPostgres.freshSchema())
         defer { f.stop() }
         let second = try f.startInstance()
@@ -32,26 +32,24 @@ struct ServePostgresTests {
 
         let updated = try f.update("PG-1", ["tier=Gold"])
         try #require(updated.status == 0, "\(updated.stderr)")
-        let started = try ServeTools.waitUntil(timeout: 60) { !(try f.pushedTokens()).isEmpty }
+        let started = try waitUntilBlocking(timeout: 60) { !(try f.pushedTokens()).isEmpty }
         try #require(started, "no push reached the stand-in: \(f.serve.stderr)")
         f.serve.stop(grace: 0)  // SIGKILL the first instance mid fan-out; the second carries on alone
         let beforeKill = try f.pushedTokens().count
         #expect(beforeKill < Self.devices, "the fan-out ended before the kill; the test proved nothing")
 
         // Rows the killed instance had claimed come back to the survivor when their lease ends (30 s).
-        let expected = Set((0..<Self.devices).map { ServeTools.token("bd", $0) })
-        // Polled with Task.sleep: the cooperative threads (two here) stay free for the tests that run meanwhile.
-        var pushed = try f.pushedTokens()
-        let deadline = Date().addingTimeInterval(120)
-        while !expected.isSubset(of: pushed), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(100))
+        let expected = Set((0..<Self.devices).map { pushToken("bd", $0) })
+        // The async wait: the cooperative threads (two here) stay free for the tests that run meanwhile.
+        var pushed: Set<String> = []
+        let reached = try await waitUntil(timeout: 120) {
             pushed = try f.pushedTokens()
+            return expected.isSubset(of: pushed)
         }
-        let reached = expected.isSubset(of: pushed)
         #expect(
             reached, "\(expected.subtracting(pushed).count) devices never got a push (\(beforeKill) before the kill)")
         #expect(try f.count("registrations") == Self.devices)
-        let drained = try ServeTools.waitUntil(timeout: 30) { try f.count("push_outbox") == 0 }
+        let drained = try waitUntilBlocking(timeout: 30) { try f.count("push_outbox") == 0 }
         #expect(drained, "outbox rows left: \((try? f.count("push_outbox")) ?? -1)")
         // Sent by one instance in the normal case: duplicates only for rows the killed instance held.
         let requests = try f.apnsRequests().count
@@ -94,25 +92,25 @@ struct ServePostgresTests {
         try #require(try CLI.run(script, ["pause"], environment: environment).status == 0)
         var down = try f.download(serial: "RESTART-1", token: token)
         // The first request after the restart may find a pooled connection that only then reports the loss.
-        _ = try ServeTools.waitUntil(timeout: 20) {
+        _ = try waitUntil(timeout: 20) {
             down = try f.download(serial: "RESTART-1", token: token)
             return down.status == 503
         }
         #expect(down.status == 503, "\(down.status) \(down.text)")
         #expect(down.headers["retry-after"] == "5")
         #expect(
-            try f.register(device: "restart1", serial: "RESTART-1", token: token, pushToken: ServeTools.token("ae", 1))
+            try f.register(device: "restart1", serial: "RESTART-1", token: token, pushToken: pushToken("ae", 1))
                 .status == 503)
 
         try #require(try CLI.run(script, ["resume"], environment: environment).status == 0)
         var up = down
-        let recovered = try ServeTools.waitUntil(timeout: 30) {
+        let recovered = try waitUntil(timeout: 30) {
             up = try f.download(serial: "RESTART-1", token: token)
             return up.status == 200
         }
         #expect(recovered, "\(up.status) \(up.text): \(f.serve.stderr)")
         #expect(
-            try f.register(device: "restart1", serial: "RESTART-1", token: token, pushToken: ServeTools.token("ae", 1))
+            try f.register(device: "restart1", serial: "RESTART-1", token: token, pushToken: pushToken("ae", 1))
                 .status == 201)
         #expect(f.serve.isRunning)
         #expect(!f.serve.stderr.contains("s3cret"))

@@ -8,11 +8,11 @@ import Testing
 struct ServeStatsTests {
     @Test(
         "stats --json, GET /admin/v1/stats and /metrics count exactly the script's issues, adds, removals and devices",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func todaysFigures() throws {
         let admin = (0..<4).map { _ in UUID().uuidString.replacingOccurrences(of: "-", with: "") }.joined()
         let dayBefore = Self.utcDay(Date())
-        let f = try ServeFixture(python: ServeTools.pythonWithH2, environment: ["PASSMINT_ADMIN_TOKEN": admin])
+        let f = try ServeFixture(python: TestTools.pythonWithH2, environment: ["PASSMINT_ADMIN_TOKEN": admin])
         defer { f.stop() }
 
         // Issued: ST-1…ST-3 by batch, ST-4 by generate, ST-1 stored again (no new issue).
@@ -41,14 +41,14 @@ struct ServeStatsTests {
                 headers: ["Authorization": "ApplePass \(tokens[serial]!)"]
             ).status
         }
-        let dead = ServeTools.token("410", 7)
+        let dead = pushToken("410", 7)
         // Added: ST-1 (A, then B too), ST-2 (A), ST-3 (C with a token APNs will call dead, and D).
-        #expect(try register("devA", "ST-1", ServeTools.token("aa", 1)) == 201)
-        #expect(try register("devB", "ST-1", ServeTools.token("bb", 2)) == 201)
-        #expect(try register("devA", "ST-2", ServeTools.token("aa", 1)) == 201)
-        #expect(try register("devA", "ST-1", ServeTools.token("aa", 1)) == 200)
+        #expect(try register("devA", "ST-1", pushToken("aa", 1)) == 201)
+        #expect(try register("devB", "ST-1", pushToken("bb", 2)) == 201)
+        #expect(try register("devA", "ST-2", pushToken("aa", 1)) == 201)
+        #expect(try register("devA", "ST-1", pushToken("aa", 1)) == 200)
         #expect(try register("devC", "ST-3", dead) == 201)
-        #expect(try register("devD", "ST-3", ServeTools.token("dd", 4)) == 201)
+        #expect(try register("devD", "ST-3", pushToken("dd", 4)) == 201)
         // B leaves ST-1 (A stays: no removal); A leaves ST-2 (its last device: removed); D leaves ST-3.
         #expect(try unregister("devB", "ST-1") == 200)
         #expect(try unregister("devA", "ST-2") == 200)
@@ -56,12 +56,12 @@ struct ServeStatsTests {
         // ST-3's last device goes when APNs answers 410 to the push of an update: removed.
         let update = try f.update("ST-3", ["tier=Gold"])
         try #require(update.status == 0, "\(update.stderr)")
-        let dropped = try ServeTools.waitUntil(timeout: 20) {
+        let dropped = try waitUntil(timeout: 20) {
             try ServeTools.sqlite(f.db, "SELECT count(*) FROM push_history WHERE result = 'dropped'") == "1"
         }
         try #require(dropped, "the dead token was never dropped: \(f.serve.stderr)")
         // B comes back on ST-2: added again.
-        #expect(try register("devB", "ST-2", ServeTools.token("bb", 2)) == 201)
+        #expect(try register("devB", "ST-2", pushToken("bb", 2)) == 201)
         #expect(
             try ServeTools.sqlite(f.db, "SELECT device || ' ' || serial FROM registrations ORDER BY 1")
                 == "devA ST-1\ndevB ST-2")

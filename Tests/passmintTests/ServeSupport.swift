@@ -10,17 +10,8 @@ import Testing
 enum ServeTools {
     static let testsFolder = CLI.root.appendingPathComponent("Tests/passmintTests")
     static let simulator = testsFolder.appendingPathComponent("WalletDeviceSimulator.py").path
-    static let pushServer = CLI.root.appendingPathComponent("Tests/PassPushTests/PushTestServer.py").path
-    static let status = CLI.root.appendingPathComponent("Templates/status").path
+    static let status = PackagePaths.template("status")
     static let passType = "pass.dev.passmint"
-
-    /// A python3 that can `import h2` (Debian python3-h2 or pip), or nil.
-    static let pythonWithH2: String? = {
-        for candidate in ["python3", "/usr/bin/python3"] {
-            if let result = try? CLI.run(candidate, ["-c", "import h2"]), result.status == 0 { return candidate }
-        }
-        return nil
-    }()
 
     /// Registers COUNT devices `<device prefix>00000…` (push tokens `<token prefix>` + hex, 64 digits) for one
     /// serial, device i through port `PORTS[i % n]`, 8 keep-alive connections per port, and prints the status
@@ -50,24 +41,9 @@ enum ServeTools {
         print(json.dumps(counts))
         """
 
-    static let skipMessage = "python3 with h2 is not available for the APNs stand-in: apt-get install python3-h2"
-
-    /// Polls `condition` every 20 ms until it holds or `timeout` passes (the shared `waitUntil`).
-    static func waitUntil(timeout: TimeInterval = 15, _ condition: () throws -> Bool) rethrows -> Bool {
-        try PassMintTestSupport.waitUntil(timeout: timeout, condition)
-    }
-
-    /// A 64-digit hex push token: `prefix`, zeros, `number` in hex.
-    static func token(_ prefix: String, _ number: Int) -> String {
-        let tail = String(number, radix: 16)
-        return prefix + String(repeating: "0", count: 64 - prefix.count - tail.count) + tail
-    }
-
     /// `sqlite3 DB SQL` (an independent reader of the store), trimmed.
     static func sqlite(_ db: String, _ sql: String) throws -> String {
-        let result = try CLI.run("sqlite3", [db, sql])
-        guard result.status == 0 else { throw ServeFailure("sqlite3 \(sql): \(result.stderr)") }
-        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try CLI.check("sqlite3", [db, sql]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// pass.json of a .pkpass, read with `unzip -p`.
@@ -155,98 +131,5 @@ struct APNsTestPKI {
         serverCert = server.certificate
         serverKey = server.key
         clientCA = folder.appendingPathComponent("client-ca.pem").path
-    }
-}
-
-/// A child process whose first stdout line is read (with a timeout) and which is stopped on `stop()` / deinit.
-final class ManagedProcess {
-    let process = Process()
-    let name: String
-    let stderrPath: String
-    private let stdinPipe = Pipe()
-    private let stdoutPipe = Pipe()
-
-    /// Starts `program args…` (found on PATH); stderr goes to `stderrPath`, stdout to `stdoutPath` or a pipe.
-    init(
-        _ name: String, _ program: String, _ args: [String], environment: [String: String] = [:], stderrPath: String,
-        stdoutPath: String? = nil, keepStdinOpen: Bool = false
-    ) throws {
-        self.name = name
-        self.stderrPath = stderrPath
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + args
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        if let stdoutPath {
-            _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-            process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-        } else {
-            process.standardOutput = stdoutPipe
-        }
-        process.standardInput = keepStdinOpen ? stdinPipe : FileHandle.nullDevice
-        try process.run()
-    }
-
-    deinit { _ = stop(grace: 0) }
-
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
-
-    /// True until the process exited.
-    var isRunning: Bool { process.isRunning }
-
-    /// The first line on stdout; kills the process and throws if none comes within `timeout`.
-    func firstLine(timeout: TimeInterval = 30) throws -> String {
-        let handle = stdoutPipe.fileHandleForReading
-        let box = Mutex(Data())
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
-            }
-            box.withLock { $0 = line }
-            done.signal()
-        }
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            _ = stop(grace: 0)
-            _ = done.wait(timeout: .now() + 5)
-        }
-        let text = String(decoding: box.withLock { $0 }, as: UTF8.self)
-        guard let line = text.split(separator: "\n").first else {
-            _ = stop(grace: 0)
-            throw ServeFailure("\(name) printed nothing within \(timeout) s; stderr: \(stderr)")
-        }
-        return String(line)
-    }
-
-    /// Writes `text` to the process's stdin (started with `keepStdinOpen`).
-    func send(_ text: String) {
-        stdinPipe.fileHandleForWriting.write(Data(text.utf8))
-    }
-
-    /// Waits up to `timeout` for the process to exit by itself; its status, or nil if still running.
-    func waitForExit(timeout: TimeInterval) -> Int32? {
-        _ = ServeTools.waitUntil(timeout: timeout) { !process.isRunning }
-        return process.isRunning ? nil : process.terminationStatus
-    }
-
-    /// SIGTERM, then SIGKILL after `grace` seconds. Returns the exit status if it stopped within the grace time.
-    @discardableResult
-    func stop(grace: TimeInterval = 5) -> Int32? {
-        guard process.isRunning else { return process.terminationStatus }
-        var clean: Int32?
-        if grace > 0 {
-            kill(process.processIdentifier, SIGTERM)
-            clean = waitForExit(timeout: grace)
-        }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        try? stdinPipe.fileHandleForWriting.close()
-        return clean
     }
 }

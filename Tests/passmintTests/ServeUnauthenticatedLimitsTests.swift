@@ -122,7 +122,7 @@ struct ServeUnauthenticatedLimitsTests {
         let line = try process.firstLine()
         let port = try #require(
             line.range(of: "127.0.0.1:").map { Int(line[$0.upperBound...].prefix { $0.isNumber }) } ?? nil)
-        let swept = try ServeTools.waitUntil(timeout: 30) {
+        let swept = try waitUntil(timeout: 30) {
             try ServeTools.sqlite(db, "select count(*) from logs") == "1"
         }
         #expect(swept, "the old lines are still stored: \(process.stderr)")

@@ -7,12 +7,12 @@ import Testing
 struct ServeVoidTests {
     @Test(
         "update --void: the pass downloads voided and signed, with a new Last-Modified, and each device got one push",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func voidFromTheCommandLine() throws {
-        let f = try ServeFixture(python: ServeTools.pythonWithH2)
+        let f = try ServeFixture(python: TestTools.pythonWithH2)
         defer { f.stop() }
         let (_, token) = try f.generate(serial: "VOID-1")
-        let pushes = [ServeTools.token("d0", 1), ServeTools.token("d0", 2)]
+        let pushes = [pushToken("d0", 1), pushToken("d0", 2)]
         for (number, push) in pushes.enumerated() {
             #expect(
                 try f.register(device: "vd\(number)", serial: "VOID-1", token: token, pushToken: push).status == 201)
@@ -30,7 +30,7 @@ struct ServeVoidTests {
         #expect(result.stdout.contains("2 push(es) queued"), "\(result.stdout)")
         #expect(try ServeTools.sqlite(f.db, "select voided from passes where serial = 'VOID-1'") == "1")
 
-        let delivered = try ServeTools.waitUntil(timeout: 20) { try f.apnsRequests().count >= 2 }
+        let delivered = try waitUntil(timeout: 20) { try f.apnsRequests().count >= 2 }
         try #require(delivered, "pushes at the stand-in: \((try? f.apnsRequests().count) ?? -1); \(f.serve.stderr)")
         #expect(try f.pushedTokens() == Set(pushes))
         #expect(try f.apnsRequests().count == 2)
@@ -47,10 +47,10 @@ struct ServeVoidTests {
 
     @Test(
         "PATCH expirationDate then voided: each re-signs the pass with the new state",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func expireAndVoidOverTheAdminAPI() throws {
         let admin = (0..<4).map { _ in UUID().uuidString.replacingOccurrences(of: "-", with: "") }.joined()
-        let f = try ServeFixture(python: ServeTools.pythonWithH2, environment: ["PASSMINT_ADMIN_TOKEN": admin])
+        let f = try ServeFixture(python: TestTools.pythonWithH2, environment: ["PASSMINT_ADMIN_TOKEN": admin])
         defer { f.stop() }
         let (_, token) = try f.generate(serial: "EXP-1")
         let bearer = ["Authorization": "Bearer \(admin)"]

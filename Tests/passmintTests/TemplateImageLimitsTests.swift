@@ -10,7 +10,7 @@ struct TemplateImageLimitsTests {
     static func loyalty(_ tmp: TempDir, _ name: String) throws -> String {
         let path = tmp.path(name)
         try FileManager.default.copyItem(
-            atPath: CLI.root.appendingPathComponent("Templates/loyalty").path, toPath: path)
+            atPath: PackagePaths.template("loyalty"), toPath: path)
         return path
     }
 
@@ -18,7 +18,7 @@ struct TemplateImageLimitsTests {
     func generateAndBatch() throws {
         let tmp = try TempDir()
         let template = try Self.loyalty(tmp, "bomb")
-        try PhotoTools.pngBomb(template + "/icon.png")
+        try TestPhotos.writePNGBomb(template + "/icon.png")
         let generate = try CLI.passmint(
             ["generate", "--template", template, "--out", tmp.path("x.pkpass")] + DevIdentity.signingArgs)
         #expect(generate.status == 1, "\(generate.stderr)")
@@ -49,7 +49,7 @@ struct TemplateImageLimitsTests {
         let before = try CLI.run(
             "sqlite3", [db, "select count(*) from template_versions; select template from passes"]
         ).stdout
-        try PhotoTools.pngBomb(template + "/icon.png")
+        try TestPhotos.writePNGBomb(template + "/icon.png")
         let publish = try CLI.passmint(
             ["templates", "publish", "beans", template, "--db", db] + DevIdentity.signingArgs)
         #expect(publish.status == 1, "\(publish.stderr)")
@@ -64,10 +64,10 @@ struct TemplateImageLimitsTests {
         let tmp = try TempDir()
         let good = tmp.path("good.pkpass")
         let generate = try CLI.passmint(
-            ["generate", "--template", CLI.root.appendingPathComponent("Templates/loyalty").path, "--out", good]
+            ["generate", "--template", PackagePaths.template("loyalty"), "--out", good]
                 + DevIdentity.signingArgs)
         try #require(generate.status == 0, "\(generate.stderr)")
-        try PhotoTools.pngBomb(tmp.path("bomb.png"))
+        try TestPhotos.writePNGBomb(tmp.path("bomb.png"))
         // Re-packed and re-signed with Python's zipfile and openssl: only the icon differs from a good pass.
         let repack = try CLI.run(
             "python3",

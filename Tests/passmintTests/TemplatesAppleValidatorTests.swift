@@ -12,7 +12,7 @@ struct TemplatesAppleValidatorTests {
         let tmp = try TempDir()
         let out = tmp.path("pass.pkpass")
         let made = try CLI.passmint(
-            ["generate", "--template", CLI.root.appendingPathComponent("Templates/\(name)").path, "--out", out]
+            ["generate", "--template", PackagePaths.template(name), "--out", out]
                 + DevIdentity.signingArgs)
         try #require(made.status == 0, "\(made.stderr)")
         let result = try CLI.passmint(["verify", "--json", out])
@@ -30,7 +30,7 @@ struct TemplatesAppleValidatorTests {
     static func posterVariant(in tmp: TempDir) throws -> String {
         let folder = tmp.path("event-poster")
         try FileManager.default.copyItem(
-            atPath: CLI.root.appendingPathComponent("Templates/event").path, toPath: folder)
+            atPath: PackagePaths.template("event"), toPath: folder)
         let file = URL(fileURLWithPath: folder + "/pass.json")
         var pass = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
         pass["preferredStyleSchemes"] = ["posterEventTicket", "eventTicket"]

@@ -19,7 +19,7 @@ struct TemplatesPublishTests {
     static func copyTemplate(_ name: String, _ f: ServeFixture) throws -> String {
         let path = f.tmp.path(name)
         try FileManager.default.copyItem(
-            atPath: CLI.root.appendingPathComponent("Templates/\(name)").path, toPath: path)
+            atPath: PackagePaths.template(name), toPath: path)
         return path
     }
 
@@ -37,7 +37,7 @@ struct TemplatesPublishTests {
         try #require(batch.status == 0, "batch: \(batch.stderr)")
         return try serials.enumerated().map { index, serial in
             let token = try #require(ServeTools.passJSON(out + "/\(serial).pkpass")["authenticationToken"] as? String)
-            let pushToken = ServeTools.token(tokenPrefix, index)
+            let pushToken = pushToken(tokenPrefix, index)
             let reply = try f.register(device: "dev-\(serial)", serial: serial, token: token, pushToken: pushToken)
             #expect(reply.status == 201, "register \(serial): \(reply.status) \(reply.text)")
             return Issued(serial: serial, token: token, pushToken: pushToken)
@@ -69,7 +69,7 @@ struct TemplatesPublishTests {
     }
 
     func run(postgres: String?) throws {
-        let f = try ServeFixture(python: ServeTools.pythonWithH2, postgres: postgres)
+        let f = try ServeFixture(python: TestTools.pythonWithH2, postgres: postgres)
         defer { f.stop() }
         let event = try Self.copyTemplate("event", f)
         let loyalty = try Self.copyTemplate("loyalty", f)
@@ -113,9 +113,9 @@ struct TemplatesPublishTests {
 
         // Each device of the event passes gets exactly one push; once the outbox is empty nothing more is sent,
         // so the loyalty devices got none.
-        let arrived = try ServeTools.waitUntil(timeout: 20) { try f.apnsRequests().count >= 3 }
+        let arrived = try waitUntil(timeout: 20) { try f.apnsRequests().count >= 3 }
         try #require(arrived, "pushes: \((try? f.apnsRequests().count) ?? -1); serve: \(f.serve.stderr)")
-        #expect(try ServeTools.waitUntil(timeout: 20) { try f.count("push_outbox") == 0 }, "outbox drained")
+        #expect(try waitUntil(timeout: 20) { try f.count("push_outbox") == 0 }, "outbox drained")
         let paths = try f.apnsRequests().compactMap { $0["path"] as? String }
         #expect(paths.sorted() == events.map { "/3/device/\($0.pushToken)" }.sorted())
 
@@ -142,14 +142,14 @@ struct TemplatesPublishTests {
 
     @Test(
         "publishing a changed background colour: every pass of the template downloads with it and a new Last-Modified, one push per device, other templates untouched",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)))
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing))
     func publishSQLite() throws {
         try run(postgres: nil)
     }
 
     @Test(
         "the same on PostgreSQL",
-        .enabled(if: ServeTools.pythonWithH2 != nil, Comment(rawValue: ServeTools.skipMessage)),
+        .enabled(if: TestTools.pythonWithH2 != nil, TestTools.pythonWithH2Missing),
         .enabled(if: TestPostgres.url != nil, Comment(rawValue: TestPostgres.skipReason)))
     func publishPostgres() throws {
         try run(postgres: try TestPostgres.freshSchema())
@@ -182,7 +182,7 @@ struct TemplatesPublishTests {
         #expect(invalid.status == 1 && invalid.stderr.contains(event + "/pass.json:"), "\(invalid.stderr)")
         // A name nobody issued from is most likely a typo.
         let typo = try CLI.passmint(
-            ["templates", "publish", "evnt", CLI.root.appendingPathComponent("Templates/event").path]
+            ["templates", "publish", "evnt", PackagePaths.template("event")]
                 + f.storeArguments + DevIdentity.signingArgs)
         #expect(typo.status == 1 && typo.stderr.contains("names: event"), "\(typo.stderr)")
     }
@@ -192,7 +192,7 @@ struct TemplatesPublishTests {
         let tmp = try TempDir()
         let db = tmp.path("store.db")
         let event = tmp.path("event")
-        try FileManager.default.copyItem(atPath: CLI.root.appendingPathComponent("Templates/event").path, toPath: event)
+        try FileManager.default.copyItem(atPath: PackagePaths.template("event"), toPath: event)
         try "serialNumber\nPUB-000000\n".write(toFile: tmp.path("one.csv"), atomically: true, encoding: .utf8)
         let batch = try CLI.passmint(
             [
@@ -226,7 +226,7 @@ struct TemplatesPublishTests {
             stdoutPath: tmp.path("publish.out"))
         defer { publish.stop(grace: 0) }
         // Interrupted once the first chunk has committed (its progress row is written in that transaction).
-        let started = try ServeTools.waitUntil(timeout: 60) {
+        let started = try waitUntil(timeout: 60) {
             try ServeTools.sqlite(db, "SELECT count(*) FROM bulk_progress") == "1" || !publish.isRunning
         }
         try #require(started && publish.isRunning, "publish: \(publish.stderr)")

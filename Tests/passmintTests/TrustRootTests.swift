@@ -32,7 +32,7 @@ struct TrustRootTests {
         let tmp = try TempDir()
         let chain = try Self.enterpriseChain(in: tmp)
         let identity = ["--cert", chain + "/pass.pem", "--key", chain + "/pass-key.pem", "--wwdr", chain + "/ca.pem"]
-        let template = CLI.root.appendingPathComponent("Templates/loyalty").path
+        let template = PackagePaths.template("loyalty")
         let out = tmp.path("enterprise.pkpass")
 
         let refused = try CLI.passmint(["generate", "--template", template, "--out", out] + identity)

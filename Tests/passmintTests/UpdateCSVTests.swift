@@ -9,7 +9,7 @@ struct BulkUpdateStore {
     var db: String { tmp.path("store.db") }
     var csv: String { tmp.path("changes.csv") }
 
-    static let loyalty = CLI.root.appendingPathComponent("Templates/loyalty").path
+    static let loyalty = PackagePaths.template("loyalty")
 
     /// Issues one real pass with `batch --db`, then copies its row with `sqlite3` (only the serial, token and
     /// points differ), so a store of thousands of passes takes a second, not a batch run.
@@ -156,14 +156,8 @@ struct UpdateCSVTests {
     @Test("SIGTERM finishes the current chunk, prints the position and exits 130; --resume continues there")
     func terminateAndResume() throws {
         let store = try BulkUpdateStore(count: 3000)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = store.updateArguments(["--chunk-size", "10"])
         let stderrPath = store.tmp.path("update.err")
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try CLI.launch(store.updateArguments(["--chunk-size", "10"]), stderrPath: stderrPath)
         waitUntil(timeout: 120) {
             !process.isRunning || Int((try? store.sqlite("SELECT position FROM bulk_progress")) ?? "") ?? 0 > 300
         }

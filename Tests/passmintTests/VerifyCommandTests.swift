@@ -16,7 +16,7 @@ struct VerifyCommandTests {
 
     @Test(
         "fixtures folder: one JSON line per pass, the expected codes, exit 1",
-        .enabled(if: PackagePaths.hasFixtures, "../shared/fixtures is absent"))
+        .enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures))
     func fixtures() throws {
         let fixtures = try #require(CLI.fixtures?.appendingPathComponent("pkpass").path)
         let result = try CLI.passmint(["verify", "--json", fixtures])
@@ -53,7 +53,7 @@ struct VerifyCommandTests {
         let out = tmp.path("loyalty.pkpass")
         let made = try CLI.passmint(
             [
-                "generate", "--template", CLI.root.appendingPathComponent("Templates/loyalty").path,
+                "generate", "--template", PackagePaths.template("loyalty"),
                 "--out", out,
             ] + DevIdentity.signingArgs)
         try #require(made.status == 0, "\(made.stderr)")

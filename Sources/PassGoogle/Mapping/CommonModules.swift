@@ -116,7 +116,11 @@ enum CommonModules {
             let entry: JSONValue = [
                 "uri": .string(uri), "description": .string(description), "id": .string(uniqueID(id, used: &used)),
             ]
-            if ctx.level(of: path) == .class { classURIs.append(entry) } else { objectURIs.append(entry) }
+            if ctx.level(of: path) != .class {
+                objectURIs.append(entry)
+            } else if ctx.buildsClass {
+                classURIs.append(entry)
+            }
         }
         for (index, action) in (ctx.pass.featuredActions ?? []).enumerated() {
             guard let url = action.url, !url.isEmpty else { continue }

@@ -69,29 +69,30 @@ enum GoogleChecks {
         ("accountIdLabel", 15), ("provider", 12), ("title", 60), ("rewardsTier", 7), ("rewardsTierLabel", 9),
     ]
 
+    /// - Parameter checkClass: false for a class checked before (the object's `classId` is still compared).
     /// - Throws: the first `GoogleError` found, naming its JSON path in the save link's payload.
     static func check(
         kind: GoogleKind, klass: [String: JSONValue], object: [String: JSONValue], issuerID: String,
-        gaps: inout [GoogleGap]
+        checkClass: Bool = true, gaps: inout [GoogleGap]
     ) throws(GoogleError) {
         let classPath = kind.classPayloadKey + "[0]"
         let objectPath = kind.objectPayloadKey + "[0]"
         let required = Self.required[kind]!
-        for (member, source) in required.class where isEmpty(klass[member]) {
+        for (member, source) in required.class where checkClass && isEmpty(klass[member]) {
             throw .requiredFieldMissing(path: "\(classPath).\(member)", source: source)
         }
         for (member, source) in required.object where isEmpty(object[member]) {
             throw .requiredFieldMissing(path: "\(objectPath).\(member)", source: source)
         }
-        try checkID(klass["id"], path: classPath + ".id", issuerID: issuerID)
+        if checkClass { try checkID(klass["id"], path: classPath + ".id", issuerID: issuerID) }
         try checkID(object["id"], path: objectPath + ".id", issuerID: issuerID)
         guard object["classId"] == klass["id"] else {
             throw .invalidIdentifier(path: objectPath + ".classId", value: object["classId"]?.stringValue ?? "")
         }
-        if let eventID = klass["eventId"]?.stringValue, eventID.count > 64 {
+        if checkClass, let eventID = klass["eventId"]?.stringValue, eventID.count > 64 {
             throw .overLimit(path: classPath + ".eventId", count: eventID.count, limit: 64, unit: "characters")
         }
-        for (resource, path) in [(klass, classPath), (object, objectPath)] {
+        for (resource, path) in checkClass ? [(klass, classPath), (object, objectPath)] : [(object, objectPath)] {
             for (member, limit) in listLimits {
                 if let list = resource[member]?.arrayValue, list.count > limit {
                     throw .overLimit(path: "\(path).\(member)", count: list.count, limit: limit, unit: "entries")

@@ -56,8 +56,9 @@ public final class GoogleMapping: Sendable {
     private let knownClasses = Mutex<[String: KnownClass]>([:])
     /// Entries kept at most in each memo (one per tier or event, as a rule; past it a memo starts over).
     private static let maxMemo = 1024
-    /// The record values the class can depend on: every placeholder of pass.json outside field values, of
-    /// google.json, the class fields, and the fields personalized by key (see `classSignature`).
+    /// The record values the class can depend on: the placeholders of `classKeys` and of the style dictionaries
+    /// outside field values, of google.json, the class fields, and the fields personalized by key (see
+    /// `classSignature`).
     private let classInputs: [String]
     /// The serial number is among `classInputs`' placeholders.
     private let classInputsSerial: Bool
@@ -66,7 +67,7 @@ public final class GoogleMapping: Sendable {
     private struct KnownClass {
         let klass: [String: JSONValue]
         let id: String
-        /// The gaps of its text modules (the rest are found again for every member).
+        /// The gaps of its text modules and members (the rest are found again for every member).
         let gaps: [GoogleGap]
     }
 
@@ -86,7 +87,11 @@ public final class GoogleMapping: Sendable {
         Self.collectStaticPaths(
             template.passJSON, path: "", classFields: classFields, keyFields: template.keyFields, into: &paths)
         staticPaths = paths
-        var inputs = Self.placeholdersOutsideFieldValues(template.passJSON).union(classFields)
+        var inputs = classFields
+        for (key, value) in template.passJSON.objectValue ?? [:]
+        where Self.classKeys.contains(key) || PassStyle(rawValue: key) != nil {
+            inputs.formUnion(Self.placeholdersOutsideFieldValues(value))
+        }
         inputs.formUnion(template.keyFields)
         if let google = template.googleJSON { inputs.formUnion(Self.placeholders(in: google)) }
         classInputsSerial = inputs.remove("serialNumber") != nil
@@ -177,18 +182,21 @@ public final class GoogleMapping: Sendable {
             }
             made["id"] = .string(classID)
             klass = made
-            if let signature {
-                let entry = KnownClass(klass: made, id: classID, gaps: gaps.filter(\.isAboutClassModules))
-                knownClasses.withLock { memo in
-                    if memo.count >= Self.maxMemo { memo.removeAll(keepingCapacity: true) }
-                    memo[signature] = entry
-                }
-            }
         }
         let objectID = identifier(object["id"]?.stringValue) ?? "\(issuerID).\(Self.objectSuffix(serial))"
         object["id"] = .string(objectID)
         object["classId"] = .string(classID)
-        try GoogleChecks.check(kind: kind, klass: klass, object: object, issuerID: issuerID, gaps: &gaps)
+        try GoogleChecks.check(
+            kind: kind, klass: klass, object: object, issuerID: issuerID, checkClass: known == nil, gaps: &gaps)
+        if known == nil, let signature {
+            // Remembered once checked: a class Google would refuse is never handed out from the memo.
+            let classGaps = gaps.filter { $0.isAboutClassModules || $0.path.hasPrefix(kind.classPayloadKey + "[") }
+            let entry = KnownClass(klass: klass, id: classID, gaps: classGaps)
+            knownClasses.withLock { memo in
+                if memo.count >= Self.maxMemo { memo.removeAll(keepingCapacity: true) }
+                memo[signature] = entry
+            }
+        }
         return GooglePass(
             kind: kind, classID: classID, classJSON: .object(klass), objectID: objectID, objectJSON: .object(object),
             gaps: gaps)
@@ -265,6 +273,13 @@ public final class GoogleMapping: Sendable {
         }
         return out
     }
+
+    /// The top-level pass.json keys that loyalty, generic and transit classes read whatever their placeholders
+    /// (the others go to the class only when `isStatic`, or to the object only: barcodes, dates, voided, …). A
+    /// builder that puts another top-level key in one of those classes adds it here.
+    static let classKeys: Set<String> = [
+        "organizationName", "logoText", "description", "backgroundColor", "sharingProhibited",
+    ]
 
     /// The placeholders of pass.json outside the values of fields (a field is an object with a `key`; its
     /// `value` and `attributedValue` are the member's, its label and styles are not).

@@ -4,16 +4,18 @@ import PassModel
 enum LoyaltyMapping {
     static func build(_ ctx: inout MappingContext) {
         let pass = ctx.pass
-        ctx.klass["issuerName"] = pass.organizationName.map(JSONValue.string)
-        if let org = pass.organizationName { ctx.klass["localizedIssuerName"] = ctx.text.twin(org) }
-        if let program = pass.logoText ?? pass.organizationName {
-            ctx.klass["programName"] = .string(program)
-            ctx.klass["localizedProgramName"] = ctx.text.twin(program)
+        if ctx.buildsClass {
+            ctx.klass["issuerName"] = pass.organizationName.map(JSONValue.string)
+            if let org = pass.organizationName { ctx.klass["localizedIssuerName"] = ctx.text.twin(org) }
+            if let program = pass.logoText ?? pass.organizationName {
+                ctx.klass["programName"] = .string(program)
+                ctx.klass["localizedProgramName"] = ctx.text.twin(program)
+            }
+            ctx.klass["programLogo"] = ctx.images["logo"]?.json
+            ctx.klass["heroImage"] = (ctx.images["strip"] ?? ctx.images["artwork"])?.json
+            ctx.klass["reviewStatus"] = "UNDER_REVIEW"
+            CommonModules.colour(&ctx, objectLevel: false)
         }
-        ctx.klass["programLogo"] = ctx.images["logo"]?.json
-        ctx.klass["heroImage"] = (ctx.images["strip"] ?? ctx.images["artwork"])?.json
-        ctx.klass["reviewStatus"] = "UNDER_REVIEW"
-        CommonModules.colour(&ctx, objectLevel: false)
 
         if let name = ctx.take(keys: FieldSlots.holderName, where: { $0.field.value?.string != nil }) {
             ctx.object["accountName"] = .string(ctx.valueText(name.field))
@@ -26,9 +28,10 @@ enum LoyaltyMapping {
         // A tier shown on the pass: the class's rewardsTier (there is a class per tier, for its colours and
         // images), and a text module of the object too: LoyaltyObject has no tier of its own, and the member's
         // object must say their tier wherever it is shown without its class.
-        let reader = ctx
-        if let tier = ctx.takeFirst(where: { reader.level(of: $0) == .class && isTier($0) }) {
+        if let tier = ctx.takeFirst(onClass: true, where: isTier) {
             ctx.showOnObject(tier)
+        }
+        if let tier = ctx.shownOnObject.first, ctx.buildsClass {
             ctx.klass["rewardsTier"] = .string(ctx.valueText(tier.field))
             ctx.klass["localizedRewardsTier"] = ctx.localizedTwin(tier.field)
             if let label = tier.field.label {

@@ -75,17 +75,23 @@ struct MappingContext {
         return nil
     }
 
-    /// The first field not yet taken that `accept`s, in display order, marked taken.
-    mutating func takeFirst(in groups: [PassFieldGroup]? = nil, where accept: (LocatedField) -> Bool) -> LocatedField? {
+    /// The first field not yet taken that `accept`s, in display order, marked taken; with `onClass`, only a field
+    /// that is the class's (`level(of:)`).
+    mutating func takeFirst(
+        in groups: [PassFieldGroup]? = nil, onClass: Bool = false, where accept: (LocatedField) -> Bool
+    ) -> LocatedField? {
         for index in fields.indices where !taken[index] {
             let field = fields[index]
-            if groups?.contains(field.group) ?? true, accept(field) {
+            if groups?.contains(field.group) ?? true, !onClass || level(of: field) == .class, accept(field) {
                 taken[index] = true
                 return field
             }
         }
         return nil
     }
+
+    /// The fields `showOnObject` was given, in display order.
+    var shownOnObject: [LocatedField] { fields.indices.filter { alsoOnObject[$0] }.map { fields[$0] } }
 
     /// Makes a field a class slot took a text module of the object too.
     mutating func showOnObject(_ field: LocatedField) {

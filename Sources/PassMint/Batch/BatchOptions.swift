@@ -61,24 +61,6 @@ public struct BatchOptions: Sendable {
     }
 }
 
-/// The outcome of one CSV record, as written to the report.
-public struct BatchRecordResult: Sendable {
-    public let line: Int
-    public let serialNumber: String?
-    public let file: String?
-    /// The record's pass was made (or kept): its `kind` says what that did to the store.
-    public let issued: Bool
-    /// Issued anew, an update of a stored pass, or a stored pass left as it was.
-    public var kind: IssueKind = .issued
-    /// True when `--resume` found a valid pass already in place.
-    public let resumed: Bool
-    public let error: String?
-    /// The pass's absolute distribution link, when it was stored with one (`--db`).
-    public var link: String? = nil
-    /// The companion's members of the report line (e.g. `googleSaveUrl`).
-    public var companionMembers: [String: JSONValue] = [:]
-}
-
 /// Progress as the batch runs.
 public struct BatchProgress: Sendable {
     public let done: Int
@@ -108,19 +90,22 @@ public struct BatchSummary: Sendable {
     public let failed: Int
     public let bundles: Int
     public let elapsed: Double
-    public let warnings: [String]
+    /// Worth saying once: about the signing identity, the template, the CSV's columns.
+    public let warnings: [BatchWarning]
     /// The batch was asked to stop (`shouldStop`) and ended after a window: records after `lastLine` were not
     /// attempted (`--resume` issues them).
     public let interrupted: Bool
     /// The CSV line of the last record attempted (0 when none was).
     public let lastLine: Int
-    /// The first few failed records (line and error), for a summary on the terminal.
-    public let firstFailures: [(line: Int, error: String)]
+    /// The first few failed records (line and why), for a summary on the terminal.
+    public let firstFailures: [(line: Int, problem: BatchRecordProblem)]
     /// Records that failed because their bytes are not UTF-8: the file may be in a legacy encoding.
     public var invalidEncodingRecords: Int = 0
     /// The most `firstFailures` holds.
     public static let failuresShown = 5
 }
+
+extension BatchSummary: JobSummary {}
 
 /// A pass just issued by a batch, for a store that the update service will serve it from.
 public struct IssuedPassRecord: Sendable {

@@ -28,11 +28,6 @@ struct BatchRecordIssuer: Sendable {
         var outcome: BatchRecordResult
         var archive: ArchiveParts?
         var stored: IssuedPassRecord?
-        /// Set when the record failed because of the machine, not the record (a full disk, a folder that is not
-        /// writable): every later record would fail the same way, so the batch stops after this window.
-        var environmentFailure = false
-        /// The record's bytes are not UTF-8 (the CSV may be in another encoding).
-        var invalidEncoding = false
     }
 
     /// The record's values (the used columns, empty cells left out) and its serial number, nil when the record
@@ -49,39 +44,40 @@ struct BatchRecordIssuer: Sendable {
 
     /// Issues one record (or finds its pass from an earlier run with `--resume`) and writes its file.
     /// - Parameter stored: the pass already stored under the record's serial, if any.
-    func issue(_ input: CSVRecord, stored: StoredIssue?) -> WorkResult {
-        func failed(_ serial: String?, _ message: String) -> WorkResult {
-            WorkResult(
-                outcome: BatchRecordResult(
-                    line: input.line, serialNumber: serial, file: nil, issued: false, resumed: false, error: message),
-                archive: nil, stored: nil)
+    func issue(_ input: BatchInput, stored: StoredIssue?) -> WorkResult {
+        switch input {
+        case .refused(let line, let problem):
+            return Self.failed(line, nil, problem)
+        case .record(let record):
+            return issue(record, stored: stored)
         }
-        guard let fields = input.fields else {
-            var result = failed(nil, input.error ?? "unreadable record")
-            result.invalidEncoding = input.invalidEncoding
-            return result
+    }
+
+    private static func failed(_ line: Int, _ serial: String?, _ problem: BatchRecordProblem) -> WorkResult {
+        WorkResult(
+            outcome: BatchRecordResult(line: line, serialNumber: serial, failed: problem), archive: nil, stored: nil)
+    }
+
+    private func issue(_ input: CSVRecord, stored: StoredIssue?) -> WorkResult {
+        let fields: [String]
+        switch input.content {
+        case .unreadable(let problem): return Self.failed(input.line, nil, .unreadable(problem))
+        case .fields(let read): fields = read
         }
         guard let (record, serial) = values(of: input) else {
-            return failed(
-                nil,
-                "has \(fields.count) fields but the header has \(columns.names.count); quote values that contain commas"
-            )
+            return Self.failed(input.line, nil, .fieldCount(fields.count, header: columns.names.count))
         }
         guard IdentifierGrammar.serialNumber.accepts(serial) else {
-            return failed(
-                serial,
-                "serialNumber '\(serial)' \(IdentifierGrammar.serialNumber.rule) (it names the file and the pass's URL)"
-            )
+            return Self.failed(input.line, serial, .invalidSerial(serial))
         }
         // The stored pass this record is a new version of (none when starting over).
         let previous = options.startOver ? nil : stored
         if let previous, let ours = issuer.identity.certificate.passTypeIdentifier,
             previous.passTypeIdentifier != ours
         {
-            return failed(
-                serial,
-                "serialNumber '\(serial)' is stored as a pass of type \(previous.passTypeIdentifier), and this "
-                    + "certificate signs \(ours); give the record another serial number")
+            return Self.failed(
+                input.line, serial, .storedAsOtherType(serial: serial, stored: previous.passTypeIdentifier, signs: ours)
+            )
         }
         let fileName = "\(serial).pkpass"
         let path = "\(options.outputDirectory)/\(fileName)"
@@ -93,9 +89,7 @@ struct BatchRecordIssuer: Sendable {
             do {
                 return try kept.result(line: input.line, file: fileName, companion: options.companion)
             } catch {
-                var result = failed(serial, error.description)
-                result.environmentFailure = !error.isInvalidInput
-                return result
+                return Self.failed(input.line, serial, .notIssued(error))
             }
         }
         request.authenticationToken =
@@ -116,15 +110,12 @@ struct BatchRecordIssuer: Sendable {
             }
             row?.companions = companion?.stored ?? [:]
             var outcome = BatchRecordResult(
-                line: input.line, serialNumber: serial, file: fileName, issued: true, resumed: false, error: nil)
-            outcome.kind = kind
-            outcome.link = row?.link?.url
+                line: input.line, serialNumber: serial, file: fileName, kind: kind, resumed: false,
+                link: row?.link?.url)
             outcome.companionMembers = companion?.reportMembers ?? [:]
             return WorkResult(outcome: outcome, archive: options.bundle ? pass.archiveParts : nil, stored: row)
         } catch {
-            var result = failed(serial, error.description)
-            result.environmentFailure = !error.isInvalidInput
-            return result
+            return Self.failed(input.line, serial, .notIssued(error))
         }
     }
 
@@ -195,9 +186,7 @@ struct BatchRecordIssuer: Sendable {
                     serialNumber: serial, passJSON: unsigned.passJSON, pass: unsigned.pass, files: unsigned.files,
                     record: unsigned.record))
             var outcome = BatchRecordResult(
-                line: line, serialNumber: serial, file: file, issued: true, resumed: true, error: nil)
-            outcome.kind = kind
-            outcome.link = row?.link?.url
+                line: line, serialNumber: serial, file: file, kind: kind, resumed: true, link: row?.link?.url)
             outcome.companionMembers = made?.reportMembers ?? [:]
             var stored = row
             stored?.companions = made?.stored ?? [:]

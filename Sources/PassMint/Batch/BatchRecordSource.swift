@@ -1,5 +1,11 @@
+/// A record a batch issues: a CSV record, or one refused before it is issued.
+enum BatchInput: Sendable {
+    case record(CSVRecord)
+    case refused(line: Int, BatchRecordProblem)
+}
+
 /// The records a batch issues, a window at a time, in CSV order: only this shard's records, and a record whose
-/// `serialNumber` an earlier record already used turned into a failed one.
+/// `serialNumber` an earlier record already used refused.
 struct BatchRecordSource {
     private let reader: CSVReader
     private let shard: (index: Int, count: Int)?
@@ -19,8 +25,8 @@ struct BatchRecordSource {
 
     /// Up to `size` records; empty at the end of the file.
     /// - Throws: only what `CSVReader.nextRecord` throws (it reports bad records, it does not throw for them).
-    mutating func nextWindow(_ size: Int) throws(PassMintError) -> [CSVRecord] {
-        var window: [CSVRecord] = []
+    mutating func nextWindow(_ size: Int) throws(PassMintError) -> [BatchInput] {
+        var window: [BatchInput] = []
         window.reserveCapacity(min(size, 1024))
         while window.count < size {
             guard let record = try reader.nextRecord() else {
@@ -30,9 +36,9 @@ struct BatchRecordSource {
             defer { index += 1 }
             if let shard, index % shard.count != shard.index - 1 { continue }
             if let duplicate = serials.duplicate(of: record, columns: columns) {
-                window.append(CSVRecord(line: record.line, fields: nil, error: duplicate))
+                window.append(.refused(line: record.line, duplicate))
             } else {
-                window.append(record)
+                window.append(.record(record))
             }
         }
         return window
@@ -49,15 +55,14 @@ struct SerialNumbersSeen {
         self.column = column
     }
 
-    /// The error for `record` when an earlier record has its serial number; nil otherwise (or when the record
+    /// The problem of `record` when an earlier record has its serial number; nil otherwise (or when the record
     /// has no serial of its own: generated serials are unique).
-    mutating func duplicate(of record: CSVRecord, columns: Columns) -> String? {
+    mutating func duplicate(of record: CSVRecord, columns: Columns) -> BatchRecordProblem? {
         guard let column, let fields = record.fields, fields.count == columns.names.count, !fields[column].isEmpty
         else { return nil }
         let serial = fields[column]
         if let first = firstLine[serial.hashValue] {
-            return
-                "serialNumber '\(serial)' is already used by the record on line \(first); every pass needs its own serial number"
+            return .duplicateSerial(serial, firstLine: first)
         }
         firstLine[serial.hashValue] = record.line
         return nil

@@ -3,21 +3,33 @@ import PassModel
 
 /// One CSV record: its fields, or why it could not be read, and the line it starts on.
 public struct CSVRecord: Sendable {
+    /// What the record holds.
+    public enum Content: Sendable {
+        case fields([String])
+        /// The record is unusable (invalid text, a control character, a field over the limits, a quote never
+        /// closed).
+        case unreadable(CSVRecordProblem)
+    }
+
     /// First physical line of the record (1-based; the header is line 1).
     public let line: Int
-    /// The fields, when the record could be read.
-    public let fields: [String]?
-    /// Why the record is unusable (invalid text, a control character, a field over the limits, a quote never
-    /// closed), naming the field.
-    public let error: String?
-    /// The record failed because its bytes are not UTF-8 (the file may be in another encoding).
-    public let invalidEncoding: Bool
+    public let content: Content
 
-    init(line: Int, fields: [String]?, error: String?, invalidEncoding: Bool = false) {
+    init(line: Int, _ content: Content) {
         self.line = line
-        self.fields = fields
-        self.error = error
-        self.invalidEncoding = invalidEncoding
+        self.content = content
+    }
+
+    /// The fields, when the record could be read.
+    public var fields: [String]? {
+        if case .fields(let fields) = content { return fields }
+        return nil
+    }
+
+    /// Why the record is unusable, nil when it could be read.
+    public var problem: CSVRecordProblem? {
+        if case .unreadable(let problem) = content { return problem }
+        return nil
     }
 }
 
@@ -26,7 +38,7 @@ public struct CSVRecord: Sendable {
 /// The separator is detected from the header unless given. Memory stays flat: the file is read in 64 KB chunks
 /// and no record may grow past `CSVLimits`.
 ///
-/// A bad record never stops the reader: it comes back with an `error` and the next record follows (an unclosed
+/// A bad record never stops the reader: it comes back with its `problem` and the next record follows (an unclosed
 /// quote runs to the end of the file, as RFC 4180 reads it, and is reported by the line it opened on).
 public final class CSVReader {
     private let handle: FileHandle
@@ -123,28 +135,26 @@ public final class CSVReader {
         var inQuotes = false
         var quotedField = false
         var quoteLine = 0
-        var overflow: String?
+        var overflow: CSVRecordProblem?
         func append(_ byte: UInt8) {
             guard overflow == nil else { return }
             if field.count >= limits.maxFieldBytes {
                 overflow =
                     quotedField && inQuotes
-                    ? "field \(rawFields.count + 1)\(name(rawFields.count)) opens a quote on line \(quoteLine) that is "
-                        + "not closed within \(limits.maxFieldBytes) bytes; close the quote (a quote inside a value is "
-                        + "written twice: \"\")"
-                    : "field \(rawFields.count + 1)\(name(rawFields.count)) is longer than \(limits.maxFieldBytes) bytes"
+                    ? .quoteNotClosedWithin(name(rawFields.count), openedOnLine: quoteLine, limit: limits.maxFieldBytes)
+                    : .fieldTooLong(name(rawFields.count), limit: limits.maxFieldBytes)
                 return
             }
             recordBytes += 1
             if recordBytes > limits.maxRecordBytes {
-                overflow = "the record is longer than \(limits.maxRecordBytes) bytes"
+                overflow = .recordTooLong(limit: limits.maxRecordBytes)
                 return
             }
             field.append(byte)
         }
         func endField() {
             if overflow == nil, rawFields.count >= limits.maxFields {
-                overflow = "the record has more than \(limits.maxFields) fields"
+                overflow = .tooManyFields(limit: limits.maxFields)
             }
             if overflow == nil { rawFields.append(field) }
             field = []
@@ -153,12 +163,9 @@ public final class CSVReader {
         loop: while true {
             guard let byte = next() else {
                 if inQuotes {
-                    if let overflow { return CSVRecord(line: startLine, fields: nil, error: overflow) }
                     return CSVRecord(
-                        line: startLine, fields: nil,
-                        error: "field \(rawFields.count + 1)\(name(rawFields.count)) opens a quote on line "
-                            + "\(quoteLine) that is never closed, so the rest of the file was read as its value; add "
-                            + "the closing '\"' (a quote inside a value is written twice: \"\")")
+                        line: startLine,
+                        .unreadable(overflow ?? .quoteNeverClosed(name(rawFields.count), openedOnLine: quoteLine)))
                 }
                 endField()
                 break loop
@@ -199,45 +206,30 @@ public final class CSVReader {
                 append(byte)
             }
         }
-        if let overflow { return CSVRecord(line: startLine, fields: nil, error: overflow) }
+        if let overflow { return CSVRecord(line: startLine, .unreadable(overflow)) }
         var fields: [String] = []
         fields.reserveCapacity(rawFields.count)
         for (index, raw) in rawFields.enumerated() {
             if let problem = problem(in: raw, field: index) {
-                return CSVRecord(
-                    line: startLine, fields: nil, error: problem.message, invalidEncoding: problem.isEncoding)
+                return CSVRecord(line: startLine, .unreadable(problem))
             }
             fields.append(String(decoding: raw, as: UTF8.self))
         }
         if header == nil { header = fields }
-        return CSVRecord(line: startLine, fields: fields, error: nil)
+        return CSVRecord(line: startLine, .fields(fields))
     }
 
-    /// " ('memberName')" for a field whose header name is known.
-    private func name(_ index: Int) -> String {
-        guard let header, index < header.count else { return "" }
-        return " ('\(header[index])')"
+    /// Field `index` with its header name when the header is known.
+    private func name(_ index: Int) -> CSVFieldName {
+        CSVFieldName(index: index, name: header.flatMap { index < $0.count ? $0[index] : nil })
     }
 
-    /// Why a field's bytes cannot be a value: invalid UTF-8 (naming the byte and the encodings to try) or a
-    /// control character other than tab and line breaks.
-    private func problem(in raw: [UInt8], field index: Int) -> (message: String, isEncoding: Bool)? {
+    /// Why a field's bytes cannot be a value: invalid UTF-8 or a control character other than tab and line breaks.
+    private func problem(in raw: [UInt8], field index: Int) -> CSVRecordProblem? {
         for (offset, byte) in raw.enumerated() where ValueCharacters.isForbiddenControl(UInt32(byte)) {
-            return (
-                "field \(index + 1)\(name(index)) holds the control character 0x\(Self.hex(byte)) at byte "
-                    + "\(offset + 1); remove it (values may hold tabs and line breaks, no other control characters)",
-                false
-            )
+            return .controlCharacter(name(index), byte: byte, offset: offset)
         }
         guard let bad = CSVByteSource.firstInvalidUTF8(raw) else { return nil }
-        return (
-            "field \(index + 1)\(name(index)) is not valid UTF-8 (byte 0x\(Self.hex(bad.byte)) at byte "
-                + "\(bad.offset + 1)); save the CSV as UTF-8, or read it as windows-1252 or latin1 if a spreadsheet "
-                + "saved it in a Western European encoding", true
-        )
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+        return .invalidUTF8(name(index), byte: bad.byte, offset: bad.offset)
     }
 }

@@ -7,7 +7,7 @@ struct Columns: Sendable {
     /// Columns that feed the template (field names, `serialNumber` and `image.SLOT`).
     let used: Set<String>
     /// One warning per unknown column.
-    let warnings: [String]
+    let warnings: [BatchWarning]
 }
 
 extension BatchRunner {
@@ -43,9 +43,9 @@ extension BatchRunner {
         let used = known
         let unknown = header.filter { !used.contains($0) }
         let warnings = unknown.map { name in
-            let hint = issuer.template.suggestion(forRecordKey: name).map { "; did you mean '\($0)'?" } ?? ""
-            return
-                "\(options.csvPath): column '\(name)' is not a field of template \(issuer.template.directory)\(hint); it is ignored"
+            BatchWarning.unknownColumn(
+                name, csv: options.csvPath, template: issuer.template.directory,
+                suggestion: issuer.template.suggestion(forRecordKey: name))
         }
         return Columns(names: header, used: used, warnings: warnings)
     }

@@ -5,7 +5,7 @@ import PassStore
 
 /// `passmint resign`: after a certificate renewal, checks the new identity against the store and gives every
 /// stored pass a new tag with one push per registered device, through the shared bulk engine (chunked, each chunk
-/// with its pushes and its progress in one transaction, resumable).
+/// with its pushes and its progress in one transaction, resumable) run by the job engine (`ResignJob`).
 ///
 /// Nothing is rendered here: `serve` renders and signs on download, so once it signs with the new identity (SIGHUP
 /// or a restart), the pushes make every phone fetch a pass signed by it.
@@ -50,7 +50,7 @@ package final class Resigner {
     }
 
     /// What the job did.
-    package struct Summary: Sendable {
+    package struct Summary: Sendable, JobSummary {
         /// The job's name in the store (`resign:` and the new certificate's SHA-256).
         package let job: String
         package let total: Int
@@ -62,6 +62,8 @@ package final class Resigner {
         package let elapsed: Double
         /// Stopped at a chunk boundary on request; `--resume` does the rest.
         package let interrupted: Bool
+        /// Passes are re-tagged, never refused one by one.
+        package var failed: Int { 0 }
     }
 
     /// The new certificate.
@@ -69,7 +71,7 @@ package final class Resigner {
     /// Stored passes per pass type.
     package let passTypes: [String: Int]
     /// Worth saying before the job runs: a certificate close to expiry, the team not compared.
-    package let warnings: [String]
+    package let warnings: [ResignWarning]
     private let options: Options
     private let store: any PassStore & BulkChangeStore
     private let job: String
@@ -89,20 +91,18 @@ package final class Resigner {
             throw .environment("reading the store \(options.store): \(error)", about: .store)
         }
         var expectedTeam: (identifier: String, source: String)?
-        var warnings: [String] = []
+        var warnings: [ResignWarning] = []
         if let previous = options.previousCertificatePath {
             let old: Certificate
             do { old = try Certificate.load(path: previous) } catch { throw .signing(error) }
             expectedTeam = old.teamIdentifier.map { ($0, "the team of \(previous)") }
         } else {
-            warnings.append(
-                "the team was not compared: give the certificate the passes are signed with now to check that the "
-                    + "new one belongs to the same team")
+            warnings.append(.teamNotCompared)
         }
         let check = IdentityRenewalCheck(
             storedPassTypes: Array(passTypes.keys), expectedTeam: expectedTeam, trust: options.trustRoots)
         do throws(IdentityRenewalCheck.Refusal) {
-            warnings += try check.check(identity, name: options.identity.certificateName)
+            warnings += try check.check(identity, name: options.identity.certificateName).map(ResignWarning.identity)
         } catch {
             throw .invalidInput(error.description, about: options.identity.certificateInput)
         }
@@ -110,62 +110,32 @@ package final class Resigner {
         job = "resign:" + certificate.sha256Fingerprint.replacingOccurrences(of: ":", with: "").lowercased()
     }
 
-    /// Re-signs every stored pass in serial order, a chunk at a time; `shouldStop` is asked between chunks.
+    /// Re-signs every stored pass in serial order, a chunk at a time, on the job engine (`ResignJob`);
+    /// `shouldStop` is asked between chunks.
     /// - Throws: `.invalidInput` for `resume` with no job to resume or a finished job run again,
     ///   `.environment` when the store or the report fails (the chunks committed so far stay; resume).
     package func run(shouldStop: () -> Bool = { false }, progress: (Progress) -> Void = { _ in }) throws(PassMintError)
         -> Summary
     {
-        let started = Date()
+        let clock = JobClock()
         let total = passTypes.values.reduce(0, +)
         let recorded: Int64?
         do { recorded = try store.bulkPosition(job: job) } catch {
             throw .environment("reading the job's progress in \(options.store): \(error)", about: .store)
         }
-        let startPosition = try startPosition(recorded: recorded, total: total)
-        let report = try options.reportPath.map { path throws(PassMintError) in
-            try ResignReport(path: path)
+        let startPosition = Int(try startPosition(recorded: recorded, total: total))
+        let report = try options.reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
+        var resign = ResignJob(
+            store: store, storeName: "\(options.store)", job: job, chunkSize: options.chunkSize, total: total,
+            startPosition: startPosition)
+        let run = try JobEngine.run(
+            &resign, tally: ResignJob.Tally(done: startPosition), report: report, clock: clock, shouldStop: shouldStop
+        ) { run in
+            progress(Progress(done: run.tally.done, total: total, elapsed: run.elapsed))
         }
-        var done = Int(startPosition), skip = Int(startPosition), resigned = 0, pushes = 0
-        var after: String?
-        var interrupted = false
-        while true {
-            if shouldStop() {
-                interrupted = true
-                break
-            }
-            let page: [StoredPass]
-            do { page = try store.passes(after: after, limit: options.chunkSize, templatePath: nil) } catch {
-                throw .environment("reading passes from \(options.store): \(error)", about: .store)
-            }
-            guard let last = page.last else { break }
-            after = last.serialNumber
-            // Resuming: the first `skip` passes in serial order were re-signed by the run that was stopped; the
-            // report lists them again (its file did not survive a kill), marked as such.
-            try report?.append(Array(page.prefix(skip)), resumed: true)
-            let chunk = Array(page.dropFirst(skip))
-            skip = max(0, skip - page.count)
-            guard !chunk.isEmpty else { continue }
-            let outcome: ChunkOutcome
-            do {
-                outcome = try store.applyChanges(
-                    chunk.map { PassChange(serialNumber: $0.serialNumber) },
-                    progress: BulkProgress(job: job, position: Int64(done + chunk.count)))
-            } catch {
-                throw .environment(
-                    "re-signing passes after \(done) of \(total) in \(options.store): \(error); the passes before "
-                        + "are done — resume once the cause is fixed", about: .store)
-            }
-            try report?.append(chunk)
-            done += chunk.count
-            resigned += outcome.passesChanged
-            pushes += outcome.pushesQueued
-            progress(Progress(done: done, total: total, elapsed: Date().timeIntervalSince(started)))
-        }
-        try report?.finish()
         return Summary(
-            job: job, total: total, resigned: resigned, resumed: Int(startPosition), pushesQueued: pushes,
-            elapsed: Date().timeIntervalSince(started), interrupted: interrupted)
+            job: job, total: total, resigned: run.tally.resigned, resumed: startPosition,
+            pushesQueued: run.tally.pushesQueued, elapsed: run.elapsed, interrupted: run.interrupted)
     }
 
     /// Where the job starts: 0 for a new one, the recorded position when resuming.

@@ -4,7 +4,8 @@ import PassTemplates
 import PassStore
 
 /// `passmint templates publish`: makes a template folder the current version of a template name and moves every
-/// pass of that name to it through the shared bulk engine (chunked, resumable, one push per registered device).
+/// pass of that name to it through the shared bulk engine (chunked, resumable, one push per registered device),
+/// run by the job engine (`PublishJob`).
 ///
 /// Which passes are "of NAME": those whose stored template is a `TemplateReference` named NAME, and passes stored
 /// by an older PassMint with a folder path whose last component (without `.pkpasstemplate`/`.zip`) is NAME; a
@@ -48,8 +49,8 @@ package enum TemplatePublisher {
         package var needsResume: Bool { interruptedAfter != nil && !sources.isEmpty }
     }
 
-    /// The outcome of `publish`.
-    package struct Outcome: Sendable, Equatable {
+    /// The outcome of `publish` (so far, when given to its progress).
+    package struct Outcome: Sendable, Equatable, JobSummary {
         /// Passes moved to the new version (each with a new tag and Last-Modified second).
         package var passesChanged: Int
         /// Outbox rows written (one per registered device).
@@ -58,16 +59,10 @@ package enum TemplatePublisher {
         package var storedNewVersion: Bool
         /// Stopped on request before every pass was moved (the committed chunks stay; a rerun moves the rest).
         package var stopped: Bool = false
-    }
 
-    /// One committed chunk, for progress and reports.
-    package struct Chunk: Sendable {
-        /// The stored template value the passes had.
-        package let from: String
-        /// The passes of the chunk.
-        package let serials: [String]
-        /// What the bulk engine did with them.
-        package let outcome: ChunkOutcome
+        package var interrupted: Bool { stopped }
+        /// Passes are moved, never refused one by one.
+        package var failed: Int { 0 }
     }
 
     /// Loads and checks the folder and works out what publishing it as `name` changes. Nothing is written.
@@ -126,16 +121,22 @@ package enum TemplatePublisher {
     }
 
     /// Stores the version, makes it current and moves every pass of the plan to it, one chunk per transaction
-    /// (each with its pushes and its progress). A run that stops resumes where it stopped: moved passes no
-    /// longer match their old template, so a rerun finds only the rest.
+    /// (each with its pushes and its progress), on the job engine (`PublishJob`). A run that stops resumes where
+    /// it stopped: moved passes no longer match their old template, so a rerun finds only the rest.
     /// - Parameters:
-    ///   - shouldStop: asked before each chunk; true stops the publish there (`Outcome.stopped`).
-    ///   - onChunk: called after each committed chunk.
-    /// - Throws: `PassMintError.environment` when the store fails (the chunks committed so far stay).
+    ///   - reportPath: a JSON Lines report, one line per moved pass (`PublishJob.Moved`), written to a temporary
+    ///     name and renamed into place at the end (a stopped publish's too).
+    ///   - shouldStop: asked after each committed chunk; true stops the publish there (`Outcome.stopped`).
+    ///   - progress: called after each committed chunk with the totals so far.
+    /// - Throws: `PassMintError.environment` when the store fails (the chunks committed so far stay) or the report
+    ///   cannot be written.
     package static func publish(
-        _ plan: Plan, store: Store, chunkSize: Int = defaultChunkSize, shouldStop: () -> Bool = { false },
-        onChunk: (Chunk) -> Void = { _ in }
+        _ plan: Plan, store: Store, chunkSize: Int = defaultChunkSize, reportPath: String? = nil,
+        shouldStop: () -> Bool = { false }, progress: (Outcome) -> Void = { _ in }
     ) throws(PassMintError) -> Outcome {
+        let report = try reportPath.map { path throws(PassMintError) in
+            try ReportWriter(path: path, style: .slashesEscaped)
+        }
         var outcome = Outcome(passesChanged: 0, pushesQueued: 0, storedNewVersion: false)
         do {
             outcome.storedNewVersion = try store.storeTemplateVersion(plan.version)
@@ -143,36 +144,13 @@ package enum TemplatePublisher {
                 try store.publishTemplate(
                     name: plan.reference.name, digest: plan.version.digest, onlyIfUnpublished: false)
             }
-            var position = plan.interruptedAfter ?? 0
-            let target = plan.reference.description
-            for source in plan.sources {
-                var after: String?
-                while !outcome.stopped {
-                    let passes = try store.passes(after: after, limit: chunkSize, templatePath: source.template)
-                    guard let last = passes.last else { break }
-                    if shouldStop() {
-                        outcome.stopped = true
-                        break
-                    }
-                    position += Int64(passes.count)
-                    let chunk = try store.applyChanges(
-                        passes.map { PassChange(serialNumber: $0.serialNumber, templatePath: target) },
-                        progress: BulkProgress(job: plan.job, position: position))
-                    outcome.passesChanged += chunk.passesChanged
-                    outcome.pushesQueued += chunk.pushesQueued
-                    onChunk(Chunk(from: source.template, serials: passes.map(\.serialNumber), outcome: chunk))
-                    after = last.serialNumber
-                }
-            }
-            if !outcome.stopped {
-                _ = try store.applyChanges([], progress: BulkProgress(job: plan.job, position: finishedPosition))
-            }
-        } catch let error as PassMintError {
-            throw error
         } catch {
-            throw .environment(
-                "publishing \(plan.reference): \(error) (\(outcome.passesChanged) passes moved so far)", about: .store)
+            throw PublishJob.failure(plan, error, moved: 0)
         }
+        var job = PublishJob(plan: plan, store: store, chunkSize: chunkSize)
+        let run = try JobEngine.run(&job, tally: outcome, report: report, shouldStop: shouldStop) { progress($0.tally) }
+        outcome = run.tally
+        outcome.stopped = run.interrupted
         return outcome
     }
 
@@ -181,7 +159,7 @@ package enum TemplatePublisher {
         directory: String
     ) throws(PassMintError) {
         let issuer = renderer.issuer(for: template)
-        var renderedTiers: Set<String> = []
+        var renders = TierRenderCheck()
         var failures: [String] = []
         var failed = 0
         do {
@@ -193,10 +171,9 @@ package enum TemplatePublisher {
                     for pass in passes {
                         do {
                             _ = try template.resolve(pass.record)
-                            let tier = template.tierField.flatMap { pass.record[$0] } ?? ""
-                            if !renderedTiers.contains(tier) {
+                            let tier = template.tierField.flatMap { pass.record[$0] }
+                            try renders.check(TierRenderCheck.key(template: directory, tier: tier)) {
                                 _ = try renderer.issue(pass, with: issuer)
-                                renderedTiers.insert(tier)
                             }
                         } catch {
                             failed += 1

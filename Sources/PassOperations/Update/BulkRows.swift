@@ -13,26 +13,26 @@ package struct BulkRow: Sendable, Equatable {
     /// Number field → amount to add (an `add:FIELD` column, a `{"add": N}` JSON value).
     package var amounts: [String: String]
     /// Why the row is unusable (unreadable CSV record, not a JSON object, …); the row then fails alone.
-    package var error: String?
-    /// The column or JSON key the error is about, when one is.
+    package var problem: BulkRowProblem?
+    /// The column or JSON key the problem is about, when one is.
     package var column: String?
 
     package init(
         line: Int, serialNumber: String, values: [String: String], amounts: [String: String] = [:],
-        error: String? = nil, column: String? = nil
+        problem: BulkRowProblem? = nil, column: String? = nil
     ) {
         self.line = line
         self.serialNumber = serialNumber
         self.values = values
         self.amounts = amounts
-        self.error = error
+        self.problem = problem
         self.column = column
     }
 }
 
 /// Rows of a bulk update, read one at a time so memory stays flat whatever the input's size.
 package protocol BulkRowSource: AnyObject {
-    /// The next row, nil at the end. A bad row comes back with its `error`; only an unreadable input throws.
+    /// The next row, nil at the end. A bad row comes back with its `problem`; only an unreadable input throws.
     func nextRow() throws(PassMintError) -> BulkRow?
 }
 
@@ -60,9 +60,12 @@ package final class CSVBulkRows: BulkRowSource {
             throw .invalidInput(
                 "\(self.name): the CSV is empty; line 1 must name serialNumber and the fields to change", about: .csv)
         }
-        guard let fields = first.fields else {
-            throw .invalidInput(
-                "\(self.name):1: the header cannot be read: \(first.error ?? "unreadable")", about: .csv)
+        let fields: [String]
+        switch first.content {
+        case .unreadable(let problem):
+            throw .invalidInput("\(self.name):1: the header cannot be read: \(problem)", about: .csv)
+        case .fields(let read):
+            fields = read
         }
         header = fields.map { $0.trimmingCharacters(in: .whitespaces) }
         var seen = Set<String>()
@@ -97,14 +100,17 @@ package final class CSVBulkRows: BulkRowSource {
 
     package func nextRow() throws(PassMintError) -> BulkRow? {
         guard let record = try reader.nextRecord() else { return nil }
-        guard let fields = record.fields else {
-            return BulkRow(line: record.line, serialNumber: "", values: [:], error: record.error ?? "unreadable")
+        let fields: [String]
+        switch record.content {
+        case .unreadable(let problem):
+            return BulkRow(line: record.line, serialNumber: "", values: [:], problem: .unreadable(problem))
+        case .fields(let read):
+            fields = read
         }
         guard fields.count == header.count else {
             return BulkRow(
                 line: record.line, serialNumber: fields.count > serialIndex ? fields[serialIndex] : "", values: [:],
-                error: "the record has \(fields.count) field(s) but the header has \(header.count); "
-                    + "quote values that contain the separator")
+                problem: .fieldCount(fields.count, header: header.count))
         }
         var values: [String: String] = [:]
         var amounts: [String: String] = [:]
@@ -146,14 +152,14 @@ package final class JSONLinesBulkRows: BulkRowSource {
             if slice.last == 0x0D { slice = slice.dropLast() }
             if slice.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             guard slice.count <= maxLineBytes else {
-                return failed("the line is longer than \(maxLineBytes) bytes")
+                return failed(.lineTooLong(limit: maxLineBytes))
             }
             let document: JSONDocument
             do { document = try JSONReader.parse(Array(slice), file: name) } catch {
-                return failed("not valid JSON: \(error.message); each line must be one JSON object")
+                return failed(.notJSON(error))
             }
             guard document.isStrict, case .object(let members) = document.value else {
-                return failed(#"each line must be one JSON object such as {"serialNumber": "…", "tier": "Gold"}"#)
+                return failed(.notAnObject)
             }
             var values: [String: String] = [:]
             var amounts: [String: String] = [:]
@@ -170,23 +176,21 @@ package final class JSONLinesBulkRows: BulkRowSource {
                     case .double(let number)?: amounts[key] = number.description
                     case .string(let text)? where !text.isEmpty: amounts[key] = text
                     default:
-                        return failed(
-                            #"the value of "\#(key)" must be a value or {"add": N} with a number N"#, column: key)
+                        return failed(.invalidAmount(key: key), column: key)
                     }
                 case .array, .object:
-                    return failed(
-                        #"the value of "\#(key)" must be a string, number, boolean or {"add": N}"#, column: key)
+                    return failed(.invalidValue(key: key), column: key)
                 }
             }
             guard let serial = values.removeValue(forKey: bulkSerialColumn), !serial.isEmpty else {
-                return failed("the object has no \"\(bulkSerialColumn)\" string", column: bulkSerialColumn)
+                return failed(.noSerialKey, column: bulkSerialColumn)
             }
             return BulkRow(line: line, serialNumber: serial, values: values, amounts: amounts)
         }
         return nil
     }
 
-    private func failed(_ message: String, column: String? = nil) -> BulkRow {
-        BulkRow(line: line, serialNumber: "", values: [:], error: message, column: column)
+    private func failed(_ problem: BulkRowProblem, column: String? = nil) -> BulkRow {
+        BulkRow(line: line, serialNumber: "", values: [:], problem: problem, column: column)
     }
 }

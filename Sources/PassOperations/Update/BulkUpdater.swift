@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import PassMint
 import PassModel
@@ -25,7 +24,7 @@ extension TemplateRenderer: BulkRecordChecker {
 
     package func renderKey(_ pass: StoredPass) -> String {
         let tierField = (try? issuer(for: pass.templatePath).template.tierField) ?? nil
-        return pass.templatePath + "\u{0}" + (tierField.flatMap { pass.record[$0] } ?? "")
+        return TierRenderCheck.key(template: pass.templatePath, tier: tierField.flatMap { pass.record[$0] })
     }
 
     package func renderCheck(_ pass: StoredPass) throws {
@@ -75,20 +74,10 @@ package final class BulkUpdater {
         package var status: RowStatus
         /// Outbox rows the change queued (0 when a pending push already covers the device).
         package var pushes: Int
-        package var error: String?
+        /// Why the row failed; nil unless `status` is `.failed`.
+        package var problem: BulkRowProblem?
         /// The column (CSV) or key (JSON Lines) at fault, when one is.
         package var column: String?
-
-        /// The report's JSON Lines object: line, serialNumber, status, pushes, error (and column).
-        package var reportObject: [String: JSONValue] {
-            var object: [String: JSONValue] = [
-                "line": .integer(Int64(line)), "serialNumber": serialNumber.isEmpty ? .null : .string(serialNumber),
-                "status": .string(status.rawValue), "pushes": .integer(Int64(pushes)),
-                "error": error.map { .string($0) } ?? .null,
-            ]
-            if let column { object["column"] = .string(column) }
-            return object
-        }
     }
 
     /// Totals of a run (so far, when handed to `progress`).
@@ -145,7 +134,7 @@ package final class BulkUpdater {
         do { return "update-csv:" + (try digest.finish()) } catch { throw .signing(error) }
     }
 
-    /// Runs the job over `rows`.
+    /// Runs the job over `rows` on the job engine (`BulkUpdateJob`).
     /// - Parameters:
     ///   - reportPath: a JSON Lines report (`RowOutcome.reportObject` per row of this run), written to a temporary
     ///     name and renamed into place at the end.
@@ -158,167 +147,62 @@ package final class BulkUpdater {
         _ rows: any BulkRowSource, options: Options, reportPath: String? = nil, shouldStop: () -> Bool = { false },
         progress: (Summary) -> Void = { _ in }
     ) throws(PassMintError) -> Summary {
-        let start = DispatchTime.now()
+        let clock = JobClock()
         var summary = Summary()
         let report = try reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
         if options.resume {
-            summary.resumedFrom = try storeCall("reading the progress of the job") {
+            summary.resumedFrom = try BulkUpdateJob.storeCall("reading the progress of the job") {
                 try store.bulkPosition(job: options.job)
             }
             summary.position = summary.resumedFrom ?? 0
         }
-        var renderedKeys = Set<String>()
-        var exhausted = false
-        while !exhausted {
-            var window: [BulkRow] = []
-            while window.count < options.chunkSize {
-                guard let row = try rows.nextRow() else {
-                    exhausted = true
-                    break
-                }
-                summary.rows += 1
-                if let done = summary.resumedFrom, Int64(row.line) <= done {
-                    summary.skipped += 1
-                    continue
-                }
-                window.append(row)
-            }
-            guard let lastLine = window.last?.line else { break }
-            let position = BulkProgress(job: options.job, position: Int64(lastLine))
-            let serials = Array(
-                Set(window.filter { $0.error == nil && !$0.serialNumber.isEmpty }.map(\.serialNumber)))
-            var outcomes: (rows: [RowOutcome], changes: [PassChange]) = ([], [])
-            let (chunk, pushesBySerial) = try storeCall("storing the changes up to line \(lastLine)") {
-                try store.applyChanges(lockingSerials: serials, progress: position) { passes in
-                    outcomes = process(window, passes: passes, renderedKeys: &renderedKeys)
-                    return outcomes.changes
-                }
-            }
-            var counted = Set<String>()
-            for index in outcomes.rows.indices where outcomes.rows[index].status == .changed {
-                let serial = outcomes.rows[index].serialNumber
-                // A serial changed by two rows of the chunk was applied once; its pushes go to its first row.
-                if counted.insert(serial).inserted { outcomes.rows[index].pushes = pushesBySerial[serial] ?? 0 }
-            }
-            summary.pushesQueued += chunk.pushesQueued
-            summary.position = position.position
-            for outcome in outcomes.rows {
-                switch outcome.status {
-                case .changed: summary.changed += 1
-                case .unchanged: summary.unchanged += 1
-                case .failed:
-                    summary.failed += 1
-                    if summary.failures.count < Summary.failuresKept { summary.failures.append(outcome) }
-                }
-            }
-            try report?.append(objects: outcomes.rows.map(\.reportObject))
-            summary.elapsed = Self.seconds(since: start)
-            progress(summary)
-            if !exhausted, shouldStop() {
-                summary.interrupted = true
-                break
+        var job = BulkUpdateJob(
+            rows: rows, options: options, store: store, checker: checker, resumedFrom: summary.resumedFrom)
+        let run = try JobEngine.run(&job, tally: summary, report: report, clock: clock, shouldStop: shouldStop) {
+            progress($0.summary)
+        }
+        return run.summary
+    }
+}
+
+extension BulkUpdater.RowOutcome: JobOutcome {
+    /// The report's JSON Lines object: line, serialNumber, status, pushes, error (and column).
+    package var reportObject: [String: JSONValue] {
+        var object: [String: JSONValue] = [
+            "line": .integer(Int64(line)), "serialNumber": serialNumber.isEmpty ? .null : .string(serialNumber),
+            "status": .string(status.rawValue), "pushes": .integer(Int64(pushes)),
+            "error": problem.map { .string($0.description) } ?? .null,
+        ]
+        if let column { object["column"] = .string(column) }
+        return object
+    }
+}
+
+extension BulkUpdater.Summary: JobTally, JobSummary {
+    /// Counts one committed chunk.
+    package mutating func add(_ chunk: BulkUpdateJob.Committed) {
+        rows += chunk.rowsRead
+        skipped += chunk.rowsSkipped
+        pushesQueued += chunk.pushesQueued
+        if let position = chunk.position { self.position = position }
+        for outcome in chunk.outcomes {
+            switch outcome.status {
+            case .changed: changed += 1
+            case .unchanged: unchanged += 1
+            case .failed:
+                failed += 1
+                if failures.count < Self.failuresKept { failures.append(outcome) }
             }
         }
-        try report?.finish()
-        summary.elapsed = Self.seconds(since: start)
+    }
+}
+
+extension JobRun<BulkUpdater.Summary> {
+    /// The totals with the time and the stop the engine kept beside them.
+    fileprivate var summary: BulkUpdater.Summary {
+        var summary = tally
+        summary.elapsed = elapsed
+        summary.interrupted = interrupted
         return summary
-    }
-
-    /// One window's rows checked against `found` (the stored passes among the window's serials, as they are inside
-    /// the chunk's transaction), in input order, and the changes they make.
-    private func process(_ window: [BulkRow], passes found: [StoredPass], renderedKeys: inout Set<String>) -> (
-        rows: [RowOutcome], changes: [PassChange]
-    ) {
-        var current = Dictionary(found.map { ($0.serialNumber, $0) }, uniquingKeysWith: { first, _ in first })
-        var outcomes: [RowOutcome] = []
-        var changed: [String: [String: String]] = [:]
-        var order: [String] = []
-        outcomes.reserveCapacity(window.count)
-        for row in window {
-            var outcome = RowOutcome(
-                line: row.line, serialNumber: row.serialNumber, status: .failed, pushes: 0, error: row.error,
-                column: row.column)
-            defer { outcomes.append(outcome) }
-            guard row.error == nil else { continue }
-            guard !row.serialNumber.isEmpty else {
-                outcome.error = "the row has no \(bulkSerialColumn); every row must name the pass it changes"
-                outcome.column = bulkSerialColumn
-                continue
-            }
-            guard var pass = current[row.serialNumber] else {
-                outcome.error = "no stored pass has serial number \(row.serialNumber); check the serial and the store"
-                outcome.column = bulkSerialColumn
-                continue
-            }
-            let record: [String: String]
-            do {
-                record = try checker.validate(pass, change: RecordChange(values: row.values, amounts: row.amounts))
-            } catch {
-                outcome.error = Self.words(error)
-                outcome.column = Self.column(of: error, in: row)
-                continue
-            }
-            guard record != pass.record else {
-                outcome.status = .unchanged
-                continue
-            }
-            pass.record = record
-            let key = checker.renderKey(pass)
-            if !renderedKeys.contains(key) {
-                do { try checker.renderCheck(pass) } catch {
-                    outcome.error = "the changed pass cannot be rendered: \(error)"
-                    outcome.column = Self.column(of: error, in: row)
-                    continue
-                }
-                renderedKeys.insert(key)
-            }
-            current[row.serialNumber] = pass
-            if changed.updateValue(record, forKey: row.serialNumber) == nil { order.append(row.serialNumber) }
-            outcome.status = .changed
-            outcome.error = nil
-        }
-        return (outcomes, order.map { PassChange(serialNumber: $0, record: changed[$0]) })
-    }
-
-    /// A refusal as a report line says it: "+10" shows both ways of writing it in a row.
-    static func words(_ error: any Error) -> String {
-        if case .signedValue(let field, let value, _) = error as? TemplateError {
-            let number = String(value.drop { $0 == " " || $0 == "+" })
-            return "\(field) \"\(value)\" would set \(field) to \(number), not add \(number) to it; give \(number) "
-                + "under \(field) to set it, or \(number) under \(bulkAmountPrefix)\(field) (CSV) or "
-                + #"{"add": \#(number)} (JSON Lines) to add it"#
-        }
-        return "\(error)"
-    }
-
-    /// The column a validation error is about: the field a template error names, else the one column of the row
-    /// the message quotes.
-    static func column(of error: any Error, in row: BulkRow) -> String? {
-        var underlying = error
-        if let mint = error as? PassMintError, case .template(let template) = mint { underlying = template }
-        if let template = underlying as? TemplateError {
-            switch template {
-            case .missingValue(let field, _), .invalidValue(let field, _, _, _), .signedValue(let field, _, _):
-                return row.values[field] == nil && row.amounts[field] != nil ? bulkAmountPrefix + field : field
-            case .outOfRange(let field, _, _, _, _), .notANumberField(let field, _, _):
-                return row.amounts[field] != nil ? bulkAmountPrefix + field : field
-            case .controlCharacter(let key, _, _), .unknownImageSlot(let key, _), .unknownRecordKey(let key, _, _, _):
-                return key
-            default: break
-            }
-        }
-        let text = "\(error)"
-        return (row.values.keys.sorted().first { text.contains("'\($0)'") })
-            ?? row.amounts.keys.sorted().first { text.contains("'\($0)'") }.map { bulkAmountPrefix + $0 }
-    }
-
-    private func storeCall<T>(_ what: String, _ body: () throws -> T) throws(PassMintError) -> T {
-        do { return try body() } catch {
-            throw .environment("\(what): \(error)", about: .store)
-        }
-    }
-
-    static func seconds(since start: DispatchTime) -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 }

@@ -127,7 +127,7 @@ package final class UpdateJobRunner: Sendable {
         job.failed = summary.failed
         job.pushesQueued = summary.pushesQueued
         job.failures = summary.failures.map {
-            UpdateJobStatus.Failure(line: $0.line, column: $0.column, message: $0.error ?? "failed")
+            UpdateJobStatus.Failure(line: $0.line, column: $0.column, message: $0.problem?.description ?? "failed")
         }
     }
 

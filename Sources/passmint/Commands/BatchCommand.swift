@@ -143,12 +143,11 @@ struct BatchCommand: Command {
                 sink = issuance.sink
             }
             let runner = try BatchRunner(options: options, sink: sink)
-            let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
-            let interrupt = InterruptRequest(secondStopsAtOnce: true)
-            let summary = try runner.run(countRecords: bar.enabled, shouldStop: { interrupt.requested }) {
-                bar.update($0)
+            let terminal = JobTerminal()
+            let summary = try runner.run(countRecords: terminal.bar.enabled, shouldStop: { terminal.stopRequested }) {
+                terminal.bar.update($0)
             }
-            bar.finish()
+            terminal.bar.finish()
             for warning in summary.warnings { Console.error("warning: \(warning)") }
             let made = summary.issued + summary.updated + summary.unchanged
             let rate = summary.elapsed > 0 ? Double(made) / summary.elapsed : 0
@@ -162,7 +161,7 @@ struct BatchCommand: Command {
             }
             Console.error(line)
             for failure in summary.firstFailures {
-                Console.error("  line \(failure.line): \(failure.error)")
+                Console.error("  line \(failure.line): \(failure.problem)")
             }
             if summary.failed > summary.firstFailures.count {
                 Console.error("  … and \(summary.failed - summary.firstFailures.count) more")
@@ -176,9 +175,8 @@ struct BatchCommand: Command {
                 Console.error(
                     "batch: interrupted after line \(summary.lastLine); the passes and report so far are complete — "
                         + "rerun the same command with --resume to issue the rest")
-                return 130
             }
-            return summary.failed > 0 ? 1 : 0
+            return summary.exitStatus
         } catch {
             if case .batchStopped = error {
                 throw .environment(error.cliText + " — rerun the same command with --resume")

@@ -52,21 +52,20 @@ struct ResignCommand: Command {
             Console.error(
                 "resign: signing with \(certificate.subject), serial \(certificate.serialNumberHex), valid until "
                     + "\(DateText.utc(certificate.notAfter))")
-            let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
-            let interrupt = InterruptRequest(secondStopsAtOnce: true)
-            let summary = try resigner.run(shouldStop: { interrupt.requested }) { progress in
-                bar.update(done: progress.done, total: progress.total, elapsed: progress.elapsed, unit: "passes")
+            let terminal = JobTerminal()
+            let summary = try resigner.run(shouldStop: { terminal.stopRequested }) { progress in
+                terminal.bar.update(
+                    done: progress.done, total: progress.total, elapsed: progress.elapsed, unit: "passes")
             }
-            bar.finish()
+            terminal.bar.finish()
             var line = "resign: \(summary.total) passes, \(summary.resigned) re-signed"
             if summary.resumed > 0 { line += ", \(summary.resumed) by the interrupted run" }
             line += ", \(summary.pushesQueued) push(es) queued" + String(format: " in %.2f s", summary.elapsed)
             Console.error(line)
             if summary.interrupted {
                 Console.error("resign: interrupted; rerun the same command with --resume to re-sign the rest")
-                return 130
             }
-            return 0
+            return summary.exitStatus
         } catch {
             throw error.cli
         }

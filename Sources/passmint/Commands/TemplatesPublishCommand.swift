@@ -1,5 +1,4 @@
 import Foundation
-import PassArchive
 import PassMint
 import PassPhotos
 import PassSigning
@@ -79,29 +78,14 @@ struct TemplatesPublishCommand: Command {
                     "an earlier publish of \(directory) as \(name) stopped after moving \(done) passes; rerun with "
                         + "--resume to move the remaining \(plan.passes)")
             }
-            var report: [UInt8] = []
-            let interrupt = InterruptRequest(secondStopsAtOnce: true)
-            let outcome = try TemplatePublisher.publish(plan, store: store, shouldStop: { interrupt.requested }) {
-                chunk in
-                guard reportPath != nil else { return }
-                for serial in chunk.serials {
-                    let line: [String: String] = [
-                        "serialNumber": serial, "from": chunk.from, "to": plan.reference.description,
-                        "status": "moved",
-                    ]
-                    if let data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]) {
-                        report += Array(data) + [10]
-                    }
-                }
-            }
-            if let reportPath {
-                do { try AtomicFile.write(report, to: reportPath) } catch { throw PassMintError.archive(error) }
-            }
+            let terminal = JobTerminal()
+            let outcome = try TemplatePublisher.publish(
+                plan, store: store, reportPath: reportPath, shouldStop: { terminal.stopRequested })
             if outcome.stopped {
                 Console.error(
                     "templates publish: interrupted after \(outcome.passesChanged) passes (\(outcome.pushesQueued) "
                         + "push(es) queued); rerun the same command with --resume to move the rest")
-                return 130
+                return outcome.exitStatus
             }
             print(
                 "published \(name) version \(plan.version.shortDigest): \(outcome.passesChanged) passes re-tagged, "

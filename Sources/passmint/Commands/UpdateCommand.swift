@@ -165,16 +165,16 @@ struct UpdateCommand: Command {
     ) throws(PassMintError) -> Int32 {
         let job = try BulkUpdater.jobIdentity(csvPath: path)
         let rows = try CSVBulkRows(path: path, format: format)
-        let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
-        let total = bar.enabled ? try BatchRunner.countRecords(path, format: format) : nil
-        let interrupt = InterruptRequest(secondStopsAtOnce: true)
+        let counting = isatty(STDERR_FILENO) == 1
+        let total = counting ? try BatchRunner.countRecords(path, format: format) : nil
+        let terminal = JobTerminal()
         let summary = try BulkUpdater(store: store, checker: renderer).run(
             rows, options: BulkUpdater.Options(job: job, resume: resume, chunkSize: chunkSize), reportPath: report,
-            shouldStop: { interrupt.requested }
+            shouldStop: { terminal.stopRequested }
         ) { so in
-            bar.update(BatchProgress(done: so.rows, failed: so.failed, total: total, elapsed: so.elapsed))
+            terminal.bar.update(BatchProgress(done: so.rows, failed: so.failed, total: total, elapsed: so.elapsed))
         }
-        bar.finish()
+        terminal.bar.finish()
         if resume {
             Console.error(
                 summary.resumedFrom.map {
@@ -194,7 +194,7 @@ struct UpdateCommand: Command {
         Console.error(line)
         for failure in summary.failures.prefix(BatchSummary.failuresShown) {
             let column = failure.column.map { ", column \($0)" } ?? ""
-            Console.error("  line \(failure.line)\(column): \(failure.error ?? "failed")")
+            Console.error("  line \(failure.line)\(column): \(failure.problem?.description ?? "failed")")
         }
         if summary.failed > BatchSummary.failuresShown {
             Console.error("  … and \(summary.failed - BatchSummary.failuresShown) more")
@@ -203,8 +203,7 @@ struct UpdateCommand: Command {
             Console.error(
                 "update: interrupted after line \(summary.position); every row up to it is stored — rerun the same "
                     + "command with --resume to continue")
-            return 130
         }
-        return summary.failed > 0 ? 1 : 0
+        return summary.exitStatus
     }
 }

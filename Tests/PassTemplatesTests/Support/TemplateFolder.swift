@@ -37,25 +37,6 @@ enum TemplateFolder {
     }
 }
 
-/// Locations relative to this file: the package root and the shared fixtures.
-enum Paths {
-    static var packageRoot: String {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }  // Support, PassTemplatesTests, Tests, → root
-        return url.path
-    }
-
-    static var fixtureTemplates: String { packageRoot + "/../shared/fixtures/templates" }
-
-    static var fixturesPresent: Bool { FileManager.default.fileExists(atPath: fixtureTemplates) }
-
-    static func shippedTemplate(_ name: String) -> String { packageRoot + "/Templates/" + name }
-
-    static func shippedTemplatePresent(_ name: String) -> Bool {
-        FileManager.default.fileExists(atPath: shippedTemplate(name) + "/pass.json")
-    }
-}
-
 extension RenderedPass {
     /// The file at `path`, if any.
     func file(_ path: String) -> PassFile? { files.first { $0.path == path } }

@@ -3,16 +3,19 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-@Suite("SQLiteSchema migrations")
-struct SQLiteSchemaTests {
-    @Test("both stores list their steps in strictly increasing versions (the last one is what a store records)")
-    func stepsInOrder() {
-        for (store, versions) in [
-            ("SQLite", SQLiteSchema.migrations.map(\.version)),
-            ("PostgreSQL", PostgresSchema.migrations.map(\.version)),
-        ] {
-            #expect(zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 }, "\(store): \(versions)")
-        }
+/// The stores' schema steps, and SQLite stores made by older versions opened by this one.
+@Suite("Schema migrations")
+struct SchemaMigrationTests {
+    @Test(
+        "each store lists its steps in strictly increasing versions (the last one is what a store records)",
+        arguments: StoreBackend.allCases)
+    func stepsInOrder(backend: StoreBackend) {
+        let versions =
+            switch backend {
+            case .sqlite: SQLiteSchema.migrations.map(\.version)
+            case .postgres: PostgresSchema.migrations.map(\.version)
+            }
+        #expect(zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 }, "\(versions)")
     }
 
     @Test("a version-1 store keeps its passes; the web service URL and compatible flag move from the record to columns")
@@ -58,5 +61,30 @@ struct SQLiteSchemaTests {
         #expect(throws: StoreError.schemaTooNew(server: path, found: 99, known: SQLiteSchema.latestVersion)) {
             _ = try SQLiteStore(path: path)
         }
+    }
+
+    @Test("a database made before pass_images gains the table on open and keeps its passes")
+    func olderDatabase() throws {
+        let directory = try TempDir()
+        let path = directory.path("old.sqlite")
+        let v1 =
+            "BEGIN;" + SQLiteSchema.migrations[0].sql + "CREATE TABLE unused_v2 (x); PRAGMA user_version = 1; COMMIT;"
+        try CLI.check(
+            "sqlite3",
+            [
+                path,
+                v1 + """
+                    INSERT INTO passes VALUES ('OLD', 'pass.com.example.loyalty', 'Templates/loyalty', '{"tier":"Silver"}',
+                        'token-OLD-0123456789abcdef0123456789abcdef', 1, 1800000000, 0);
+                    DROP TABLE unused_v2;
+                    """,
+            ])
+        let store = try SQLiteStore(path: path)
+        let photo: [String: [UInt8]] = ["thumbnail.png": [1, 2, 3]]
+        let old = try #require(try store.pass(serial: "OLD"))
+        #expect(old.record == ["tier": "Silver"])
+        #expect(old.images == [:])
+        _ = try store.updateRecord(serial: "OLD", record: ["tier": "Gold"], images: photo)
+        #expect(try store.pass(serial: "OLD")?.images == photo)
     }
 }

@@ -2,18 +2,29 @@ import Foundation
 import PassArchive
 import PassModel
 
-/// Writes a JSON Lines report (one object per input record) to a temporary file, renamed into place when the job
-/// ends: `batch`'s and `update --csv`'s.
+/// The JSON Lines report of a long job (`batch`, `update --csv`, `resign`, `templates publish`): one object per
+/// record, appended as each chunk is committed to a temporary file that is renamed into place when the job ends.
 public final class ReportWriter {
+    /// How the lines are written.
+    public enum Style: Sendable {
+        /// Keys sorted, nothing escaped that JSON does not require (PassModel's `JSONWriter`).
+        case plain
+        /// As `plain`, with every `/` written `\/`, as Foundation's `JSONSerialization` writes it: the lines of
+        /// `templates publish` have always looked so, and a reader comparing reports byte for byte keeps working.
+        case slashesEscaped
+    }
+
     private let path: String
     private let temporary: String
     private let handle: FileHandle
+    private let style: Style
     private var finished = false
 
     /// Creates the temporary file next to `path`.
     /// - Throws: `.environment` naming the report file when it cannot be created.
-    public init(path: String) throws(PassMintError) {
+    public init(path: String, style: Style = .plain) throws(PassMintError) {
         self.path = path
+        self.style = style
         temporary = path + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
             let handle = FileHandle(forWritingAtPath: temporary)
@@ -25,7 +36,7 @@ public final class ReportWriter {
         TemporaryFiles.register(temporary)
     }
 
-    /// A report never finished (the batch stopped before it could end) leaves no temporary file behind.
+    /// A report never finished (the job stopped before it could end) leaves no temporary file behind.
     deinit {
         guard !finished else { return }
         try? handle.close()
@@ -33,28 +44,27 @@ public final class ReportWriter {
         TemporaryFiles.unregister(temporary)
     }
 
-    func append(_ results: [BatchRecordResult]) throws(PassMintError) {
-        try append(
-            objects: results.map { r in
-                var object: [String: JSONValue] = [
-                    "line": .integer(Int64(r.line)),
-                    "serialNumber": r.serialNumber.map { .string($0) } ?? .null,
-                    "file": r.file.map { .string($0) } ?? .null,
-                    "status": .string(r.issued ? r.kind.rawValue : "failed"),
-                    "error": r.error.map { .string($0) } ?? .null,
-                ]
-                if r.resumed { object["resumed"] = .bool(true) }
-                if let link = r.link { object["link"] = .string(link) }
-                for (key, value) in r.companionMembers { object[key] = value }
-                return object
-            })
+    /// Appends one line per outcome.
+    package func append<Outcome: JobOutcome>(_ outcomes: [Outcome]) throws(PassMintError) {
+        guard !outcomes.isEmpty else { return }
+        try append(objects: outcomes.map(\.reportObject))
     }
 
     /// Appends one line per object.
     public func append(objects: [[String: JSONValue]]) throws(PassMintError) {
         var out: [UInt8] = []
         for object in objects {
-            out += JSONWriter.serialize(.object(object), pretty: false)
+            let line = JSONWriter.serialize(.object(object), pretty: false)
+            switch style {
+            case .plain:
+                out += line
+            case .slashesEscaped:
+                // Outside strings JSON has no `/`, so every one is inside a key or a value.
+                for byte in line {
+                    if byte == UInt8(ascii: "/") { out.append(UInt8(ascii: "\\")) }
+                    out.append(byte)
+                }
+            }
             out.append(0x0A)
         }
         do { try handle.write(contentsOf: out) } catch {

@@ -3,9 +3,9 @@ import Testing
 @testable import PassStore
 import PassMintTestSupport
 
-/// The per-record images a pass is stored with (`pass_images`), and databases made before that table existed.
-@Suite("PassStore pass images (SQLite and PostgreSQL)")
-struct SQLiteStoreImagesTests {
+/// The per-record images a pass is stored with (`pass_images`).
+@Suite("PassStore: pass images (SQLite and PostgreSQL)")
+struct PassImageStoreTests {
     static let photo: [String: [UInt8]] = [
         "thumbnail.png": [1, 2, 3], "thumbnail@2x.png": [4, 5, 6, 0],
         "thumbnail@3x.png": Array(repeating: 7, count: 300_000),
@@ -32,32 +32,5 @@ struct SQLiteStoreImagesTests {
         // Issuing the serial again replaces its images too (none now).
         try f.store.insertPasses([samplePass("S1")])
         #expect(try f.store.pass(serial: "S1")?.images == [:])
-    }
-
-    @Test("a database made before pass_images gains the table on open and keeps its passes")
-    func olderDatabase() throws {
-        let directory = try TempDir()
-        let path = directory.path("old.sqlite")
-        let v1 =
-            "BEGIN;" + SQLiteSchema.migrations[0].sql + "CREATE TABLE unused_v2 (x); PRAGMA user_version = 1; COMMIT;"
-        let sqlite3 = Process()
-        sqlite3.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        sqlite3.arguments = [
-            "sqlite3", path,
-            v1 + """
-                INSERT INTO passes VALUES ('OLD', 'pass.com.example.loyalty', 'Templates/loyalty', '{"tier":"Silver"}',
-                    'token-OLD-0123456789abcdef0123456789abcdef', 1, 1800000000, 0);
-                DROP TABLE unused_v2;
-                """,
-        ]
-        try sqlite3.run()
-        sqlite3.waitUntilExit()
-        #expect(sqlite3.terminationStatus == 0)
-        let store = try SQLiteStore(path: path)
-        let old = try #require(try store.pass(serial: "OLD"))
-        #expect(old.record == ["tier": "Silver"])
-        #expect(old.images == [:])
-        _ = try store.updateRecord(serial: "OLD", record: ["tier": "Gold"], images: Self.photo)
-        #expect(try store.pass(serial: "OLD")?.images == Self.photo)
     }
 }

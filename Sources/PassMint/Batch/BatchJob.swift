@@ -1,0 +1,184 @@
+import Dispatch
+import PassModel
+import Synchronization
+
+/// `batch` as a job of the engine: windows of CSV records, each record issued on `jobs` threads, which first write
+/// the bundles and store rows of the window before; `finish` writes the last ones. A batch resumes from its files
+/// (`--resume` keeps the passes a killed run left), so committing a window records no position.
+struct BatchJob: ResumableJob {
+    let workers: BatchWorkers
+    /// Stored passes are looked up only for passes bound to a web service (they keep their tokens).
+    let webServiceURL: String?
+    var source: BatchRecordSource
+    var outputs: WindowOutputs
+
+    /// What a window leaves to be written while the next one is issued.
+    enum WindowOutput: Sendable {
+        case bundle(BundleFile)
+        case rows([IssuedPassRecord])
+    }
+
+    /// Why a batch stops after a window: the machine failed, and every later record would fail alike.
+    enum Stop {
+        /// A bundle or the window's store rows could not be written.
+        case outputs(PassMintError)
+        /// A record failed for the machine (a full disk, a folder that is not writable).
+        case record(line: Int, BatchRecordProblem)
+    }
+
+    /// One window's results, in CSV order.
+    struct Committed: CommittedChunk {
+        var outcomes: [BatchRecordIssuer.WorkResult]
+        var stop: Stop?
+    }
+
+    var exhausted: Bool { source.exhausted }
+
+    mutating func nextChunk() throws(PassMintError) -> [BatchInput]? {
+        let window = try source.nextWindow(Self.windowSize(jobs: workers.jobs))
+        return window.isEmpty ? nil : window
+    }
+
+    mutating func commit(_ window: [BatchInput]) throws(PassMintError) -> Committed {
+        let found = try storedPasses(of: window)
+        let (results, outputFailure) = workers.process(window, stored: found, writing: outputs.pending)
+        outputs.next(results)
+        // The window's passes are written and reported either way; a bundle or the store could not be.
+        if let outputFailure { return Committed(outcomes: results, stop: .outputs(outputFailure)) }
+        let failed = results.lazy.compactMap { result in
+            result.outcome.problem.flatMap { $0.isEnvironment ? Stop.record(line: result.outcome.line, $0) : nil }
+        }
+        return Committed(outcomes: results, stop: failed.first)
+    }
+
+    /// Writes what is still pending (the last, partial bundle too). When the batch stopped for an error of its
+    /// own, a further output error is not allowed to hide it.
+    mutating func finish(_ end: JobEnd) throws(PassMintError) {
+        let last = outputs.remaining()
+        if end == .stopped {
+            try? workers.write(last)
+        } else {
+            try workers.write(last)
+        }
+    }
+
+    func error(stoppingFor reason: Stop, after tally: BatchTally) -> PassMintError {
+        switch reason {
+        case .outputs(let failure):
+            return .batchStopped(
+                line: tally.lastLine,
+                message:
+                    "batch stopped after line \(tally.lastLine): \(failure); fix that and resume the batch "
+                    + "(resuming re-checks the passes written so far and writes their bundles and store rows again)")
+        case .record(let line, let problem):
+            // What was made so far is kept and reported; --resume continues from here once the cause is fixed.
+            return .batchStopped(
+                line: line,
+                message: "batch stopped at line \(line) after \(tally.issued + tally.resumed) passes: "
+                    + "\(problem); fix that and resume the batch to issue the rest (the passes written so far are kept)"
+            )
+        }
+    }
+
+    /// Records are issued a window at a time (the workers wait while the next window is read and the last one
+    /// reported). Large windows keep that wait and the idle tail of each window small. With --bundle each result
+    /// holds its archive until the window is bundled: as pieces, whose template images are the asset cache's own
+    /// buffers, so a pass held costs a few KB and memory stays flat. Capped, so that an oversized --jobs cannot
+    /// hold a large part of the CSV in memory.
+    static func windowSize(jobs: Int) -> Int {
+        min(16_384, max(16, jobs * 256))
+    }
+
+    /// The passes the store already holds under the window's serials (one query per window), so each record is
+    /// issued with its stored pass's token. None without a store bound to a web service.
+    private func storedPasses(of window: [BatchInput]) throws(PassMintError) -> [String: StoredIssue] {
+        guard let sink = workers.sink, webServiceURL != nil else { return [:] }
+        let serials = window.compactMap(workers.serial(of:))
+        do { return try sink.storedPasses(serials: serials) } catch {
+            throw .environment(
+                "reading the stored passes of lines \(Self.line(of: window[0]))–\(Self.line(of: window[window.count - 1])) failed: "
+                    + "\(error)", about: .store)
+        }
+    }
+
+    private static func line(of input: BatchInput) -> Int {
+        switch input {
+        case .record(let record): return record.line
+        case .refused(let line, _): return line
+        }
+    }
+}
+
+/// What a batch's worker threads do: issue a window's records and write the outputs of the window before.
+struct BatchWorkers: Sendable {
+    let records: BatchRecordIssuer
+    let sink: (any IssuedPassSink)?
+    /// Threads.
+    let jobs: Int
+
+    /// Issues one window's records on `jobs` threads; the same threads first write `outputs` (from the window
+    /// before). Returns the records' results and the first output that could not be written.
+    func process(
+        _ window: [BatchInput], stored: [String: StoredIssue], writing outputs: [BatchJob.WindowOutput]
+    ) -> (results: [BatchRecordIssuer.WorkResult], outputFailure: PassMintError?) {
+        let results = Mutex<[BatchRecordIssuer.WorkResult?]>(Array(repeating: nil, count: window.count))
+        let failure = Mutex<PassMintError?>(nil)
+        inParallel(outputs.count + window.count) { i in
+            if i < outputs.count {
+                do throws(PassMintError) { try write(outputs[i]) } catch { failure.withLock { $0 = $0 ?? error } }
+            } else {
+                let input = window[i - outputs.count]
+                let result = records.issue(
+                    input, stored: stored.isEmpty ? nil : serial(of: input).flatMap { stored[$0] })
+                results.withLock { $0[i - outputs.count] = result }
+            }
+        }
+        return (results.withLock { $0.map { $0! } }, failure.withLock { $0 })
+    }
+
+    /// Writes outputs on `jobs` threads (the last ones, after the final window).
+    func write(_ outputs: [BatchJob.WindowOutput]) throws(PassMintError) {
+        let failure = Mutex<PassMintError?>(nil)
+        inParallel(outputs.count) { i in
+            do throws(PassMintError) { try write(outputs[i]) } catch { failure.withLock { $0 = $0 ?? error } }
+        }
+        if let failure = failure.withLock({ $0 }) { throw failure }
+    }
+
+    /// Runs `job(0..<count)` on at most `jobs` threads, each index once, and returns when all are done.
+    private func inParallel(_ count: Int, _ job: @Sendable (Int) -> Void) {
+        guard count > 0 else { return }
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard i < count else { return }
+                job(i)
+            }
+        }
+    }
+
+    private func write(_ output: BatchJob.WindowOutput) throws(PassMintError) {
+        switch output {
+        case .bundle(let bundle):
+            try bundle.write()
+        case .rows(let rows):
+            guard let sink else { return }
+            do { try sink.store(rows) } catch {
+                throw .environment(
+                    "storing \(rows.count) passes failed: \(error); check that the database file and its folder are writable and have room",
+                    about: .store)
+            }
+        }
+    }
+
+    /// The serial number of a record that can be issued.
+    func serial(of input: BatchInput) -> String? {
+        guard case .record(let record) = input else { return nil }
+        return records.values(of: record)?.serial
+    }
+}
+
+extension BatchRecordIssuer.WorkResult: JobOutcome {
+    var reportObject: [String: JSONValue] { outcome.reportObject }
+}
