@@ -48,7 +48,11 @@ struct GoogleCallbackVerifierTests {
         }
     }
 
-    static func lv(_ text: String) -> [UInt8] { GoogleCallbackVerifier.lengthValue(text) }
+    /// LV as Tink builds it, written here independently of the verifier's own.
+    static func lv(_ text: String) -> [UInt8] {
+        let bytes = Array(text.utf8)
+        return withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { Array($0) } + bytes
+    }
 
     /// A callback body; `root` signs the intermediate key, `messageSigner` the message.
     static func body(

@@ -156,6 +156,81 @@ struct GoogleServeTests {
     }
 
     @Test(
+        "expiry and void patch the object; an insert that meets an object saved meanwhile (409) becomes a PATCH",
+        .enabled(if: GoogleWalletSupport.available, GoogleServeFixture.skipReason))
+    func expiryVoidAndConflict() throws {
+        let f = try GoogleServeFixture()
+        defer { f.stop() }
+        let (saveURL, _) = try f.generate(serial: "V-1")
+        let published = try waitUntil(timeout: 60) { try f.calls("POST", "loyaltyClass").count >= 3 }
+        try #require(published, "the template's classes never reached the stand-in: \(f.diagnostics)")
+        #expect(try f.save(try #require(saveURL)) == 200)
+        let object = Self.objectPath("V-1")
+
+        // Expiry: the end of the object's valid time interval (Google then lists it under expired passes).
+        let expiry = try f.update("V-1", ["expirationDate=2030-01-31T12:00:00Z"])
+        try #require(expiry.status == 0, "\(expiry.stderr)")
+        let expired = try waitUntil(timeout: 60) { try f.calls("PATCH", object).count == 1 }
+        try #require(expired, "the expiry never reached the stand-in: \(f.diagnostics)")
+        let interval = (try f.calls("PATCH", object).first?["body"] as? [String: Any])?["validTimeInterval"]
+        let end = ((interval as? [String: Any])?["end"] as? [String: Any])?["date"] as? String
+        #expect(end?.hasPrefix("2030-01-31T12:00:00") == true, "\(interval ?? "no validTimeInterval")")
+
+        // Void, with Google answering the PATCH 404 once: the insert that follows meets the saved object (409,
+        // the stand-in's own answer) and the worker PATCHes again.
+        try f.setControl(["fail": [["method": "PATCH", "pathContains": "V-1", "status": 404, "times": 1]]])
+        let void = try CLI.passmint(["update", "V-1", "--void"] + f.serve.storeArguments + DevIdentity.signingArgs)
+        try #require(void.status == 0, "\(void.stderr)")
+        let voided = try waitUntil(timeout: 60) { try f.calls("PATCH", object).count == 2 }
+        try #require(voided, "the void never reached the stand-in: \(f.diagnostics)")
+        let statuses = try f.calls("PATCH", object, status: nil).compactMap { $0["status"] as? Int }
+        #expect(statuses == [200, 404, 200], "\(statuses)")
+        #expect(try f.calls("POST", "loyaltyObject", status: nil).compactMap { $0["status"] as? Int } == [409])
+        let state = (try f.calls("PATCH", object).last?["body"] as? [String: Any])?["state"] as? String
+        #expect(state == "INACTIVE")
+        #expect(try f.refused().isEmpty)
+    }
+
+    @Test(
+        "OAuth access tokens: a token that expires within a minute is never reused; one valid for an hour serves every call",
+        .enabled(if: GoogleWalletSupport.available, GoogleServeFixture.skipReason))
+    func accessTokens() throws {
+        let f = try GoogleServeFixture()
+        defer { f.stop() }
+        func tokens() throws -> Int { try f.requests().filter { $0["path"] as? String == "/token" }.count }
+        func apiCalls() throws -> Int {
+            try f.requests().filter { ($0["path"] as? String)?.hasPrefix("/walletobjects/") == true }.count
+        }
+        func arrived(_ points: Int) throws -> Bool {
+            try waitUntil(timeout: 60) {
+                try f.calls("PATCH", Self.objectPath("A-1"), status: nil).contains { Self.points($0["body"]) == points }
+            }
+        }
+        // Tokens valid for 30 s, inside the minute's margin: every call fetches its own.
+        try f.setControl(["tokenLifetime": 30])
+        let (saveURL, _) = try f.generate(serial: "A-1")
+        let published = try waitUntil(timeout: 60) { try f.calls("POST", "loyaltyClass").count >= 3 }
+        try #require(published, "the template's classes never reached the stand-in: \(f.diagnostics)")
+        #expect(try f.save(try #require(saveURL)) == 200)
+        #expect(try f.update("A-1", ["points=11"]).status == 0)
+        try #require(try arrived(11), "points=11 never arrived: \(f.diagnostics)")
+        let first = (tokens: try tokens(), calls: try apiCalls())
+        #expect(first.calls >= 4)
+        #expect(first.tokens == first.calls, "\(first)")
+
+        // Tokens valid for an hour: the next one serves every later call.
+        try f.setControl(["tokenLifetime": 3600])
+        for points in [12, 13] {
+            #expect(try f.update("A-1", ["points=\(points)"]).status == 0)
+            try #require(try arrived(points), "points=\(points) never arrived: \(f.diagnostics)")
+        }
+        #expect(try apiCalls() >= first.calls + 2)
+        #expect(try tokens() == first.tokens + 1)
+        #expect(try f.requests().filter { $0["status"] as? Int == 401 }.isEmpty, "a token was sent expired")
+        #expect(try f.refused().isEmpty)
+    }
+
+    @Test(
         "SIGKILL of serve with 1,000 Google updates pending: each arrives after the restart, none twice",
         .enabled(if: GoogleWalletSupport.available, GoogleServeFixture.skipReason), .timeLimit(.minutes(8)))
     func killWithPendingUpdates() throws {
