@@ -60,6 +60,18 @@ struct GoogleSaveLinkTests {
         return Set(payload.keys)
     }
 
+    @Test("base64url without padding, as RFC 4648 §5 and Foundation's base64 agree, for every tail length")
+    func base64URL() {
+        var bytes: [UInt8] = []
+        for length in 0..<64 {
+            let expected = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(GoogleJWT.base64URL(bytes) == expected, "\(length) bytes")
+            bytes.append(UInt8(truncatingIfNeeded: length &* 151 &+ 7))
+        }
+        #expect(GoogleJWT.base64URL([0xFB, 0xFF, 0xBF]) == "-_-_")
+    }
+
     @Test("a short pass: the link carries class and object, and nothing is inserted")
     func short() throws {
         let dir = try TempDir()
