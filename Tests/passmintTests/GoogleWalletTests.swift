@@ -17,7 +17,8 @@ struct GoogleWalletTests {
     struct Case: Sendable, CustomStringConvertible {
         let template: String
         let set: [String]
-        /// Object member → text that must appear in it (JSON-encoded).
+        /// Text that must appear in the object (JSON-encoded): the member's values (name, points, the tier as a
+        /// text module's body, the seat) and the barcode message.
         let objectHas: [String]
         /// Text that must appear in the class.
         let classHas: [String]
@@ -29,12 +30,16 @@ struct GoogleWalletTests {
         Case(
             template: "loyalty",
             set: ["memberName=Ada Lovelace", "points=4200", "tier=Gold", "memberEAN=2000100000021"],
-            objectHas: ["\"accountName\":\"Ada Lovelace\"", "\"int\":4200", "\"value\":\"2000100000021\""],
+            objectHas: [
+                "\"accountName\":\"Ada Lovelace\"", "\"int\":4200", "\"body\":\"Gold\"", "\"value\":\"2000100000021\"",
+            ],
             classHas: ["\"rewardsTier\":\"Gold\""], kind: "loyalty"),
         Case(
             template: "status",
             set: ["memberName=Ada Lovelace", "tier=Platinum", "milesToNextTier=777", "memberNumber=PMA-42"],
-            objectHas: ["\"accountName\":\"Ada Lovelace\"", "\"int\":777", "\"value\":\"PMA-42\""],
+            objectHas: [
+                "\"accountName\":\"Ada Lovelace\"", "\"int\":777", "\"body\":\"Platinum\"", "\"value\":\"PMA-42\"",
+            ],
             classHas: ["\"rewardsTier\":\"Platinum\""], kind: "loyalty"),
         Case(
             template: "event", set: ["attendeeName=Ada Lovelace", "seat=22", "row=K", "ticketNumber=PML-77"],

@@ -24,25 +24,34 @@ public enum GoogleJWT {
 
     /// RFC 4648 §5 base64url, no padding.
     public static func base64URL(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let n = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            out += [
-                alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)],
-                alphabet[Int(n & 63)],
-            ]
-            index += 3
+        let full = bytes.count / 3
+        let rest = bytes.count - full * 3
+        let count = full * 4 + (rest == 0 ? 0 : rest + 1)
+        // Written in place: a link's JWT is encoded once per member, so no per-group temporary arrays.
+        return String(unsafeUninitializedCapacity: count) { out in
+            bytes.withUnsafeBufferPointer { input in
+                alphabet.withUnsafeBufferPointer { table in
+                    var o = 0
+                    var i = 0
+                    for _ in 0..<full {
+                        let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                        out[o] = table[Int(n >> 18 & 63)]
+                        out[o + 1] = table[Int(n >> 12 & 63)]
+                        out[o + 2] = table[Int(n >> 6 & 63)]
+                        out[o + 3] = table[Int(n & 63)]
+                        o += 4
+                        i += 3
+                    }
+                    if rest > 0 {
+                        var n = UInt32(input[i]) << 16
+                        if rest == 2 { n |= UInt32(input[i + 1]) << 8 }
+                        out[o] = table[Int(n >> 18 & 63)]
+                        out[o + 1] = table[Int(n >> 12 & 63)]
+                        if rest == 2 { out[o + 2] = table[Int(n >> 6 & 63)] }
+                    }
+                }
+            }
+            return count
         }
-        let rest = bytes.count - index
-        if rest == 1 {
-            let n = UInt32(bytes[index]) << 16
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)]]
-        } else if rest == 2 {
-            let n = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)]]
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }
