@@ -5,6 +5,8 @@ public enum GoogleAPIError: Error, Sendable, Equatable {
     case transport(url: String, message: String)
     /// The token endpoint refused the service account's assertion (`invalid_grant` and the like).
     case tokenRefused(url: String, status: Int, error: String)
+    /// The assertion for the token endpoint could not be signed with the service account's key.
+    indirect case assertionNotSigned(GoogleError)
     /// 401 even with a fresh access token.
     case unauthorized(resource: String)
     /// 403: the service account may not act for the issuer.
@@ -46,6 +48,8 @@ extension GoogleAPIError: CustomStringConvertible {
             return "the token endpoint \(url) refused the service account's assertion (HTTP \(status), \(error)); "
                 + "check that the key file is current (not deleted in Google Cloud, IAM, Service accounts, Keys) and "
                 + "that this machine's clock is right"
+        case .assertionNotSigned(let error):
+            return "the OAuth 2 assertion could not be signed with the service account's key: \(error.description)"
         case .unauthorized(let resource):
             return "\(resource): HTTP 401 with a fresh access token; check that the Google Wallet API is enabled "
                 + "in the service account's Google Cloud project (APIs & Services, Library, Google Wallet API)"

@@ -28,7 +28,7 @@ package final class GoogleAccessTokens: Sendable {
 
     /// A valid access token: the cached one, or a new one fetched with `http`.
     /// - Throws: `GoogleAPIError.transport` when the endpoint gives no answer (or a 5xx/429, to be retried),
-    ///   `.tokenRefused` when it refuses the assertion.
+    ///   `.tokenRefused` when it refuses the assertion, `.assertionNotSigned` when the key cannot sign it.
     package func token(using http: GoogleHTTP, now: Date = Date()) throws(GoogleAPIError) -> String {
         if let cached = cached.withLock({ $0 }), cached.expires.timeIntervalSince(now) > Self.margin {
             return cached.token
@@ -49,7 +49,7 @@ package final class GoogleAccessTokens: Sendable {
         ]
         let assertion: String
         do { assertion = try GoogleJWT.sign(claims, with: account, keyID: true) } catch {
-            throw .tokenRefused(url: tokenURL, status: 0, error: "the assertion could not be signed: \(error)")
+            throw .assertionNotSigned(error)
         }
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
         let response = try http.send(

@@ -39,7 +39,7 @@ package struct GoogleRetryPolicy: Sendable, Equatable {
             guard attempts + 1 < maxTransientAttempts else { return .giveUp }
             let backOff = min(maxDelay, initialDelay * pow(2, exponent) * factor)
             return .retry(after: max(backOff, TimeInterval(error.retryAfter ?? 0)))
-        case .forbidden, .unauthorized, .tokenRefused:
+        case .forbidden, .unauthorized, .tokenRefused, .assertionNotSigned:
             guard attempts + 1 < maxRefusedAttempts else { return .giveUp }
             return .retry(after: min(maxDelay, refusedDelay * factor))
         case .notFound, .conflict, .rejected, .badAnswer:
