@@ -39,7 +39,7 @@ package final class AccessLog: Sendable {
         case .file(let path):
             fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
             guard fd >= 0 else {
-                throw .accessLog(path: path, message: String(cString: strerror(errno)))
+                throw .accessLog(path: path, errno: errno)
             }
         }
         self.destination = destination

@@ -79,16 +79,14 @@ package final class MHDDaemon: @unchecked Sendable {
             }
         }
         guard let started else {
-            let refused =
-                options.tls == nil
-                ? "libmicrohttpd refused the options" : "libmicrohttpd (GnuTLS) refused the TLS certificate or key"
-            let reason = errno != 0 ? String(cString: strerror(errno)) : refused
+            let refused: StartFailure = options.tls == nil ? .optionsRefused : .tlsRefused
+            let reason: StartFailure = errno != 0 ? .system(errno: errno) : refused
             workers?.close()
             connections.stop()
             context.release()
             throw .serverStart(
                 host: options.host, port: options.port,
-                message: isIPv6 || host.contains(".") ? reason : "host must be an IPv4 or IPv6 address")
+                isIPv6 || host.contains(".") ? reason : .hostNotAnAddress)
         }
         self.daemon = started
         self.context = context

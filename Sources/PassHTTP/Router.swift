@@ -13,14 +13,14 @@ package struct Router: Sendable {
     package let routes: [Route]
 
     /// - Throws: `HTTPServerError.routeConflict` when two routes with one method can match the same path, or
-    ///   `HTTPServerError.invalidConfiguration` for a malformed pattern.
+    ///   `HTTPServerError.invalidRoutePattern` for a malformed pattern.
     package init(routes: [Route]) throws(HTTPServerError) {
         for (i, route) in routes.enumerated() {
             guard route.pattern.hasPrefix("/") else {
-                throw .invalidConfiguration("route pattern \(route.pattern) must start with /")
+                throw .invalidRoutePattern(route.pattern, .notAbsolute)
             }
             if Set(route.parameterNames).count != route.parameterNames.count {
-                throw .invalidConfiguration("route pattern \(route.pattern) repeats a parameter name")
+                throw .invalidRoutePattern(route.pattern, .repeatedParameter)
             }
             for other in routes[..<i] where other.method == route.method && other.overlaps(route) {
                 throw .routeConflict(other.label, route.label)

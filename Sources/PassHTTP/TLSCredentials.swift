@@ -30,7 +30,7 @@ package struct TLSCredentials: Sendable, CustomStringConvertible, CustomReflecta
         do {
             certificate = try Certificate(pem: certificateBytes)
         } catch {
-            throw .tlsFile(path: certificatePath, problem: .invalid(kind: .certificate, openSSL: openSSLText(error)))
+            throw .tlsFile(path: certificatePath, problem: .invalid(kind: .certificate, error))
         }
         let key: PrivateKey
         do {
@@ -38,7 +38,7 @@ package struct TLSCredentials: Sendable, CustomStringConvertible, CustomReflecta
         } catch .keyPasswordRequired {
             throw .tlsFile(path: keyPath, problem: .encryptedKey)
         } catch {
-            throw .tlsFile(path: keyPath, problem: .invalid(kind: .privateKey, openSSL: openSSLText(error)))
+            throw .tlsFile(path: keyPath, problem: .invalid(kind: .privateKey, error))
         }
         guard key.matches(certificate) else {
             throw .tlsKeyMismatch(certificatePath: certificatePath, keyPath: keyPath)
@@ -70,7 +70,7 @@ package struct TLSCredentials: Sendable, CustomStringConvertible, CustomReflecta
     private static func read(_ path: String, kind: TLSFileProblem.Kind) throws(HTTPServerError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw .tlsFile(path: path, problem: .unreadable(kind: kind, reason: String(cString: strerror(errno))))
+            throw .tlsFile(path: path, problem: .unreadable(kind: kind, errno: errno))
         }
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -79,7 +79,7 @@ package struct TLSCredentials: Sendable, CustomStringConvertible, CustomReflecta
             let count = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else {
-                throw .tlsFile(path: path, problem: .unreadable(kind: kind, reason: String(cString: strerror(errno))))
+                throw .tlsFile(path: path, problem: .unreadable(kind: kind, errno: errno))
             }
             if count == 0 { break }
             bytes += chunk[0..<count]
@@ -88,13 +88,5 @@ package struct TLSCredentials: Sendable, CustomStringConvertible, CustomReflecta
             throw .tlsFile(path: path, problem: .notPEM(kind: kind))
         }
         return bytes
-    }
-
-    /// OpenSSL's words from a parse failure.
-    private static func openSSLText(_ error: SigningError) -> String {
-        switch error {
-        case .invalidCertificate(_, let text), .invalidPrivateKey(_, let text): text
-        default: "\(error)"
-        }
     }
 }

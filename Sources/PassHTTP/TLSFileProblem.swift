@@ -1,11 +1,14 @@
+import Foundation
+import PassSigning
+
 /// What is wrong with a TLS certificate or key file.
 package enum TLSFileProblem: Equatable, Sendable, CustomStringConvertible {
-    /// The file cannot be read.
-    case unreadable(kind: Kind, reason: String)
+    /// The file cannot be read (`errno` says why).
+    case unreadable(kind: Kind, errno: Int32)
     /// The file is not PEM text (libmicrohttpd takes PEM only).
     case notPEM(kind: Kind)
     /// PEM, but OpenSSL cannot parse a certificate or key from it.
-    case invalid(kind: Kind, openSSL: String)
+    case invalid(kind: Kind, SigningError)
     /// The private key is encrypted; the server needs it in the clear.
     case encryptedKey
 
@@ -25,10 +28,18 @@ package enum TLSFileProblem: Equatable, Sendable, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case .unreadable(_, let reason): "cannot be read (\(reason))"
+        case .unreadable(_, let code): "cannot be read (\(String(cString: strerror(code))))"
         case .notPEM: "is not PEM text (no -----BEGIN line)"
-        case .invalid(let kind, let text): "holds no \(kind.rawValue) OpenSSL can read (\(text))"
+        case .invalid(let kind, let error): "holds no \(kind.rawValue) OpenSSL can read (\(Self.words(error)))"
         case .encryptedKey: "is encrypted"
+        }
+    }
+
+    /// OpenSSL's words from a parse failure (part of `description`).
+    private static func words(_ error: SigningError) -> String {
+        switch error {
+        case .invalidCertificate(_, let text), .invalidPrivateKey(_, let text): text
+        default: error.description
         }
     }
 

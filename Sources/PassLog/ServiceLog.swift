@@ -8,3 +8,17 @@ package enum ServiceLog {
         FileHandle.standardError.write(Data("passmint serve: \(message)\n".utf8))
     }
 }
+
+extension ServiceLog {
+    /// The log line for a failure: what failed (`context`), the error in its own words, then `after` (what
+    /// happens next). The log is an edge, like the CLI and the HTTP response: the one place outside them where
+    /// an error becomes text.
+    package static func line(_ context: String, _ error: any Error, after: String = "") -> String {
+        "\(context): \(error)" + (after.isEmpty ? "" : "; \(after)")
+    }
+
+    /// Logs `line(context, error, after:)`.
+    package static func error(_ context: String, _ error: any Error, after: String = "") {
+        self.error(line(context, error, after: after))
+    }
+}

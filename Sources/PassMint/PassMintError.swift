@@ -4,10 +4,10 @@ import PassSigning
 import PassTemplates
 
 /// Why the pipeline could not issue, verify or inspect a pass. The lower targets' own errors are carried as they
-/// are (typed, with their file and path); PassMint's own cases say what is wrong and which input it is about, and
-/// the CLI words that input as the option that sets it. Each case has a category: invalid input (CLI exit 1) or an
-/// environment problem (exit 3).
-public enum PassMintError: Error, CustomStringConvertible {
+/// are (typed, with their file and path); PassMint's own cases carry the input at fault and what is wrong with it
+/// as data, worded once in `description`. `about` names the input, so the CLI can lead with the option that sets
+/// it. Each case has a category: invalid input (CLI exit 1) or an environment problem (exit 3).
+public indirect enum PassMintError: Error, CustomStringConvertible {
     /// The input a message is about, so a front end can name the option or field that sets it.
     public enum Input: String, Sendable, CaseIterable {
         case template, csv, data, out, report, store, webServiceURL, serial, images, trustRoot, linkBase, linkExpiry
@@ -29,23 +29,64 @@ public enum PassMintError: Error, CustomStringConvertible {
     case photo(PhotoError)
     /// The rendered pass breaks Wallet's rules; each problem carries its JSON path.
     case invalidPass(file: String, problems: [Problem])
-    /// The input is invalid (CLI exit 1); `about` names the input when one option or field is at fault.
-    case invalidInput(String, about: Input? = nil)
-    /// Something in the environment is missing or broken: certificate files, output folder (CLI exit 3).
-    case environment(String, about: Input? = nil)
+    /// No file or folder at the template path.
+    case templateNotFound(path: String)
+    /// A zipped template that cannot be used.
+    case templateArchive(path: String, TemplateArchiveProblem)
+    /// The rendered pass.json `file` has a value the pass model cannot hold.
+    case renderedPass(file: String, PassModelError)
+    /// The rendered pass.json `file` has a serial number outside the serial grammar.
+    case invalidSerialNumber(file: String, serial: String)
+    /// A record file (`generate --data`) that cannot be used.
+    case recordFile(path: String, RecordFileProblem)
+    /// A CSV file that cannot be used as a batch's input.
+    case csv(path: String, CSVProblem)
+    /// A link base that is not an absolute http(s) URL without query.
+    case invalidLinkBase(String)
+    /// A link expiry that is not a time (`form: .time`) or a duration (`form: .duration`).
+    case invalidLinkExpiry(String, form: LinkExpiryForm)
+    /// The options naming the signing identity do not fit together, or one is missing.
+    case identity(IdentityProblem)
+    /// A new signing identity is refused for the passes it is to sign; `about` is the input naming its
+    /// certificate.
+    case renewalRefused(IdentityRenewalCheck.Refusal, about: Input)
+    /// A file the options name does not exist or cannot be read.
+    case unreadableFile(path: String, about: Input?)
+    /// A trust root file that cannot be used.
+    case trustRoot(path: String, TrustRootProblem)
+    /// A certificate file given to inspect cannot be read or parsed.
+    case inspection(SigningError)
+    /// An output file cannot be written.
+    case output(path: String, OutputProblem)
+    /// A `.pkpasses` bundle cannot be made or written.
+    case bundle(path: String, ArchiveError)
+    /// The output folder cannot be created; `underlying` is the file system's error.
+    case outputFolder(path: String, underlying: any Error)
+    /// A JSON Lines report cannot be written.
+    case report(path: String, ReportProblem)
+    /// Issued passes get a web service URL only when they are stored (the service finds them there).
+    case webServiceURLWithoutStore
+    /// The store the issued passes go to failed at `step`; `underlying` is the store's own error.
+    case sink(SinkStep, underlying: any Error)
+    /// A batch stopped for a problem of the machine (a full disk, a store that cannot be written); the passes and
+    /// report so far are kept, and resuming the batch once the cause is fixed issues the rest.
+    case batchStopped(BatchStop)
     /// A companion rendering of the pass (a Google Wallet save link) failed.
     case companion(any CompanionFailure)
-    /// A batch stopped at `line` for a problem of the machine (a full disk, a store that cannot be written); the
-    /// passes and report so far are kept, and resuming the batch once the cause is fixed issues the rest.
-    case batchStopped(line: Int, message: String)
 
     public var category: Category {
         switch self {
-        case .template, .invalidPass, .invalidInput: return .invalidInput
-        case .environment, .batchStopped: return .environment
+        case .template, .invalidPass, .templateNotFound, .templateArchive, .renderedPass, .invalidSerialNumber,
+            .recordFile, .csv, .invalidLinkBase, .invalidLinkExpiry, .webServiceURLWithoutStore, .renewalRefused:
+            return .invalidInput
+        case .identity, .unreadableFile, .trustRoot, .output, .bundle, .outputFolder, .report, .sink, .batchStopped:
+            return .environment
         case .companion(let failure): return failure.isInvalidInput ? .invalidInput : .environment
         // An identity that cannot be used is the machine's problem, not the record's.
         case .signing: return .environment
+        case .inspection(let error):
+            if case .fileUnreadable = error { return .environment }
+            return .invalidInput
         case .archive(let error):
             // Writing failed (a full disk, no memory): the machine's problem. Reading failed: the input's.
             switch error {
@@ -63,26 +104,23 @@ public enum PassMintError: Error, CustomStringConvertible {
     /// The input the failure is about, when it is one option or field.
     public var about: Input? {
         switch self {
-        case .invalidInput(_, let about), .environment(_, let about): return about
-        case .template: return nil
+        case .templateNotFound, .templateArchive: return .template
+        case .recordFile: return .data
+        case .csv(_, let problem): return problem.about
+        case .invalidLinkBase: return .linkBase
+        case .invalidLinkExpiry: return .linkExpiry
+        case .identity(let problem): return problem.about
+        case .unreadableFile(_, let about): return about
+        case .renewalRefused(_, let about): return about
+        case .trustRoot: return .trustRoot
+        case .output, .bundle, .outputFolder: return .out
+        case .report: return .report
+        case .webServiceURLWithoutStore: return .webServiceURL
+        case .sink: return .store
         case .signing(let error): return Self.input(of: error)
-        case .archive, .photo, .invalidPass, .batchStopped, .companion: return nil
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .template(let error): return error.description
-        case .signing(let error): return error.description
-        case .archive(let error): return error.description
-        case .photo(let error): return error.description
-        case .companion(let failure): return failure.description
-        case .invalidInput(let message, _), .environment(let message, _), .batchStopped(_, let message): return message
-        case .invalidPass(let file, let problems):
-            let lines = problems.map {
-                "  \($0.severity.rawValue) \($0.code) at \($0.path.isEmpty ? file : $0.path): \($0.message)"
-            }
-            return "\(file) is not a valid pass; fix the template or the values:\n" + lines.joined(separator: "\n")
+        case .template, .archive, .photo, .invalidPass, .renderedPass, .invalidSerialNumber, .inspection,
+            .batchStopped, .companion:
+            return nil
         }
     }
 
@@ -95,25 +133,6 @@ public enum PassMintError: Error, CustomStringConvertible {
         case .keyPasswordRequired, .wrongPassword: return .password
         case .missingWWDR: return .wwdr
         default: return nil
-        }
-    }
-}
-
-extension PassMintError: Equatable {
-    /// Errors are equal by kind, as tests match them: the wrapped error's own equality, or the same case and input
-    /// for PassMint's own cases (their wording may change).
-    public static func == (lhs: PassMintError, rhs: PassMintError) -> Bool {
-        switch (lhs, rhs) {
-        case (.template(let a), .template(let b)): return a == b
-        case (.signing(let a), .signing(let b)): return a == b
-        case (.archive(let a), .archive(let b)): return a == b
-        case (.photo(let a), .photo(let b)): return a == b
-        case (.invalidPass(let a, _), .invalidPass(let b, _)): return a == b
-        case (.batchStopped(let a, _), .batchStopped(let b, _)): return a == b
-        case (.companion(let a), .companion(let b)): return type(of: a) == type(of: b) && a.description == b.description
-        case (.invalidInput(_, let a), .invalidInput(_, let b)), (.environment(_, let a), .environment(_, let b)):
-            return a == b
-        default: return false
         }
     }
 }

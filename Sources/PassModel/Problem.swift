@@ -10,14 +10,14 @@ public struct Problem: Sendable, Hashable, CustomStringConvertible {
 
     public var severity: Severity
     /// A stable machine-readable code such as `pass.missing-key`.
-    public var code: String
+    public var code: ProblemCode
     /// What is wrong and what to write instead.
     public var message: String
     /// A JSON path such as `storeCard.primaryFields[0].value`, or a file name; empty for the whole document.
     public var path: String
 
     /// Creates a finding.
-    public init(_ severity: Severity, _ code: String, _ message: String, path: String) {
+    public init(_ severity: Severity, _ code: ProblemCode, _ message: String, path: String) {
         self.severity = severity
         self.code = code
         self.message = message

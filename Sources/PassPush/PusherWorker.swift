@@ -1,3 +1,4 @@
+import PassLog
 import Foundation
 import PassStore
 
@@ -15,7 +16,7 @@ struct PusherWorker: Sendable {
         do {
             client = try APNsClient(configuration: configuration)
         } catch {
-            log("cannot start: \(error)")
+            log(ServiceLog.line("cannot start", error))
             return
         }
         // While the store is away (a database restart) one line when claiming starts failing and one when it
@@ -26,7 +27,7 @@ struct PusherWorker: Sendable {
                 var renewed = configuration
                 renewed.credential = credential
                 do { client = try APNsClient(configuration: renewed) } catch {
-                    log("keeping the previous APNs client certificate: \(error)")
+                    log(ServiceLog.line("keeping the previous APNs client certificate", error))
                 }
             }
             let jobs: [PushJob]
@@ -37,7 +38,9 @@ struct PusherWorker: Sendable {
                     failing = false
                 }
             } catch {
-                if !failing { log("claiming due pushes failed: \(error); retrying every second") }
+                if !failing {
+                    log(ServiceLog.line("claiming due pushes failed", error, after: "retrying every second"))
+                }
                 failing = true
                 control.waitForWork(max(options.pollInterval, 1))
                 continue
@@ -57,7 +60,7 @@ struct PusherWorker: Sendable {
                 }
             }
             do { try outbox.completePushes(ids: delivered) } catch {
-                log("recording \(delivered.count) delivered pushes failed: \(error)")
+                log(ServiceLog.line("recording \(delivered.count) delivered pushes failed", error))
             }
             let retried = results.filter { $0.outcome.kind == .retry }
             if let first = retried.first, case .retry(let reason) = first.outcome {
@@ -91,7 +94,9 @@ struct PusherWorker: Sendable {
                 try outbox.abandonPush(id: job.id, reason: reason)
             }
         } catch {
-            log("recording push \(job.id) to \(token) failed: \(error); the row is retried after its lease")
+            log(
+                ServiceLog.line(
+                    "recording push \(job.id) to \(token) failed", error, after: "the row is retried after its lease"))
         }
     }
 }

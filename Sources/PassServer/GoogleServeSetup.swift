@@ -36,18 +36,18 @@ struct GoogleServeSetup {
     /// What start-up says about the Google identity (a key file others can read).
     let warnings: [String]
 
-    /// - Throws: `PassMintError.environment` (exit 3) when the identity or the root keys cannot be used, naming
-    ///   the file or variable and never the key.
+    /// - Throws: `ServerError.googleIdentity` or `.googleRootKeys` (exit 3) when the identity or the root keys
+    ///   cannot be used, naming the file or variable and never the key.
     init(
         options: GoogleServeOptions, store: any ServiceStore, renderer: TemplateRenderer, linkBase: String?,
         metrics: Metrics, environment: [String: String]
-    ) throws(PassMintError) {
+    ) throws(ServerError) {
         let identity: GoogleIdentity
         do {
             identity = try GoogleIdentity.load(
                 keyPath: options.keyPath, issuerID: options.issuerID, environment: environment)
         } catch {
-            throw .environment("Google Wallet: \(error)")
+            throw .googleIdentity(error)
         }
         warnings = identity.warnings
         var verifier: GoogleCallbackVerifier?
@@ -56,7 +56,7 @@ struct GoogleServeSetup {
                 verifier = GoogleCallbackVerifier(
                     issuerID: identity.issuerID, rootKeys: try GoogleRootKeys.load(path: path))
             } catch {
-                throw .environment("Google Wallet: \(error)")
+                throw .googleRootKeys(error)
             }
         }
         let source = StoredGoogleSource(

@@ -74,24 +74,25 @@ package final class ServiceRunner: Sendable {
     /// Checks the admin token, opens the store, loads the identity and builds the service and the pusher
     /// (nothing listens yet).
     /// - Parameter environment: where the admin token variable is looked up.
-    /// - Throws: `PassMintError.environment` naming the variable (never the token) when the admin token is too
-    ///   short, or the file or URL that could not be used.
+    /// - Throws: `ServerError.adminToken` naming the variable (never the token) when the admin token is too
+    ///   short; the file or URL that could not be used.
     package init(options: Options, environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws(PassMintError)
+        throws(ServerError)
     {
         // Refused before the store is created or opened: a misconfigured service leaves nothing behind.
         do {
             _ = try AdminToken.load(from: environment, variable: options.configuration.adminTokenVariable)
         } catch {
-            throw .environment("\(error)")
+            throw .adminToken(error)
         }
-        let identity = try options.identity.load()
+        let identity: SigningIdentity
+        do { identity = try options.identity.load() } catch { throw .pipeline(error) }
         self.options = options
         var warnings =
             options.identity.warnings(for: identity, trust: options.trustRoots)
             + Self.productionPushWarnings(apnsURL: options.apnsURL, identity: identity)
             + (options.configuration.tls?.keyFileWarning.map { [$0] } ?? [])
-        store = try StoreAccess.open(options.store, serving: true)
+        do { store = try StoreAccess.open(options.store, serving: true) } catch { throw .store(error) }
         let renderer = TemplateRenderer(identity: identity, templates: store, photos: PhotoScaler())
         self.renderer = renderer
         let metrics = Metrics()
@@ -106,7 +107,7 @@ package final class ServiceRunner: Sendable {
                     baseURL: options.apnsURL, credential: credential, caFile: options.apnsCAFile),
                 onResult: { metrics.recordPush(result: $0) })
         } catch {
-            throw .environment("APNs at \(options.apnsURL): \(error)")
+            throw .push(apnsURL: options.apnsURL, error)
         }
         let pusher = self.pusher
         var google: GoogleServeSetup?
@@ -143,18 +144,18 @@ package final class ServiceRunner: Sendable {
                         googleWorker?.wake()
                     }), google: google?.hooks)
         } catch {
-            throw .environment("starting the service: \(error)")
+            throw .service(underlying: error)
         }
     }
 
     /// Starts listening and pushing, and checks the signing certificate's expiry once a day from now on
     /// (`log` receives the warning line while it expires within 30 days).
-    package func start(log: (@Sendable (String) -> Void)? = nil) throws(PassMintError) {
+    package func start(log: (@Sendable (String) -> Void)? = nil) throws(ServerError) {
         let log = log ?? { ServiceLog.error($0) }
         do {
             try service.start()
         } catch {
-            throw .environment("\(error)")  // HTTPServerError.serverStart names the address and what to change
+            throw .listen(error)  // HTTPServerError.serverStart names the address and what to change
         }
         pusher.start()
         googleWorker?.start()
@@ -180,17 +181,18 @@ package final class ServiceRunner: Sendable {
     /// passes the renewal check against the identity in use and every pass type in the store, signs every download
     /// from now on with it and pushes with it as APNs client certificate. Nothing changes when it is refused.
     /// - Returns: warnings about the new identity, as at start (a certificate expiring within 30 days, a private
-    ///   key file others can read).
-    /// - Throws: `PassMintError` saying why the new identity was refused; the one in use stays.
-    package func reloadIdentity(now: Date = Date()) throws(PassMintError) -> [String] {
-        try reloading.withLock { _ throws(PassMintError) in
+    ///   key file others can read), and whether APNs kept the previous client certificate.
+    /// - Throws: `ServerError` saying why the new identity was refused; the one in use stays.
+    package func reloadIdentity(now: Date = Date()) throws(ServerError) -> [ReloadNote] {
+        try reloading.withLock { _ throws(ServerError) in
             let current = renderer.identity.certificate
-            let identity = try options.identity.load()
+            let identity: SigningIdentity
+            do throws(PassMintError) { identity = try options.identity.load() } catch { throw .pipeline(error) }
             let passTypes: [String]
             do {
                 passTypes = Array(try store.passTypeCounts().keys) + [current.passTypeIdentifier].compactMap { $0 }
             } catch {
-                throw .environment("reading the pass types of the store: \(error)", about: .store)
+                throw .readingPassTypes(underlying: error)
             }
             let check = IdentityRenewalCheck(
                 storedPassTypes: passTypes,
@@ -201,18 +203,20 @@ package final class ServiceRunner: Sendable {
             do throws(IdentityRenewalCheck.Refusal) {
                 _ = try check.check(identity, name: options.identity.certificateName, now: now)
             } catch {
-                throw .invalidInput(error.description, about: options.identity.certificateInput)
+                throw .pipeline(.renewalRefused(error, about: options.identity.certificateInput))
             }
             // What start-up says about an identity (a key others can read, a certificate close to expiry).
-            let warnings = options.identity.warnings(for: identity, trust: options.trustRoots, now: now)
+            let warnings = options.identity.warnings(for: identity, trust: options.trustRoots, now: now).map {
+                ReloadNote.identity($0)
+            }
             renderer.replaceIdentity(identity)
             service.signingIdentityReplaced()
             metrics.setSigningCertificate(notAfter: identity.certificate.notAfter)
-            do {
+            do throws(PushError) {
                 try pusher.replaceCredential(
                     .pemData(certificate: identity.certificate.pemBytes, key: identity.privateKeyPEM()))
             } catch {
-                return warnings + ["APNs keeps the previous client certificate: \(error)"]
+                return warnings + [.pushCredentialKept(error)]
             }
             return warnings
         }

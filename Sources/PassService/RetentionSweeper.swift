@@ -49,8 +49,7 @@ final class RetentionSweeper: Sendable {
             return deleted
         } catch {
             ServiceLog.error(
-                "retention: deleting log lines and sign-ups older than \(limits.retentionDays) days "
-                    + "failed: \(error)")
+                "retention: deleting log lines and sign-ups older than \(limits.retentionDays) days failed", error)
             return [:]
         }
     }

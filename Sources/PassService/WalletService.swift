@@ -87,7 +87,7 @@ package final class WalletService: Sendable {
     /// Binds `configuration.host`:`configuration.port` and starts serving on the server's own threads (HTTPS only
     /// when `configuration.tls` is set), and the retention sweep (now, then every interval).
     /// - Throws: `HTTPServerError.serverStart` when the address cannot be bound or TLS cannot start.
-    package func start() throws {
+    package func start() throws(HTTPServerError) {
         let options = MHDDaemon.Options(
             host: configuration.host, port: configuration.port, threadPoolSize: configuration.threadPoolSize,
             writeWorkers: configuration.writeWorkers,
@@ -146,7 +146,10 @@ package final class WalletService: Sendable {
             do {
                 response = try route.handler(request)
             } catch {
-                if !(error is any HTTPResponseError) { ServiceLog.error("\(route.label): \(error)") }
+                // A server fault is logged; an `HTTPError` was logged (or needs no log) where it was made.
+                if !(error is HTTPError), ((error as? any HTTPResponseError)?.status ?? 500) >= 500 {
+                    ServiceLog.error(route.label, error)
+                }
                 response = Response.answering(error)
             }
         case .badSegment(let found, let message):

@@ -16,16 +16,16 @@ enum RecordCoding {
     static func decode(_ text: String, serial: String) throws -> [String: String] {
         let document: JSONDocument
         do { document = try JSONReader.parse(Array(text.utf8), file: "record") } catch {
-            throw StoreError.corruptRecord(serial: serial, message: error.message)
+            throw StoreError.corruptRecord(serial: serial, problem: .notJSON(error))
         }
         guard document.isStrict, case .object(let members) = document.value else {
-            throw StoreError.corruptRecord(serial: serial, message: "not a JSON object")
+            throw StoreError.corruptRecord(serial: serial, problem: .notAnObject)
         }
         var record: [String: String] = [:]
         record.reserveCapacity(members.count)
         for (key, value) in members {
             guard case .string(let text) = value else {
-                throw StoreError.corruptRecord(serial: serial, message: "the value of '\(key)' is not a string")
+                throw StoreError.corruptRecord(serial: serial, problem: .notAString(key: key))
             }
             record[key] = text
         }

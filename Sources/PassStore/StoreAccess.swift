@@ -9,12 +9,12 @@ package enum StoreAccess {
     ///   - warn: receives one line per store file that other users can read (default: stderr).
     package static func sqlite(
         path: String, serving: Bool = false, warn: (String) -> Void = StoreAccess.warnOnStandardError
-    ) throws(PassMintError) -> SQLiteStore {
+    ) throws(StoreError) -> SQLiteStore {
         let store: SQLiteStore
         do {
             store = try SQLiteStore(path: path, backgroundCheckpoints: serving)
         } catch {
-            throw .environment("\(path): cannot open the store: \(error)", about: .store)
+            throw .cannotOpenFile(path: path, underlying: error)
         }
         for exposure in store.exposures { warn("warning: \(exposure)") }
         return store
@@ -22,11 +22,11 @@ package enum StoreAccess {
 
     /// The store at `location`: a SQLite file (see `sqlite(path:serving:warn:)`) or a PostgreSQL database,
     /// migrated to the current schema either way.
-    /// - Throws: `PassMintError.environment` naming the file or the server (never a password) when the store
-    ///   cannot be opened or reached; the CLI exits 3.
+    /// - Throws: `StoreError.cannotOpenFile` or `.cannotOpenServer` naming the file or the server (never a
+    ///   password) when the store cannot be opened or reached.
     package static func open(
         _ location: StoreLocation, serving: Bool = false, warn: (String) -> Void = StoreAccess.warnOnStandardError
-    ) throws(PassMintError) -> any ServiceStore {
+    ) throws(StoreError) -> any ServiceStore {
         switch location {
         case .sqlite(let path):
             return try sqlite(path: path, serving: serving, warn: warn)
@@ -38,14 +38,14 @@ package enum StoreAccess {
     /// The PostgreSQL store at `url`, migrated to the current schema.
     /// - Parameter serving: the store of a long-running `serve` (it caches hot reads, kept current by
     ///   LISTEN/NOTIFY; one-shot commands do not).
-    /// - Throws: `PassMintError.environment` naming the server (never a password) when it cannot be reached.
-    package static func postgres(url: PostgresURL, poolSize: Int, serving: Bool = false) throws(PassMintError)
+    /// - Throws: `StoreError.cannotOpenServer` naming the server (never a password) when it cannot be reached.
+    package static func postgres(url: PostgresURL, poolSize: Int, serving: Bool = false) throws(StoreError)
         -> PostgresStore
     {
         do {
             return try PostgresStore(url: url, poolSize: poolSize, listensForChanges: serving)
         } catch {
-            throw .environment("cannot open the PostgreSQL store \(url): \(error)")
+            throw .cannotOpenServer(url: url, underlying: error)
         }
     }
 
@@ -55,12 +55,12 @@ package enum StoreAccess {
     }
 
     /// A sink that stores issued passes in the SQLite store at `path`.
-    package static func issuedPassSink(path: String) throws(PassMintError) -> any IssuedPassSink {
+    package static func issuedPassSink(path: String) throws(StoreError) -> any IssuedPassSink {
         StoreSink(store: try sqlite(path: path))
     }
 
     /// A sink that stores issued passes in the store at `location`.
-    package static func issuedPassSink(_ location: StoreLocation) throws(PassMintError) -> any IssuedPassSink {
+    package static func issuedPassSink(_ location: StoreLocation) throws(StoreError) -> any IssuedPassSink {
         StoreSink(store: try open(location))
     }
 }

@@ -63,16 +63,14 @@ package enum StoreTransfer {
     ]
 
     /// Copies `source` into `target`.
-    /// - Throws: `StoreError.invalidConfiguration` when `target` already holds passes (it must be empty, so
+    /// - Throws: `StoreError.copyTargetNotEmpty` when `target` already holds passes (it must be empty, so
     ///   nothing is merged by accident), or the store errors of either side.
     package static func copy(from source: SQLiteStore, to target: PostgresStore) throws -> Counts {
         try source.pool.withConnection { sqlite in
             try target.pool.transaction { pg in
                 let existing = try pg.query("SELECT count(*) FROM passes").int(0, 0)
                 guard existing == 0 else {
-                    throw StoreError.invalidConfiguration(
-                        "the PostgreSQL store \(target.server) already holds \(existing) passes; copy into an "
-                            + "empty database")
+                    throw StoreError.copyTargetNotEmpty(server: target.server, passes: existing)
                 }
                 var counts = Counts(rows: [])
                 for table in tables {

@@ -52,15 +52,32 @@ package struct TemplateReference: Sendable, Hashable, CustomStringConvertible {
         if let problem = problem(name: name) { throw .invalidTemplateName(name: name, reason: problem) }
     }
 
-    static func problem(name: String) -> String? {
-        if name.isEmpty { return "it is empty" }
-        if name.count > 100 { return "it is longer than 100 characters" }
+    static func problem(name: String) -> TemplateNameProblem? {
+        if name.isEmpty { return .empty }
+        if name.count > 100 { return .tooLong }
         if let bad = name.unicodeScalars.first(where: {
             $0 == "/" || $0 == "@" || $0.properties.isWhitespace || $0.properties.generalCategory == .control
         }) {
-            return "it contains '\(bad.escaped(asASCII: true))' (no '/', '@', spaces or control characters)"
+            return .character(bad)
         }
         return nil
+    }
+}
+
+/// Why a template name cannot be stored.
+package enum TemplateNameProblem: Sendable, Equatable, CustomStringConvertible {
+    case empty
+    case tooLong
+    /// It holds this character (`/`, `@`, a space or a control character).
+    case character(Unicode.Scalar)
+
+    package var description: String {
+        switch self {
+        case .empty: return "it is empty"
+        case .tooLong: return "it is longer than 100 characters"
+        case .character(let bad):
+            return "it contains '\(bad.escaped(asASCII: true))' (no '/', '@', spaces or control characters)"
+        }
     }
 }
 

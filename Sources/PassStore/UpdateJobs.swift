@@ -77,7 +77,7 @@ enum UpdateJobCoding {
         do {
             return try JSONDecoder().decode([UpdateJobStatus.Failure].self, from: Data(text.utf8))
         } catch {
-            throw StoreError.corruptRecord(serial: "update job \(id)", message: "\(error)")
+            throw StoreError.corruptUpdateJob(id: id, underlying: error)
         }
     }
 }

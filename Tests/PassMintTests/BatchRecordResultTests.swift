@@ -26,8 +26,8 @@ struct BatchRecordResultTests {
         let invalid = CSVRecordProblem.invalidUTF8(CSVFieldName(index: 1, name: "b"), byte: 0xE9, offset: 3)
         #expect(BatchRecordProblem.unreadable(invalid).isEncoding)
         #expect(!BatchRecordProblem.unreadable(.tooManyFields(limit: 2)).isEncoding)
-        #expect(BatchRecordProblem.notIssued(.environment("disk full", about: .out)).isEnvironment)
-        #expect(!BatchRecordProblem.notIssued(.invalidInput("bad value")).isEnvironment)
+        #expect(BatchRecordProblem.notIssued(.output(path: "a.pkpass", .folderMissing("out"))).isEnvironment)
+        #expect(!BatchRecordProblem.notIssued(.invalidSerialNumber(file: "a.csv", serial: "a b")).isEnvironment)
         #expect(!BatchRecordProblem.invalidSerial("a b").isEnvironment)
     }
 }

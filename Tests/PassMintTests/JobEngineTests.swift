@@ -48,7 +48,9 @@ private struct NumberJob: ResumableJob {
     }
 
     mutating func commit(_ chunk: [Int]) throws(PassMintError) -> Committed {
-        if let failCommitAt, chunk.contains(failCommitAt) { throw .environment("commit \(failCommitAt) failed") }
+        if let failCommitAt, chunk.contains(failCommitAt) {
+            throw .output(path: "chunk \(failCommitAt)", .folderMissing("chunks"))
+        }
         committed.append(chunk)
         return Committed(outcomes: chunk.map(Outcome.init), stop: stopAt.flatMap { chunk.contains($0) ? $0 : nil })
     }
@@ -58,7 +60,7 @@ private struct NumberJob: ResumableJob {
     }
 
     func error(stoppingFor reason: Int, after tally: Tally) -> PassMintError {
-        .batchStopped(line: reason, message: "stopped at \(reason) after \(tally.done)")
+        .batchStopped(.record(line: reason, .invalidSerial("n\(reason)"), issued: tally.done))
     }
 }
 
@@ -121,7 +123,7 @@ struct JobEngineTests {
     func commitFailure() throws {
         let dir = try TempDir()
         var job = NumberJob(numbers: Array(1...9), chunkSize: 3, failCommitAt: 5)
-        #expect(throws: PassMintError.environment("", about: nil)) {
+        #expect(throws: PassMintError.output(path: "chunk 5", .folderMissing("chunks"))) {
             _ = try JobEngine.run(&job, tally: NumberJob.Tally(), report: try ReportWriter(path: dir.path("r.jsonl")))
         }
         #expect(job.committed == [[1, 2, 3]] && job.ends.isEmpty)
@@ -138,7 +140,11 @@ struct JobEngineTests {
         } catch {
             thrown = error
         }
-        #expect(thrown?.description == "stopped at 5 after 6", "the error sees the tally with the stopping chunk")
+        guard case .batchStopped(.record(line: 5, _, let issued))? = thrown else {
+            Issue.record("stopped with \(String(describing: thrown)), not at 5")
+            return
+        }
+        #expect(issued == 6, "the error sees the tally with the stopping chunk")
         #expect(job.committed == [[1, 2, 3], [4, 5, 6]] && job.ends == [.stopped])
         let lines = try String(contentsOfFile: dir.path("r.jsonl"), encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 6)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import PassModel
 @testable import PassMint
 
 /// `verify` on hostile archives (`Tests/Tools/make-bombs.py`): every limit holds on the bytes actually inflated,
@@ -16,7 +17,7 @@ struct VerifyBombTests {
         return directory
     }()
 
-    static func problems(_ name: String) -> [(report: String, code: String, message: String)] {
+    static func problems(_ name: String) -> [(report: String, code: ProblemCode, message: String)] {
         PassVerifier.verify(file: "\(folder)/\(name)").flatMap { report in
             report.problems.map { (report.file, $0.code, $0.message) }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PassArchive
+import PassModel
 import PassSigning
 import Testing
 
@@ -47,7 +48,7 @@ struct VerifyChainTests {
         /// No signed attributes.
         case noSignedAttributes = "no signed attributes: signature.no-signing-time"
 
-        var reported: String {
+        var reported: ProblemCode {
             switch self {
             case .noIntermediate: "certificate.no-intermediate"
             case .wrongIntermediate: "certificate.wrong-intermediate"
@@ -55,7 +56,7 @@ struct VerifyChainTests {
             }
         }
 
-        var notReported: String {
+        var notReported: ProblemCode {
             switch self {
             case .noIntermediate, .noSignedAttributes: "signature.invalid"
             case .wrongIntermediate: "certificate.no-intermediate"

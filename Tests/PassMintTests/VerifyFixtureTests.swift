@@ -23,7 +23,7 @@ struct VerifyFixtureTests {
         let reports = try report(name)
         let report = try #require(reports.first)
         #expect(reports.count == 1)
-        #expect(!report.codes.contains { $0.hasPrefix("manifest.") || $0.hasPrefix("signature.") })
+        #expect(!report.codes.contains { $0.rawValue.hasPrefix("manifest.") || $0.rawValue.hasPrefix("signature.") })
         #expect(report.codes.contains("certificate.expired"))
         #expect(report.codes.contains("certificate.intermediate-expired"))
         #expect(!report.codes.contains("certificate.not-apple"))

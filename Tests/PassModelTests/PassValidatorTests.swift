@@ -53,7 +53,7 @@ struct PassValidatorTests {
 
     @Test("only the codes of the public contract are used")
     func codes() {
-        let contract: Set<String> = [
+        let contract: Set<ProblemCode> = [
             PassProblemCode.noStyle, PassProblemCode.missingKey, PassProblemCode.invalidValue,
             PassProblemCode.duplicateFieldKey,
             PassProblemCode.tooManyFields, PassProblemCode.unknownKey, PassProblemCode.posterFallback,

@@ -141,6 +141,6 @@ enum Sample {
 }
 
 /// Problems matching a code and path.
-func findings(_ problems: [Problem], _ code: String, _ path: String) -> [Problem] {
+func findings(_ problems: [Problem], _ code: ProblemCode, _ path: String) -> [Problem] {
     problems.filter { $0.code == code && $0.path == path }
 }

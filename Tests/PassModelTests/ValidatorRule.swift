@@ -12,7 +12,7 @@ struct ValidatorRule: Sendable, CustomTestStringConvertible {
     var base: Base = .storeCard
     var failing: [Edit]
     var passing: [Edit]
-    var code: String
+    var code: ProblemCode
     var path: String
     var severity: Problem.Severity = .error
     /// Words the failing message must contain (actionable text).
@@ -49,7 +49,7 @@ extension ValidatorRule {
     static let invalid = PassProblemCode.invalidValue
 
     static func rule(
-        _ name: String, _ base: Base = .storeCard, fail: [Edit], pass: [Edit], _ code: String, at path: String,
+        _ name: String, _ base: Base = .storeCard, fail: [Edit], pass: [Edit], _ code: ProblemCode, at path: String,
         _ severity: Problem.Severity = .error, mentions: [String] = []
     ) -> ValidatorRule {
         ValidatorRule(

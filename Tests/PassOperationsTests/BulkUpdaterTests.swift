@@ -12,13 +12,13 @@ final class CountingChecker: BulkRecordChecker {
     let renderer = TemplateRenderer(identity: DevIdentity.identity)
     let renders = Atomic<Int>(0)
 
-    func validate(_ pass: StoredPass, change: RecordChange) throws -> [String: String] {
+    func validate(_ pass: StoredPass, change: RecordChange) throws(OperationError) -> [String: String] {
         try renderer.validate(pass, change: change)
     }
 
     func renderKey(_ pass: StoredPass) -> String { renderer.renderKey(pass) }
 
-    func renderCheck(_ pass: StoredPass) throws {
+    func renderCheck(_ pass: StoredPass) throws(OperationError) {
         renders.add(1, ordering: .relaxed)
         try renderer.renderCheck(pass)
     }
@@ -130,7 +130,11 @@ struct BulkUpdaterTests {
         let second = try BulkUpdater(store: f.store, checker: checker).run(json, options: .init(job: "b"))
         #expect(second.changed == 1 && second.failed == 1 && second.failures.first?.column == "points")
         #expect(try f.store.pass(serial: "P2")?.record["points"] == "4")
-        #expect(throws: PassMintError.self) { try csv("serialNumber,add:\nP1,1\n", in: f) }
+        let header = try #require(throws: OperationError.self) { try csv("serialNumber,add:\nP1,1\n", in: f) }
+        guard case .bulkHeader(_, .amountWithoutField(2)) = header else {
+            Issue.record("expected column 2 refused as add: without a field, got \(header)")
+            return
+        }
     }
 
     @Test("resume skips the rows the job committed; without resume they are unchanged", arguments: StoreBackend.all)

@@ -91,7 +91,9 @@ struct TemplateRendererVersionTests {
         let store = try SQLiteStore(path: dir.path("store.sqlite"))
         let reference = "passmint-template:event@" + String(repeating: "cd", count: 32)
         let renderer = TemplateRenderer(identity: DevIdentity.identity, templates: store)
-        #expect(throws: PassMintError.self) { _ = try renderer.render(Self.pass("X", template: reference)) }
+        #expect(throws: OperationError.templateVersionMissing(reference: reference)) {
+            _ = try renderer.render(Self.pass("X", template: reference))
+        }
         do {
             _ = try renderer.render(Self.pass("X", template: reference))
         } catch {
@@ -131,7 +133,7 @@ struct TemplateRendererVersionTests {
         let template = try Self.eventCopy(dir)
         try Data("{\"formatVersion\": 1,".utf8).write(to: URL(fileURLWithPath: template + "/pass.json"))
         let store = try SQLiteStore(path: dir.path("store.sqlite"))
-        #expect(throws: PassMintError.self) {
+        #expect(throws: OperationError.self) {
             _ = try TemplateIssuance.prepare(store: store, templatePath: template, name: nil)
         }
         #expect(try store.publishedTemplates().isEmpty)

@@ -71,7 +71,7 @@ struct LintTests {
         #expect(lines.count == rows.count + 2)
         let json = LintReport.json(file: "bad.pkpass", rows: rows)
         #expect(json["rows"]?.arrayValue?.count == rows.count)
-        #expect(json["rows"]?.arrayValue?.first?["code"] == .string(rows[0].code))
+        #expect(json["rows"]?.arrayValue?.first?["code"] == .string(rows[0].code.rawValue))
         #expect(LintReport.markdown([]) == "No design problems found.\n")
     }
 

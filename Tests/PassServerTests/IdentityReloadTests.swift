@@ -69,13 +69,13 @@ struct IdentityReloadTests {
         #expect(runner.renderer.identityGeneration == 0)
 
         try install(otherTeam)
-        let refusal = try #require(throws: PassMintError.self) { try runner.reloadIdentity() }
+        let refusal = try #require(throws: ServerError.self) { try runner.reloadIdentity() }
         #expect(refusal.description.contains("OTHERTEAM9"))
         #expect(runner.renderer.identity.certificate == original)
         #expect(runner.renderer.identityGeneration == 0)
 
         try install(renewed)
-        #expect(try runner.reloadIdentity() == [])
+        #expect(try runner.reloadIdentity().isEmpty)
         #expect(runner.renderer.identity.certificate == (try Certificate.load(path: renewed.certificate)))
         #expect(runner.renderer.identityGeneration == 1)
         let rendered = try runner.renderer.renderSigned(

@@ -113,7 +113,7 @@ struct AccessLogTests {
     func unopenable() {
         #expect(
             throws: HTTPServerError.accessLog(
-                path: "/nonexistent-dir/access.jsonl", message: "No such file or directory")
+                path: "/nonexistent-dir/access.jsonl", errno: ENOENT)
         ) {
             _ = try AccessLog(.file("/nonexistent-dir/access.jsonl"))
         }

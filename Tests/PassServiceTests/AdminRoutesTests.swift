@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import PassHTTP
 @testable import PassService
 
 @Suite("Admin routes over HTTP")
@@ -34,9 +35,13 @@ struct AdminRoutesTests {
         #expect(shown.text.contains(pass.authenticationToken) == false)
     }
 
-    @Test("PATCH errors: 400 from the validator, malformed or empty body; 404 unknown serial")
+    @Test("PATCH errors: the validator's refusal by its own status (400), malformed or empty body; 404 unknown serial")
     func patchErrors() throws {
-        struct Invalid: Error, CustomStringConvertible { var description: String { "tier must be Silver or Gold" } }
+        /// A refusal that knows it is the client's mistake, as a validator's errors say (`HTTPResponseError`).
+        struct Invalid: HTTPResponseError {
+            var status: Int { 400 }
+            var response: Response { HTTPError.badRequest("tier must be Silver or Gold").response }
+        }
         let live = try LiveService(recordValidator: { pass, change in
             if let tier = change.values["tier"], !["Silver", "Gold"].contains(tier) { throw Invalid() }
             return pass.record.merging(change.values) { $1 }

@@ -69,13 +69,13 @@ struct TLSTests {
                 "/nonexistent/cert.pem", pki.key,
                 .tlsFile(
                     path: "/nonexistent/cert.pem",
-                    problem: .unreadable(kind: .certificate, reason: "No such file or directory"))
+                    problem: .unreadable(kind: .certificate, errno: ENOENT))
             ),
             (
                 pki.certificate, "/nonexistent/key.pem",
                 .tlsFile(
                     path: "/nonexistent/key.pem",
-                    problem: .unreadable(kind: .privateKey, reason: "No such file or directory"))
+                    problem: .unreadable(kind: .privateKey, errno: ENOENT))
             ),
             (der, pki.key, .tlsFile(path: der, problem: .notPEM(kind: .certificate))),
             (pki.certificate, encrypted, .tlsFile(path: encrypted, problem: .encryptedKey)),

@@ -14,7 +14,7 @@ final class GatedChecker: BulkRecordChecker {
     let gate = DispatchSemaphore(value: 0)
     let entered = DispatchSemaphore(value: 0)
 
-    func validate(_ pass: StoredPass, change: RecordChange) throws -> [String: String] {
+    func validate(_ pass: StoredPass, change: RecordChange) throws(OperationError) -> [String: String] {
         entered.signal()
         gate.wait()
         gate.signal()  // later rows pass straight through
@@ -22,7 +22,7 @@ final class GatedChecker: BulkRecordChecker {
     }
 
     func renderKey(_ pass: StoredPass) -> String { pass.templatePath }
-    func renderCheck(_ pass: StoredPass) throws {}
+    func renderCheck(_ pass: StoredPass) throws(OperationError) {}
 }
 
 @Suite("Admin bulk-update routes in process")

@@ -15,7 +15,8 @@ struct VerifyHelpTests {
                 }
                 return String(first)
             })
-        let pattern = try NSRegularExpression(pattern: "static let \\w+ = \"([a-z]+\\.[a-z0-9-]+)\"")
+        let pattern = try NSRegularExpression(
+            pattern: "static let \\w+(?:: ProblemCode)? = \"([a-z]+\\.[a-z0-9-]+)\"")
         var defined: Set<String> = []
         for file in [
             "Sources/PassMint/Verify/VerifyCode.swift", "Sources/PassModel/Validation/PassProblemCode.swift",

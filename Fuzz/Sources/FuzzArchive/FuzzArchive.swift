@@ -44,7 +44,7 @@ private func fuzzArchive(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     for report in PassVerifier.verify(bytes: bytes, name: name, now: now) {
         // Each report names the archive it is about, and every problem carries a stable code.
         require(report.file.hasPrefix(name), "a report named \(report.file) for \(name)")
-        for problem in report.problems { require(!problem.code.isEmpty, "a problem without a code") }
+        for problem in report.problems { require(!problem.code.rawValue.isEmpty, "a problem without a code") }
     }
     return 0
 }

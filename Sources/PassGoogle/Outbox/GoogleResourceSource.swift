@@ -26,14 +26,14 @@ package struct GoogleObjectUpdate: Sendable {
 
 /// Why a class or object could not be built from the store.
 package enum GoogleSourceError: Error, Sendable, CustomStringConvertible {
-    /// The pass does not render (its template, record or images).
-    case render(serial: String, PassMintError)
+    /// The pass does not render (its template, record or images); `underlying` is the renderer's own typed error.
+    case render(serial: String, underlying: any Error)
     /// It renders, and Google Wallet cannot take it as it is.
     case mapping(serial: String, GoogleError)
     /// No published template has this name.
     case noTemplate(name: String)
     /// A published template whose default record does not render.
-    case templateRender(name: String, PassMintError)
+    case templateRender(name: String, underlying: any Error)
     /// A published template that Google Wallet cannot take as it is.
     case templateMapping(name: String, GoogleError)
     /// Not buildable yet, likely soon: a template published a moment before its first pass, with no image base
@@ -44,11 +44,11 @@ package enum GoogleSourceError: Error, Sendable, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case .render(let serial, let error): return "pass \(serial) does not render: \(error.description)"
+        case .render(let serial, let error): return "pass \(serial) does not render: \(error)"
         case .mapping(let serial, let error): return "pass \(serial) cannot go to Google Wallet: \(error.description)"
         case .noTemplate(let name): return "no published template is named \(name)"
         case .templateRender(let name, let error):
-            return "template \(name) has no Google class: it does not render: \(error.description)"
+            return "template \(name) has no Google class: it does not render: \(error)"
         case .templateMapping(let name, let error):
             return "template \(name) has no Google class: \(error.description)"
         case .noImageBaseYet(let name):

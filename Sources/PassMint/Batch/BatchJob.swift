@@ -65,18 +65,10 @@ struct BatchJob: ResumableJob {
     func error(stoppingFor reason: Stop, after tally: BatchTally) -> PassMintError {
         switch reason {
         case .outputs(let failure):
-            return .batchStopped(
-                line: tally.lastLine,
-                message:
-                    "batch stopped after line \(tally.lastLine): \(failure); fix that and resume the batch "
-                    + "(resuming re-checks the passes written so far and writes their bundles and store rows again)")
+            return .batchStopped(.output(afterLine: tally.lastLine, failure))
         case .record(let line, let problem):
             // What was made so far is kept and reported; --resume continues from here once the cause is fixed.
-            return .batchStopped(
-                line: line,
-                message: "batch stopped at line \(line) after \(tally.issued + tally.resumed) passes: "
-                    + "\(problem); fix that and resume the batch to issue the rest (the passes written so far are kept)"
-            )
+            return .batchStopped(.record(line: line, problem, issued: tally.issued + tally.resumed))
         }
     }
 
@@ -95,9 +87,9 @@ struct BatchJob: ResumableJob {
         guard let sink = workers.sink, webServiceURL != nil else { return [:] }
         let serials = window.compactMap(workers.serial(of:))
         do { return try sink.storedPasses(serials: serials) } catch {
-            throw .environment(
-                "reading the stored passes of lines \(Self.line(of: window[0]))–\(Self.line(of: window[window.count - 1])) failed: "
-                    + "\(error)", about: .store)
+            throw .sink(
+                .readingStoredPasses(lines: Self.line(of: window[0])...Self.line(of: window[window.count - 1])),
+                underlying: error)
         }
     }
 
@@ -165,9 +157,7 @@ struct BatchWorkers: Sendable {
         case .rows(let rows):
             guard let sink else { return }
             do { try sink.store(rows) } catch {
-                throw .environment(
-                    "storing \(rows.count) passes failed: \(error); check that the database file and its folder are writable and have room",
-                    about: .store)
+                throw .sink(.storingPasses(count: rows.count), underlying: error)
             }
         }
     }

@@ -177,7 +177,7 @@ extension IssuedPassSink {
         record.voided = replacing?.voided ?? false
         record.companions = companions
         do { try store([record]) } catch {
-            throw .environment("storing pass \(pass.serialNumber) failed: \(error)", about: .store)
+            throw .sink(.storingPass(serial: pass.serialNumber), underlying: error)
         }
         return link
     }

@@ -26,8 +26,7 @@ public final class BatchRunner: Sendable {
         self.options = options
         self.sink = sink
         if options.webServiceURL != nil, sink == nil {
-            throw .invalidInput(
-                "a web service URL needs a store, so the service can find the passes it issued", about: .webServiceURL)
+            throw .webServiceURLWithoutStore
         }
         issuer = try PassFactory.issuer(
             templateDirectory: options.templateDirectory, identity: options.identity, trust: options.trustRoots,
@@ -50,17 +49,14 @@ public final class BatchRunner: Sendable {
         try prepareOutputDirectory()
         let reader = try CSVReader(path: options.csvPath, format: options.csvFormat)
         guard let headerRecord = try reader.nextRecord() else {
-            throw .invalidInput(
-                "\(options.csvPath): the CSV file is empty; line 1 must name the template fields", about: .csv)
+            throw .csv(path: options.csvPath, .empty)
         }
         let header: [String]
         switch headerRecord.content {
         case .fields(let fields):
             header = fields
         case .unreadable(let problem):
-            throw .invalidInput(
-                "\(options.csvPath):1: the header cannot be read: \(problem); line 1 must name the template fields",
-                about: .csv)
+            throw .csv(path: options.csvPath, .unreadableHeader(problem))
         }
         let columns = try checkHeader(
             header.map { $0.trimmingCharacters(in: .whitespaces) }, delimiter: reader.delimiter)
@@ -111,8 +107,7 @@ public final class BatchRunner: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: options.outputDirectory, withIntermediateDirectories: true)
         } catch {
-            throw .environment(
-                "\(options.outputDirectory): cannot create the folder: \(error.localizedDescription)", about: .out)
+            throw .outputFolder(path: options.outputDirectory, underlying: error)
         }
     }
 

@@ -46,13 +46,9 @@ struct BundleFile: Sendable {
     let passes: [(name: String, parts: ArchiveParts)]
 
     func write() throws(PassMintError) {
-        do {
-            // Not fsynced, like the passes themselves: `--resume` re-checks what a crash left.
-            try PassOutput.write(try PassBundle.makeParts(passes), to: path, durable: false)
-        } catch let error as PassMintError {
-            throw error
-        } catch {
-            throw .environment("bundle \(path): \(error)", about: .out)
-        }
+        let parts: ArchiveParts
+        do { parts = try PassBundle.makeParts(passes) } catch { throw .bundle(path: path, error) }
+        // Not fsynced, like the passes themselves: `--resume` re-checks what a crash left.
+        try PassOutput.write(parts, to: path, durable: false)
     }
 }

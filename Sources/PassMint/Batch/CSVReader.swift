@@ -57,10 +57,10 @@ public final class CSVReader {
     private var header: [String]?
 
     /// Opens `path` for reading.
-    /// - Throws: `PassMintError.invalidInput` when the file cannot be opened.
+    /// - Throws: `PassMintError.csv` when the file cannot be opened.
     public init(path: String, format: CSVFormat = CSVFormat()) throws(PassMintError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .invalidInput("\(path): cannot open the CSV file; check the path", about: .csv)
+            throw .csv(path: path, .cannotOpen)
         }
         self.handle = handle
         self.path = path

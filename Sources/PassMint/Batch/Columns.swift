@@ -19,24 +19,22 @@ extension BatchRunner {
         // A header that names no field at all is a file read wrongly (another separator, another file), not a
         // batch of members who all want the defaults.
         if !fields.isEmpty, !header.contains(where: { known.contains($0) }) {
-            let shown = header.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (header.count > 5 ? ", …" : "")
-            throw .invalidInput(
-                "\(options.csvPath):1: no column of the header names a field of template \(issuer.template.directory) "
-                    + "(read with the separator \(delimiter.shown): \(header.count) column(s) \(shown)); fields: "
-                    + fields.map(\.name).joined(separator: ", ")
-                    + ". Check the separator and the header — no pass was made")
+            throw .csv(
+                path: options.csvPath,
+                .noTemplateColumn(
+                    template: issuer.template.directory, delimiter: delimiter, header: header,
+                    fields: fields.map(\.name)))
         }
         var seen = Set<String>()
         for name in header {
             guard seen.insert(name).inserted else {
-                throw .invalidInput("column '\(name)' appears twice in the header (line 1); remove one", about: .csv)
+                throw .csv(path: options.csvPath, .duplicateColumn(name))
             }
         }
         let missing = fields.filter { $0.required && $0.defaultValue == nil && !seen.contains($0.name) }.map(\.name)
         guard missing.isEmpty else {
-            throw .invalidInput(
-                "the header (line 1) has no column for required field(s) \(missing.joined(separator: ", ")) of "
-                    + "template \(issuer.template.directory); add the column(s) — no pass was made", about: .csv)
+            throw .csv(
+                path: options.csvPath, .missingRequiredColumns(missing, template: issuer.template.directory))
         }
         // `image.SLOT` columns (reserved keys, in `known`) are per-record images; an unknown slot fails each record
         // with a did-you-mean.

@@ -38,51 +38,36 @@ public struct IdentityOptions: Sendable {
         -> SigningIdentity
     {
         let password = try passwordFromEnvironment(environment)
-        do {
-            if let p12 = pkcs12Path {
-                if certificatePath != nil || keyPath != nil {
-                    throw PassMintError.environment(
-                        "give either a .p12 or a certificate and key, not both", about: .pkcs12)
-                }
-                guard let password else {
-                    throw PassMintError.environment(
-                        "\(p12) needs its password: put it in an environment variable and name that variable",
-                        about: .password)
-                }
-                try requireFile(p12, .pkcs12)
-                if let wwdrPath { try requireFile(wwdrPath, .wwdr) }
+        if let p12 = pkcs12Path {
+            if certificatePath != nil || keyPath != nil { throw .identity(.pkcs12AndCertificate) }
+            guard let password else { throw .identity(.pkcs12PasswordMissing(p12)) }
+            try requireFile(p12, .pkcs12)
+            if let wwdrPath { try requireFile(wwdrPath, .wwdr) }
+            do {
                 return try SigningIdentity.load(pkcs12Path: p12, password: password, wwdrPath: wwdrPath)
+            } catch {
+                throw .signing(error)
             }
-            let dir = defaultDirectory
-            let usingDefaults = certificatePath == nil && keyPath == nil
-            if !usingDefaults, certificatePath == nil || keyPath == nil {
-                throw PassMintError.environment(
-                    "a certificate and its key go together; give both (and the WWDR intermediate), or a .p12",
-                    about: certificatePath == nil ? .certificate : .key)
-            }
-            let cert = certificatePath ?? "\(dir)/pass-cert.pem"
-            let key = keyPath ?? "\(dir)/pass-key.pem"
-            let wwdr = wwdrPath ?? (usingDefaults ? "\(dir)/wwdr.pem" : nil)
-            if usingDefaults, !FileManager.default.fileExists(atPath: cert) {
-                throw PassMintError.environment(
-                    "no signing identity: \(cert) does not exist. Make a development identity (`passmint certs dev`), "
-                        + "or give your Pass Type ID certificate, its key and the WWDR intermediate (or a .p12)")
-            }
-            guard let wwdr else {
-                throw PassMintError.environment(
-                    "the WWDR intermediate is needed with a certificate and key: download Apple's WWDR G4 intermediate "
-                        + "(see Certificates/README.md)", about: .wwdr)
-            }
-            try requireFile(cert, .certificate)
-            try requireFile(key, .key)
-            try requireFile(wwdr, .wwdr)
+        }
+        let dir = defaultDirectory
+        let usingDefaults = certificatePath == nil && keyPath == nil
+        if !usingDefaults, certificatePath == nil || keyPath == nil {
+            throw .identity(.certificateWithoutKey(missing: certificatePath == nil ? .certificate : .key))
+        }
+        let cert = certificatePath ?? "\(dir)/pass-cert.pem"
+        let key = keyPath ?? "\(dir)/pass-key.pem"
+        let wwdr = wwdrPath ?? (usingDefaults ? "\(dir)/wwdr.pem" : nil)
+        if usingDefaults, !FileManager.default.fileExists(atPath: cert) {
+            throw .identity(.noDevelopmentIdentity(certificatePath: cert))
+        }
+        guard let wwdr else { throw .identity(.wwdrMissing) }
+        try requireFile(cert, .certificate)
+        try requireFile(key, .key)
+        try requireFile(wwdr, .wwdr)
+        do {
             return try SigningIdentity.load(certificatePath: cert, keyPath: key, wwdrPath: wwdr, keyPassword: password)
-        } catch let error as PassMintError {
-            throw error
-        } catch let error as SigningError {
-            throw .signing(error)
         } catch {
-            throw PassMintError.environment("\(error)")
+            throw .signing(error)
         }
     }
 
@@ -116,15 +101,14 @@ public struct IdentityOptions: Sendable {
     private func passwordFromEnvironment(_ environment: [String: String]) throws(PassMintError) -> String? {
         guard let variable = passwordEnvironmentVariable else { return nil }
         guard let value = environment[variable] else {
-            throw PassMintError.environment(
-                "the environment variable \(variable) is not set; export it first", about: .password)
+            throw .identity(.passwordVariableUnset(variable))
         }
         return value
     }
 
     private func requireFile(_ path: String, _ input: PassMintError.Input) throws(PassMintError) {
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw PassMintError.environment("\(path): no such readable file", about: input)
+            throw .unreadableFile(path: path, about: input)
         }
     }
 }

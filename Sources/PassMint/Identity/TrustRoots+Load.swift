@@ -2,17 +2,16 @@ import PassSigning
 
 extension TrustRoots {
     /// Loads every certificate in each PEM/DER file.
-    /// - Throws: `PassMintError.environment` naming the file that cannot be read or holds no certificate.
+    /// - Throws: `PassMintError.trustRoot` naming the file that cannot be read or holds no certificate.
     public static func load(_ paths: [String]) throws(PassMintError) -> TrustRoots {
         var roots: [(file: String, certificate: Certificate)] = []
         for path in paths {
             let certificates: [Certificate]
             do { certificates = try Certificate.loadAll(path: path) } catch {
-                throw .environment("trust root \(path): \(error)", about: .trustRoot)
+                throw .trustRoot(path: path, .unreadable(error))
             }
             guard !certificates.isEmpty else {
-                throw .environment(
-                    "trust root \(path) holds no certificate; give a PEM or DER CA certificate", about: .trustRoot)
+                throw .trustRoot(path: path, .empty)
             }
             roots += certificates.map { (path, $0) }
         }

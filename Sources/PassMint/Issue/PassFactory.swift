@@ -27,9 +27,7 @@ public enum PassFactory {
     public static func templateSource(_ path: String) throws(PassMintError) -> TemplateSource {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .invalidInput(
-                "template \(path) does not exist; give a folder holding pass.json, or a zipped .pkpasstemplate "
-                    + "(see Templates/ for examples)", about: .template)
+            throw .templateNotFound(path: path)
         }
         guard isDirectory.boolValue else { return try TemplateArchive.source(path: path) }
         do {
@@ -47,9 +45,7 @@ public enum PassFactory {
     public static func loadTemplate(_ path: String) throws(PassMintError) -> Template {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .invalidInput(
-                "template \(path) does not exist; give a folder holding pass.json, or a zipped .pkpasstemplate "
-                    + "(see Templates/ for examples)", about: .template)
+            throw .templateNotFound(path: path)
         }
         guard isDirectory.boolValue else { return try loadTemplate(TemplateArchive.source(path: path)) }
         let template: Template

@@ -134,13 +134,11 @@ public final class PassIssuer: Sendable {
             json = parsed.normalizedPaths.isEmpty ? rendered.passJSON : parsed.pass.jsonValue
             pass = parsed.pass
         } catch {
-            throw .invalidInput("\(passFile): \(error)")
+            throw .renderedPass(file: passFile, error)
         }
         // A serial outside the grammar could never be fetched or registered by URL, nor be a file name.
         if let issued = json["serialNumber"]?.stringValue, !IdentifierGrammar.serialNumber.accepts(issued) {
-            throw .invalidInput(
-                "\(passFile): serialNumber '\(issued)' \(IdentifierGrammar.serialNumber.rule); it names "
-                    + "the pass's file and its web service URL")
+            throw .invalidSerialNumber(file: passFile, serial: issued)
         }
         let problems = PassValidator.validate(json)
         let errors = problems.filter { $0.severity == .error }

@@ -16,10 +16,9 @@ public enum PassOutput {
         } catch {
             let folder = (path as NSString).deletingLastPathComponent
             if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-                throw .environment(
-                    "cannot write \(path): folder \(folder) does not exist; create it first", about: .out)
+                throw .output(path: path, .folderMissing(folder))
             }
-            throw .environment("cannot write \(path): \(error)", about: .out)
+            throw .output(path: path, .writeFailed(error))
         }
     }
 }

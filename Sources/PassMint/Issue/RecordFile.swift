@@ -9,22 +9,19 @@ public enum RecordFile {
     /// Loads `{"field": value, …}`; strings, numbers and booleans become strings.
     public static func load(path: String) throws(PassMintError) -> [String: String] {
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxBytes {
-            throw .invalidInput(
-                "\(path): \(size) bytes, more than the \(maxBytes) a record file may hold; give one record",
-                about: .data)
+            throw .recordFile(path: path, .tooLarge(size: size, limit: maxBytes))
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .invalidInput("\(path): cannot read the record file; check the path", about: .data)
+            throw .recordFile(path: path, .unreadable)
         }
         let document: JSONDocument
         do {
             document = try JSONReader.parse([UInt8](data), file: path)
         } catch {
-            throw .invalidInput(error.description, about: .data)
+            throw .recordFile(path: path, .notJSON(error))
         }
         guard case .object(let members) = document.value else {
-            throw .invalidInput(
-                "\(path): expected a JSON object of field values like {\"tier\": \"Gold\"}", about: .data)
+            throw .recordFile(path: path, .notAnObject)
         }
         var record: [String: String] = [:]
         for (key, value) in members {
@@ -35,9 +32,7 @@ public enum RecordFile {
             case .bool(let b): record[key] = b ? "true" : "false"
             case .null: continue
             case .array, .object:
-                throw .invalidInput(
-                    "\(path): value of \(key) is a \(value.kindName); field values must be strings or numbers",
-                    about: .data)
+                throw .recordFile(path: path, .notAScalar(key: key, kind: value.kindName))
             }
         }
         return record

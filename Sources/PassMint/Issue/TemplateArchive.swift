@@ -15,27 +15,22 @@ enum TemplateArchive {
     static let limits = ArchiveLimits.pass
 
     /// The template files in the zip at `path`.
-    /// - Throws: `PassMintError.invalidInput` naming the file and what to do.
+    /// - Throws: `PassMintError.templateArchive` naming the file and what is wrong with it.
     static func source(path: String) throws(PassMintError) -> TemplateSource {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .invalidInput(
-                "template \(path): cannot read the file; check that it exists and is readable", about: .template)
+            throw .templateArchive(path: path, .unreadable)
         }
         let reader: ArchiveReader
         do {
             reader = try ArchiveReader(bytes: [UInt8](data), name: path, limits: limits)
         } catch {
-            throw .invalidInput(
-                "template \(path): \(error); a zipped template must be a zip of the template "
-                    + "folder (pass.json, images, tooling.json)", about: .template)
+            throw .templateArchive(path: path, .notAZip(error))
         }
         for name in reader.entryNames where !isSafe(name) {
-            throw .invalidInput(
-                "template \(path): entry '\(name)' points outside the template (absolute path, "
-                    + "'..' or '\\'); re-create the zip from the template folder", about: .template)
+            throw .templateArchive(path: path, .unsafeEntry(name))
         }
         if let unreadable = reader.unreadableEntries.first {
-            throw .invalidInput("template \(path): \(unreadable)", about: .template)
+            throw .templateArchive(path: path, .unreadableEntry(unreadable))
         }
         var files: [String: [UInt8]] = [:]
         for entry in reader.files { files[entry.name] = entry.bytes }

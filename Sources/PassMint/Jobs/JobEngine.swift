@@ -16,16 +16,17 @@ package enum JobEngine {
     ///   - report: the JSON Lines report, one line per outcome; finished when the job ends or stops.
     ///   - clock: when the job started (a job that prepares before its first chunk counts that time too).
     ///   - progress: called after each committed chunk with the totals so far.
-    /// - Throws: what the job throws reading or committing a chunk, or finishing; the report's write errors.
+    /// - Throws: what the job throws reading or committing a chunk, or finishing; the report's write errors as
+    ///   the job's (`ResumableJob.reportFailed`).
     package static func run<Job: ResumableJob>(
         _ job: inout Job, tally: Job.Tally, report: ReportWriter?, clock: JobClock = JobClock(),
         shouldStop: () -> Bool = { false }, progress: (JobRun<Job.Tally>) -> Void = { _ in }
-    ) throws(PassMintError) -> JobRun<Job.Tally> {
+    ) throws(Job.Failure) -> JobRun<Job.Tally> {
         var run = JobRun(tally: tally)
         while let chunk = try job.nextChunk() {
             let committed = try job.commit(chunk)
             run.tally.add(committed)
-            try report?.append(committed.outcomes)
+            do { try report?.append(committed.outcomes) } catch { throw Job.reportFailed(error) }
             run.elapsed = clock.seconds
             progress(run)
             if let reason = committed.stop {
@@ -39,7 +40,7 @@ package enum JobEngine {
             }
         }
         try job.finish(run.interrupted ? .interrupted : .completed)
-        try report?.finish()
+        do { try report?.finish() } catch { throw Job.reportFailed(error) }
         run.elapsed = clock.seconds
         return run
     }

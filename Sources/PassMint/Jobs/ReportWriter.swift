@@ -21,7 +21,7 @@ public final class ReportWriter {
     private var finished = false
 
     /// Creates the temporary file next to `path`.
-    /// - Throws: `.environment` naming the report file when it cannot be created.
+    /// - Throws: `.report` naming the report file when it cannot be created.
     public init(path: String, style: Style = .plain) throws(PassMintError) {
         self.path = path
         self.style = style
@@ -29,8 +29,7 @@ public final class ReportWriter {
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
             let handle = FileHandle(forWritingAtPath: temporary)
         else {
-            throw .environment(
-                "\(path): cannot create the report file; check that its folder exists and is writable", about: .report)
+            throw .report(path: path, .cannotCreate)
         }
         self.handle = handle
         TemporaryFiles.register(temporary)
@@ -68,7 +67,7 @@ public final class ReportWriter {
             out.append(0x0A)
         }
         do { try handle.write(contentsOf: out) } catch {
-            throw .environment("\(path): writing the report failed: \(error.localizedDescription)", about: .report)
+            throw .report(path: path, .writeFailed(underlying: error))
         }
     }
 
@@ -79,8 +78,7 @@ public final class ReportWriter {
         defer { TemporaryFiles.unregister(temporary) }
         guard rename(temporary, path) == 0 else {
             unlink(temporary)
-            throw .environment(
-                "\(path): cannot move the finished report into place; check the folder's permissions", about: .report)
+            throw .report(path: path, .cannotMove)
         }
     }
 }

@@ -17,10 +17,16 @@ package protocol ResumableJob {
     associatedtype Committed: CommittedChunk
     /// The job's totals, counted by the engine a committed chunk at a time.
     associatedtype Tally: JobTally where Tally.Committed == Committed
+    /// The job's own error type: the pipeline's (`PassMintError`) for `batch`, the program's operations'
+    /// (`OperationError`) for the jobs on a store.
+    associatedtype Failure: Error = PassMintError
+
+    /// The job's error for a report that cannot be written (`ReportWriter`'s error).
+    static func reportFailed(_ error: PassMintError) -> Failure
 
     /// The next chunk from the job's source, nil once it has none left.
     /// - Throws: when the source cannot be read (the chunks committed before stay committed).
-    mutating func nextChunk() throws(PassMintError) -> Chunk?
+    mutating func nextChunk() throws(Failure) -> Chunk?
 
     /// True once the source is known to hold no more records: the engine then does not ask whether to stop.
     var exhausted: Bool { get }
@@ -29,18 +35,22 @@ package protocol ResumableJob {
     /// after it resumes after it.
     /// - Returns: the records' outcomes in input order, and a reason to stop once they are reported, if any.
     /// - Throws: when the chunk cannot be committed; the job ends at once and its report is not kept.
-    mutating func commit(_ chunk: Chunk) throws(PassMintError) -> Committed
+    mutating func commit(_ chunk: Chunk) throws(Failure) -> Committed
 
     /// Writes what the job still holds once its last chunk is committed, and marks a completed job done.
     /// When the job ends for a reason of its own (`.stopped`), an error of this step must not hide that one.
-    mutating func finish(_ end: JobEnd) throws(PassMintError)
+    mutating func finish(_ end: JobEnd) throws(Failure)
 
     /// The error the job ends with when a committed chunk gave `reason` to stop; `tally` counts that chunk.
-    func error(stoppingFor reason: Committed.Stop, after tally: Tally) -> PassMintError
+    func error(stoppingFor reason: Committed.Stop, after tally: Tally) -> Failure
 }
 
 extension ResumableJob {
-    package mutating func finish(_ end: JobEnd) throws(PassMintError) {}
+    package mutating func finish(_ end: JobEnd) throws(Failure) {}
+}
+
+extension ResumableJob where Failure == PassMintError {
+    package static func reportFailed(_ error: PassMintError) -> PassMintError { error }
 }
 
 /// How a job ends.
@@ -54,7 +64,7 @@ package enum JobEnd: Sendable {
 }
 
 extension ResumableJob where Committed.Stop == Never {
-    package func error(stoppingFor reason: Never, after tally: Tally) -> PassMintError {}
+    package func error(stoppingFor reason: Never, after tally: Tally) -> Failure {}
 }
 
 /// What committing one chunk gave.

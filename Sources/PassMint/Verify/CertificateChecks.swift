@@ -1,3 +1,4 @@
+import PassModel
 import Foundation
 import PassSigning
 
@@ -128,7 +129,7 @@ enum CertificateChecks {
 
     /// Reports expiry against `now` and validity at `signingTime`; returns whether it was valid at signing.
     private static func checkDates(
-        _ certificate: Certificate, role: String, expiredCode: String, signingTime: Date?,
+        _ certificate: Certificate, role: String, expiredCode: ProblemCode, signingTime: Date?,
         now: Date, into findings: inout Findings
     ) -> Bool {
         if now > certificate.notAfter {

@@ -8,7 +8,8 @@ extension CertificateInspection {
     ///   - keyPath: a private key to test against the first certificate.
     ///   - password: the .p12 password or the key's passphrase (default: empty).
     ///   - wwdrPath: the WWDR intermediate, for a .p12 that does not contain it.
-    /// - Throws: `PassMintError.environment` when a file is missing, `.invalidInput` when it cannot be parsed.
+    /// - Throws: `PassMintError.unreadableFile` when the file is missing, `.inspection` when it cannot be read
+    ///   or parsed.
     public static func inspect(
         path: String, keyPath: String? = nil, password: String? = nil,
         wwdrPath: String? = nil, now: Date = Date()
@@ -16,13 +17,12 @@ extension CertificateInspection {
         -> CertificateInspection
     {
         guard FileManager.default.isReadableFile(atPath: path) else {
-            throw .environment("\(path): no such readable file")
+            throw .unreadableFile(path: path, about: nil)
         }
         do {
             return try read(path: path, keyPath: keyPath, password: password, wwdrPath: wwdrPath, now: now)
         } catch {
-            if case .fileUnreadable = error { throw .environment(error.description) }
-            throw .invalidInput(error.description)
+            throw .inspection(error)
         }
     }
 }

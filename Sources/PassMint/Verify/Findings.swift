@@ -5,11 +5,11 @@ struct Findings {
     var problems: [Problem] = []
     var notes: [String] = []
 
-    mutating func error(_ code: String, _ message: String, path: String = "") {
+    mutating func error(_ code: ProblemCode, _ message: String, path: String = "") {
         problems.append(Problem(.error, code, message, path: path))
     }
 
-    mutating func warning(_ code: String, _ message: String, path: String = "") {
+    mutating func warning(_ code: ProblemCode, _ message: String, path: String = "") {
         problems.append(Problem(.warning, code, message, path: path))
     }
 
@@ -17,7 +17,7 @@ struct Findings {
         notes.append(text)
     }
 
-    func has(_ code: String) -> Bool {
+    func has(_ code: ProblemCode) -> Bool {
         problems.contains { $0.code == code }
     }
 }

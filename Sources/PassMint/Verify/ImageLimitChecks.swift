@@ -1,10 +1,12 @@
+import PassModel
+
 /// A pass's images held to the limits of member photos (`PhotoLimits.checkHeader`, the same check `generate`
 /// applies to template images): a phone decodes every image of a pass it shows, so a decompression bomb or a
 /// gigapixel image is an error, with its own code.
 enum ImageLimitChecks {
     /// The finding for `bytes` (the entry at `path`), nil when the image is within the limits.
     static func refusal(_ bytes: [UInt8], path: String, limits: PhotoLimits = .standard) -> (
-        code: String, message: String
+        code: ProblemCode, message: String
     )? {
         do {
             _ = try limits.checkHeader(bytes, file: path)

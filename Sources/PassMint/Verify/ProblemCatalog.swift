@@ -6,7 +6,7 @@ public enum ProblemCatalog {
     /// One code of the catalogue.
     public struct Entry: Sendable {
         /// The stable code, e.g. `pass.poster-nfc`.
-        public var code: String
+        public var code: ProblemCode
         /// "E" error, "W" warning, "E/W" either, depending on the case.
         public var severity: String
         /// What the code means, in a few words.
@@ -16,13 +16,13 @@ public enum ProblemCatalog {
         public var isAppleRule: Bool { AppleValidatorRules.all.contains { $0.code == code } }
     }
 
-    private static func e(_ code: String, _ meaning: String) -> Entry {
+    private static func e(_ code: ProblemCode, _ meaning: String) -> Entry {
         Entry(code: code, severity: "E", meaning: meaning)
     }
-    private static func w(_ code: String, _ meaning: String) -> Entry {
+    private static func w(_ code: ProblemCode, _ meaning: String) -> Entry {
         Entry(code: code, severity: "W", meaning: meaning)
     }
-    private static func ew(_ code: String, _ meaning: String) -> Entry {
+    private static func ew(_ code: ProblemCode, _ meaning: String) -> Entry {
         Entry(code: code, severity: "E/W", meaning: meaning)
     }
 
@@ -99,9 +99,9 @@ public enum ProblemCatalog {
     /// The catalogue as text: one line per code, `code  severity  A  meaning` (A: also a rule of Apple's
     /// validator).
     public static func text(indent: String = "  ") -> String {
-        let width = (entries.map(\.code.count).max() ?? 0) + 2
+        let width = (entries.map(\.code.rawValue.count).max() ?? 0) + 2
         return entries.map { entry in
-            let code = entry.code.padding(toLength: width, withPad: " ", startingAt: 0)
+            let code = entry.code.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
             let severity = entry.severity.padding(toLength: 4, withPad: " ", startingAt: 0)
             return indent + code + severity + (entry.isAppleRule ? "A  " : "   ") + entry.meaning
         }.joined(separator: "\n")

@@ -47,7 +47,7 @@ public struct VerificationReport: Sendable {
     public var warnings: [Problem] { problems.filter { !$0.isError } }
 
     /// The problem codes, in report order (handy in tests and scripts).
-    public var codes: [String] { problems.map(\.code) }
+    public var codes: [ProblemCode] { problems.map(\.code) }
 
     /// The `passmint verify --json` object: `{"file", "valid", "style", "passTypeIdentifier", "serialNumber",
     /// "problems": [{"severity", "code", "message", "path"}]}`; absent values are JSON null.
@@ -63,7 +63,7 @@ public struct VerificationReport: Sendable {
                 problems.map { problem in
                     .object([
                         "severity": .string(problem.severity.rawValue),
-                        "code": .string(problem.code),
+                        "code": .string(problem.code.rawValue),
                         "message": .string(problem.message),
                         "path": .string(problem.path),
                     ])

@@ -19,7 +19,7 @@ public struct AppleValidatorRule: Sendable {
     /// The severity in Apple's validator (an error blocks signing in Apple's tool).
     public var appleSeverity: Problem.Severity
     /// The PassMint problem code.
-    public var code: String
+    public var code: ProblemCode
     /// The JSON path or file PassMint reports; `*.` stands for any field's path.
     public var path: String
     /// The severity PassMint reports.
@@ -34,7 +34,7 @@ public enum AppleValidatorRules {
     static let boarding = "semantic boarding pass"
 
     private static func rule(
-        _ appliesTo: String, _ apple: String, _ appleSeverity: Problem.Severity, _ code: String, _ path: String,
+        _ appliesTo: String, _ apple: String, _ appleSeverity: Problem.Severity, _ code: ProblemCode, _ path: String,
         _ severity: Problem.Severity, _ agreement: AppleValidatorRule.Agreement
     ) -> AppleValidatorRule {
         AppleValidatorRule(
@@ -105,7 +105,8 @@ public enum AppleValidatorRules {
             "every pass", "Image ‘icon@3x’ is recommended", .warning, PassProblemCode.missingImageScale,
             "icon@3x.png", .warning, .same),
         rule(
-            "every pass", "Image ‘icon@2x’ / ‘icon@3x’ is required (no icon at all)", .error, "image.missing-icon",
+            "every pass", "Image ‘icon@2x’ / ‘icon@3x’ is required (no icon at all)", .error,
+            PassProblemCode.missingIcon,
             "icon.png", .error, .same),
         rule(
             "every pass", "a colour (any colour key) other than #hex or rgb() makes the whole pass.json unreadable",

@@ -2,11 +2,11 @@
 struct Checker {
     var problems: [Problem] = []
 
-    mutating func error(_ code: String, _ path: String, _ message: String) {
+    mutating func error(_ code: ProblemCode, _ path: String, _ message: String) {
         problems.append(Problem(.error, code, message, path: path))
     }
 
-    mutating func warning(_ code: String, _ path: String, _ message: String) {
+    mutating func warning(_ code: ProblemCode, _ path: String, _ message: String) {
         problems.append(Problem(.warning, code, message, path: path))
     }
 

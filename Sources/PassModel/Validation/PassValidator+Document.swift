@@ -41,16 +41,16 @@ extension PassValidator {
 
 extension PassProblemCode {
     /// pass.json is not JSON at all, even leniently.
-    public static let jsonInvalid = "pass.json-invalid"
+    public static let jsonInvalid: ProblemCode = "pass.json-invalid"
     /// pass.json needed the lenient reader (trailing commas, comments, …), which Wallet does not have.
-    public static let jsonLenient = "pass.json-lenient"
+    public static let jsonLenient: ProblemCode = "pass.json-lenient"
 }
 
 extension Problem {
     /// The problem as the `verify --json` contract writes it: `{"severity", "code", "message", "path"}`.
     public var jsonValue: JSONValue {
         [
-            "severity": .string(severity.rawValue), "code": .string(code), "message": .string(message),
+            "severity": .string(severity.rawValue), "code": .string(code.rawValue), "message": .string(message),
             "path": .string(path),
         ]
     }

@@ -33,7 +33,7 @@ package final class StoredGoogleSource: GoogleResourceSource {
             issuer = try renderer.issuer(for: pass.templatePath)
             now = try renderer.unsigned(pass, with: issuer)
         } catch {
-            throw .render(serial: serial, error)
+            throw .render(serial: serial, underlying: error)
         }
         let mapping = self.mapping(issuer.template, key: pass.templatePath, base: imageBase ?? pass.webServiceURL)
         let google: GooglePass
@@ -74,7 +74,7 @@ package final class StoredGoogleSource: GoogleResourceSource {
         guard let base else { throw .noImageBaseYet(name: name) }
         let issuer: PassIssuer
         do { issuer = try renderer.issuer(for: reference.description) } catch {
-            throw .templateRender(name: name, error)
+            throw .templateRender(name: name, underlying: error)
         }
         let template = issuer.template
         let mapping = self.mapping(template, key: reference.description, base: base)
@@ -87,7 +87,7 @@ package final class StoredGoogleSource: GoogleResourceSource {
             do {
                 made = try issuer.unsigned(IssueRequest(record: record, serialNumber: "passmint-class"))
             } catch {
-                throw .templateRender(name: name, error)
+                throw .templateRender(name: name, underlying: error)
             }
             let google: GooglePass
             do {

@@ -48,8 +48,8 @@ struct ResignJob: ResumableJob {
     }
 
     let store: any PassStore & BulkChangeStore
-    /// The store as messages name it.
-    let storeName: String
+    /// The store, as messages name it.
+    let location: StoreLocation
     /// The job's name in the store's progress table.
     let job: String
     let chunkSize: Int
@@ -62,11 +62,11 @@ struct ResignJob: ResumableJob {
     private(set) var exhausted = false
 
     init(
-        store: any PassStore & BulkChangeStore, storeName: String, job: String, chunkSize: Int, total: Int,
+        store: any PassStore & BulkChangeStore, location: StoreLocation, job: String, chunkSize: Int, total: Int,
         startPosition: Int
     ) {
         self.store = store
-        self.storeName = storeName
+        self.location = location
         self.job = job
         self.chunkSize = chunkSize
         self.total = total
@@ -74,10 +74,12 @@ struct ResignJob: ResumableJob {
         done = startPosition
     }
 
-    mutating func nextChunk() throws(PassMintError) -> [StoredPass]? {
+    static func reportFailed(_ error: PassMintError) -> OperationError { .pipeline(error) }
+
+    mutating func nextChunk() throws(OperationError) -> [StoredPass]? {
         let page: [StoredPass]
         do { page = try store.passes(after: after, limit: chunkSize, templatePath: nil) } catch {
-            throw .environment("reading passes from \(storeName): \(error)", about: .store)
+            throw .store(.readingPassesToResign(store: location), underlying: error)
         }
         guard let last = page.last else {
             exhausted = true
@@ -87,7 +89,7 @@ struct ResignJob: ResumableJob {
         return page
     }
 
-    mutating func commit(_ page: [StoredPass]) throws(PassMintError) -> Committed {
+    mutating func commit(_ page: [StoredPass]) throws(OperationError) -> Committed {
         // Resuming: the first `skip` passes in serial order were re-signed by the run that was stopped; the
         // report lists them again (its file did not survive a kill), marked as such.
         var outcomes = page.prefix(skip).map { Self.outcome($0, resumed: true) }
@@ -100,9 +102,7 @@ struct ResignJob: ResumableJob {
                 chunk.map { PassChange(serialNumber: $0.serialNumber) },
                 progress: BulkProgress(job: job, position: Int64(done + chunk.count)))
         } catch {
-            throw .environment(
-                "re-signing passes after \(done) of \(total) in \(storeName): \(error); the passes before "
-                    + "are done — resume once the cause is fixed", about: .store)
+            throw .store(.resigning(done: done, total: total, store: location), underlying: error)
         }
         done += chunk.count
         outcomes += chunk.map { Self.outcome($0, resumed: false) }

@@ -77,24 +77,26 @@ package final class Resigner {
     private let job: String
 
     /// Opens the store and loads and checks the new identity.
-    /// - Throws: `PassMintError.invalidInput` when the identity is refused (naming why), `.environment` when a
-    ///   file or the store cannot be used.
-    package init(options: Options) throws(PassMintError) {
-        guard options.chunkSize > 0 else { throw .invalidInput("the chunk size must be at least 1") }
+    /// - Throws: `OperationError.pipeline` when the identity cannot be loaded or is refused (naming why), `.store`
+    ///   when the store cannot be used.
+    package init(options: Options) throws(OperationError) {
+        guard options.chunkSize > 0 else { throw .chunkSizeZero }
         self.options = options
-        let identity = try options.identity.load()
+        let identity = try OperationError.fromPipeline { () throws(PassMintError) in try options.identity.load() }
         certificate = identity.certificate
-        store = try StoreAccess.open(options.store)
+        let store: any ServiceStore
+        do { store = try StoreAccess.open(options.store) } catch { throw .unopenableStore(error) }
+        self.store = store
         do {
             passTypes = try store.passTypeCounts()
         } catch {
-            throw .environment("reading the store \(options.store): \(error)", about: .store)
+            throw .store(.readingPassTypes(store: options.store), underlying: error)
         }
         var expectedTeam: (identifier: String, source: String)?
         var warnings: [ResignWarning] = []
         if let previous = options.previousCertificatePath {
             let old: Certificate
-            do { old = try Certificate.load(path: previous) } catch { throw .signing(error) }
+            do { old = try Certificate.load(path: previous) } catch { throw .pipeline(.signing(error)) }
             expectedTeam = old.teamIdentifier.map { ($0, "the team of \(previous)") }
         } else {
             warnings.append(.teamNotCompared)
@@ -104,7 +106,7 @@ package final class Resigner {
         do throws(IdentityRenewalCheck.Refusal) {
             warnings += try check.check(identity, name: options.identity.certificateName).map(ResignWarning.identity)
         } catch {
-            throw .invalidInput(error.description, about: options.identity.certificateInput)
+            throw .pipeline(.renewalRefused(error, about: options.identity.certificateInput))
         }
         self.warnings = warnings
         job = "resign:" + certificate.sha256Fingerprint.replacingOccurrences(of: ":", with: "").lowercased()
@@ -112,21 +114,24 @@ package final class Resigner {
 
     /// Re-signs every stored pass in serial order, a chunk at a time, on the job engine (`ResignJob`);
     /// `shouldStop` is asked between chunks.
-    /// - Throws: `.invalidInput` for `resume` with no job to resume or a finished job run again,
-    ///   `.environment` when the store or the report fails (the chunks committed so far stay; resume).
-    package func run(shouldStop: () -> Bool = { false }, progress: (Progress) -> Void = { _ in }) throws(PassMintError)
-        -> Summary
+    /// - Throws: `.nothingToResume` or `.resignStarted` for `resume` with no job to resume or a finished job run
+    ///   again, `.store` or `.pipeline` when the store or the report fails (the chunks committed so far stay;
+    ///   resume).
+    package func run(shouldStop: () -> Bool = { false }, progress: (Progress) -> Void = { _ in })
+        throws(OperationError) -> Summary
     {
         let clock = JobClock()
         let total = passTypes.values.reduce(0, +)
         let recorded: Int64?
         do { recorded = try store.bulkPosition(job: job) } catch {
-            throw .environment("reading the job's progress in \(options.store): \(error)", about: .store)
+            throw .store(.readingResignProgress(store: options.store), underlying: error)
         }
         let startPosition = Int(try startPosition(recorded: recorded, total: total))
-        let report = try options.reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
+        let report = try OperationError.fromPipeline { () throws(PassMintError) in
+            try options.reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
+        }
         var resign = ResignJob(
-            store: store, storeName: "\(options.store)", job: job, chunkSize: options.chunkSize, total: total,
+            store: store, location: options.store, job: job, chunkSize: options.chunkSize, total: total,
             startPosition: startPosition)
         let run = try JobEngine.run(
             &resign, tally: ResignJob.Tally(done: startPosition), report: report, clock: clock, shouldStop: shouldStop
@@ -139,19 +144,17 @@ package final class Resigner {
     }
 
     /// Where the job starts: 0 for a new one, the recorded position when resuming.
-    private func startPosition(recorded: Int64?, total: Int) throws(PassMintError) -> Int64 {
+    private func startPosition(recorded: Int64?, total: Int) throws(OperationError) -> Int64 {
         switch (options.resume, recorded) {
         case (false, nil): return 0
         case (true, let position?): return position
         case (true, nil):
-            throw .invalidInput(
-                "nothing to resume: no re-signing with \(certificate.subject) (serial \(certificate.serialNumberHex)) "
-                    + "was started in \(options.store); run it without resuming")
+            throw .nothingToResume(
+                certificate: certificate.subject, serial: certificate.serialNumberHex, store: options.store.description)
         case (false, let position?):
-            let state = position >= Int64(total) ? "already re-signed all" : "was interrupted after"
-            throw .invalidInput(
-                "a re-signing with this certificate (serial \(certificate.serialNumberHex)) \(state) \(position) "
-                    + "passes in \(options.store); resume it to finish, or nothing is left to do")
+            throw .resignStarted(
+                serial: certificate.serialNumberHex, position: position, total: total,
+                store: options.store.description)
         }
     }
 }

@@ -54,7 +54,7 @@ package struct PublishJob: ResumableJob {
         position = plan.interruptedAfter ?? 0
     }
 
-    package mutating func nextChunk() throws(PassMintError) -> Page? {
+    package mutating func nextChunk() throws(OperationError) -> Page? {
         while source < plan.sources.count {
             let from = plan.sources[source].template
             let passes: [StoredPass]
@@ -72,7 +72,7 @@ package struct PublishJob: ResumableJob {
         return nil
     }
 
-    package mutating func commit(_ page: Page) throws(PassMintError) -> Committed {
+    package mutating func commit(_ page: Page) throws(OperationError) -> Committed {
         let target = plan.reference.description
         position += Int64(page.passes.count)
         let chunk: ChunkOutcome
@@ -90,7 +90,7 @@ package struct PublishJob: ResumableJob {
     }
 
     /// A completed publish is recorded as finished, so a later publish of the same version is a new run.
-    package mutating func finish(_ end: JobEnd) throws(PassMintError) {
+    package mutating func finish(_ end: JobEnd) throws(OperationError) {
         guard end == .completed else { return }
         do {
             _ = try store.applyChanges(
@@ -101,10 +101,11 @@ package struct PublishJob: ResumableJob {
     }
 
     /// A store failure while publishing, with how far the publish got.
-    static func failure(_ plan: TemplatePublisher.Plan, _ error: any Error, moved: Int) -> PassMintError {
-        if let error = error as? PassMintError { return error }
-        return .environment("publishing \(plan.reference): \(error) (\(moved) passes moved so far)", about: .store)
+    static func failure(_ plan: TemplatePublisher.Plan, _ error: any Error, moved: Int) -> OperationError {
+        .store(.publishing(reference: plan.reference.description, moved: moved), underlying: error)
     }
+
+    package static func reportFailed(_ error: PassMintError) -> OperationError { .pipeline(error) }
 }
 
 extension TemplatePublisher.Outcome: JobTally {

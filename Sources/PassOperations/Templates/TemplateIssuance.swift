@@ -17,12 +17,13 @@ package struct TemplateIssuance: Sendable {
     /// - Parameters:
     ///   - name: the template's name; nil for the folder's last path component without `.pkpasstemplate` or
     ///     `.zip`.
-    /// - Throws: `PassMintError.invalidInput` for an unreadable template or a name that cannot be used,
-    ///   `.environment` when the store cannot be opened or written.
+    /// - Throws: `OperationError.pipeline` for an unreadable template, `.invalidTemplateName` for a name that
+    ///   cannot be used, `.store` when the store cannot be opened or written.
     package static func prepare(store location: StoreLocation, templatePath: String, name: String?)
-        throws(PassMintError) -> TemplateIssuance
+        throws(OperationError) -> TemplateIssuance
     {
-        let store = try StoreAccess.open(location)
+        let store: any ServiceStore
+        do { store = try StoreAccess.open(location) } catch { throw .unopenableStore(error) }
         return try prepare(store: store, templatePath: templatePath, name: name)
     }
 
@@ -30,18 +31,20 @@ package struct TemplateIssuance: Sendable {
     package static func prepare(
         store: any PassStore & TemplateVersionStore & PassLinkStore & BulkChangeStore, templatePath: String,
         name: String?
-    ) throws(PassMintError) -> TemplateIssuance {
+    ) throws(OperationError) -> TemplateIssuance {
         let name = name ?? TemplateReference.name(forPath: templatePath)
-        let source = try PassFactory.templateSource(templatePath)
+        let source = try OperationError.fromPipeline { () throws(PassMintError) in
+            try PassFactory.templateSource(templatePath)
+        }
         // A folder that is no template (or whose images are over the limits) is refused here, before its files are
         // stored or published as current.
-        _ = try PassFactory.loadTemplate(source)
+        _ = try OperationError.fromPipeline { () throws(PassMintError) in try PassFactory.loadTemplate(source) }
         let version = TemplateVersion(files: source.files, designer: source.isDesignerTemplate)
         let reference: TemplateReference
         do {
             reference = try TemplateReference(name: name, digest: version.digest)
         } catch {
-            throw .invalidInput("template \(templatePath): \(error)", about: .template)
+            throw .invalidTemplateName(path: templatePath, error)
         }
         var warnings: [String] = []
         do {
@@ -54,7 +57,7 @@ package struct TemplateIssuance: Sendable {
                         + "with until this folder is published as \(name)")
             }
         } catch {
-            throw .environment("storing template \(reference): \(error)", about: .store)
+            throw .store(.storingTemplate(reference: reference.description), underlying: error)
         }
         return TemplateIssuance(
             reference: reference, sink: StoreSink(store: store, templateReference: reference.description),

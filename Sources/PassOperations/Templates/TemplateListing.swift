@@ -20,8 +20,8 @@ package struct TemplateListing: Sendable {
     package let unversioned: [TemplateUsage]
 
     /// Reads the listing from `store`.
-    /// - Throws: `PassMintError.environment` when the store cannot be read.
-    package static func read(_ store: any TemplateVersionStore) throws(PassMintError) -> TemplateListing {
+    /// - Throws: `OperationError.store` when the store cannot be read.
+    package static func read(_ store: any TemplateVersionStore) throws(OperationError) -> TemplateListing {
         do {
             let usage = try store.templateUsage()
             let rows = try store.publishedTemplates().map { template in
@@ -40,7 +40,7 @@ package struct TemplateListing: Sendable {
                 rows: rows,
                 unversioned: usage.filter { !$0.template.hasPrefix(TemplateReference.prefix) })
         } catch {
-            throw .environment("reading the stored templates: \(error)", about: .store)
+            throw .store(.readingStoredTemplates, underlying: error)
         }
     }
 }

@@ -70,22 +70,26 @@ package enum TemplatePublisher {
     /// The check: every stored pass of the name must resolve against the new template (a new required field,
     /// a dropped enum value fail here), and one pass per tier value is rendered and signed with it; the first
     /// failures are reported with their serial numbers.
-    /// - Throws: `PassMintError.invalidInput` for a bad name or folder or a failed check, `.environment` when
-    ///   the store cannot be read.
+    /// - Throws: `OperationError.pipeline` for a bad folder, `.invalidTemplateName`, `.unknownTemplateName`,
+    ///   `.templateBreaksPasses` for a failed check, `.store` when the store cannot be read.
     package static func plan(name: String, directory: String, store: Store, renderer: TemplateRenderer)
-        throws(PassMintError) -> Plan
+        throws(OperationError) -> Plan
     {
-        let source = try PassFactory.templateSource(directory)
+        let source = try OperationError.fromPipeline { () throws(PassMintError) in
+            try PassFactory.templateSource(directory)
+        }
         let version = TemplateVersion(files: source.files, designer: source.isDesignerTemplate)
         let reference: TemplateReference
         do {
             reference = try TemplateReference(name: name, digest: version.digest)
         } catch {
-            throw .invalidInput("\(error)")
+            throw .invalidTemplateName(path: nil, error)
         }
         // Loaded from the folder's files, so messages name the folder the user gave; its images are checked as
         // member photos are, since every pass of the name will carry them.
-        let template = try PassFactory.loadTemplate(source)
+        let template = try OperationError.fromPipeline { () throws(PassMintError) in
+            try PassFactory.loadTemplate(source)
+        }
         let previous: PublishedTemplate?
         let previousFiles: [String: [UInt8]]?
         let sources: [TemplateUsage]
@@ -104,14 +108,12 @@ package enum TemplatePublisher {
                 $0 == finishedPosition ? nil : $0
             }
         } catch {
-            throw .environment("reading the store: \(error)", about: .store)
+            throw .store(.readingPublishState, underlying: error)
         }
         if previous == nil, sources.isEmpty {
             // Most likely a typo: issuing publishes a name's first version, so a name nobody issued from is new.
             let known = (try? store.publishedTemplates().map(\.name)) ?? []
-            throw .invalidInput(
-                "no template is named '\(name)' in the store and no stored pass uses one; names: "
-                    + (known.isEmpty ? "none yet (issue passes into the store first)" : known.joined(separator: ", ")))
+            throw .unknownTemplateName(name, known: known)
         }
         try check(template, against: sources, store: store, renderer: renderer, directory: directory)
         return Plan(
@@ -128,14 +130,14 @@ package enum TemplatePublisher {
     ///     name and renamed into place at the end (a stopped publish's too).
     ///   - shouldStop: asked after each committed chunk; true stops the publish there (`Outcome.stopped`).
     ///   - progress: called after each committed chunk with the totals so far.
-    /// - Throws: `PassMintError.environment` when the store fails (the chunks committed so far stay) or the report
-    ///   cannot be written.
+    /// - Throws: `OperationError.store` when the store fails (the chunks committed so far stay), `.pipeline` when
+    ///   the report cannot be written.
     package static func publish(
         _ plan: Plan, store: Store, chunkSize: Int = defaultChunkSize, reportPath: String? = nil,
         shouldStop: () -> Bool = { false }, progress: (Outcome) -> Void = { _ in }
-    ) throws(PassMintError) -> Outcome {
-        let report = try reportPath.map { path throws(PassMintError) in
-            try ReportWriter(path: path, style: .slashesEscaped)
+    ) throws(OperationError) -> Outcome {
+        let report = try OperationError.fromPipeline { () throws(PassMintError) in
+            try reportPath.map { path throws(PassMintError) in try ReportWriter(path: path, style: .slashesEscaped) }
         }
         var outcome = Outcome(passesChanged: 0, pushesQueued: 0, storedNewVersion: false)
         do {
@@ -157,10 +159,10 @@ package enum TemplatePublisher {
     private static func check(
         _ template: Template, against sources: [TemplateUsage], store: Store, renderer: TemplateRenderer,
         directory: String
-    ) throws(PassMintError) {
+    ) throws(OperationError) {
         let issuer = renderer.issuer(for: template)
         var renders = TierRenderCheck()
-        var failures: [String] = []
+        var failures: [OperationError.PassFailure] = []
         var failed = 0
         do {
             for source in sources {
@@ -169,28 +171,27 @@ package enum TemplatePublisher {
                     let passes = try store.passes(after: after, limit: defaultChunkSize, templatePath: source.template)
                     guard let last = passes.last else { break }
                     for pass in passes {
-                        do {
-                            _ = try template.resolve(pass.record)
+                        do throws(OperationError) {
+                            do { _ = try template.resolve(pass.record) } catch { throw .pipeline(.template(error)) }
                             let tier = template.tierField.flatMap { pass.record[$0] }
                             try renders.check(TierRenderCheck.key(template: directory, tier: tier)) {
-                                _ = try renderer.issue(pass, with: issuer)
+                                () throws(OperationError) in _ = try renderer.issue(pass, with: issuer)
                             }
                         } catch {
                             failed += 1
-                            if failures.count < 3 { failures.append("pass \(pass.serialNumber): \(error)") }
+                            if failures.count < 3 {
+                                failures.append(.init(serial: pass.serialNumber, error: error))
+                            }
                         }
                     }
                     after = last.serialNumber
                 }
             }
         } catch {
-            throw .environment("reading the passes to check: \(error)", about: .store)
+            throw .store(.readingPassesToCheck, underlying: error)
         }
         guard failed == 0 else {
-            throw .invalidInput(
-                "template \(directory) cannot render \(failed) stored pass(es); nothing was changed: "
-                    + failures.joined(separator: "; ") + (failed > failures.count ? "; …" : "")
-                    + "; fix the template (or the passes) and publish again", about: .template)
+            throw .templateBreaksPasses(directory: directory, failed: failed, failures: failures)
         }
     }
 }

@@ -62,13 +62,14 @@ package final class TemplateRenderer: Sendable {
     }
 
     /// The issuer for a stored `template` value: a template version reference or a folder (loaded on first use).
-    package func issuer(for templatePath: String) throws(PassMintError) -> PassIssuer {
+    package func issuer(for templatePath: String) throws(OperationError) -> PassIssuer {
         try signingIssuer(for: templatePath).issuer
     }
 
     /// The issuer for a stored `template` value with the generation of the identity it signs with.
-    private func signingIssuer(for templatePath: String) throws(PassMintError) -> (issuer: PassIssuer, generation: Int)
-    {
+    private func signingIssuer(for templatePath: String) throws(OperationError) -> (
+        issuer: PassIssuer, generation: Int
+    ) {
         let reference = TemplateReference(templatePath)
         let key = reference.map { TemplateReference.prefix + $0.digest } ?? templatePath
         let (cached, identity, generation) = state.withLock { ($0.issuers[key], $0.identity, $0.generation) }
@@ -77,7 +78,7 @@ package final class TemplateRenderer: Sendable {
         if let reference {
             template = try storedTemplate(reference)
         } else {
-            template = try PassFactory.loadTemplate(templatePath)
+            do { template = try PassFactory.loadTemplate(templatePath) } catch { throw .pipeline(error) }
         }
         let issuer = PassIssuer(template: template, identity: identity, photos: photos)
         // Loaded outside the lock; kept only if the identity was not replaced meanwhile.
@@ -99,32 +100,28 @@ package final class TemplateRenderer: Sendable {
         return try PassFactory.loadTemplate(TemplateSource(name: label, files: version.files))
     }
 
-    private func storedTemplate(_ reference: TemplateReference) throws(PassMintError) -> Template {
-        guard let templates else {
-            throw .environment(
-                "template \(reference) is a stored template version, and no store was given to read it from",
-                about: .store)
-        }
+    private func storedTemplate(_ reference: TemplateReference) throws(OperationError) -> Template {
+        guard let templates else { throw .templateNotStored(reference: reference.description) }
         let version: TemplateVersion?
         do {
             version = try templates.templateVersion(digest: reference.digest)
         } catch {
-            throw .environment("reading template \(reference): \(error)", about: .store)
+            throw .store(.readingTemplate(reference: reference.description), underlying: error)
         }
-        guard let version else {
-            throw .environment(StoreError.templateVersionMissing(reference: reference.description).description)
-        }
-        return try Self.template(version, name: reference.name)
+        guard let version else { throw .templateVersionMissing(reference: reference.description) }
+        do { return try Self.template(version, name: reference.name) } catch { throw .pipeline(error) }
     }
 
     /// Signs the pass from its stored record and images; serial, pass type and token never change across updates.
-    package func render(_ pass: StoredPass) throws -> [UInt8] {
+    package func render(_ pass: StoredPass) throws(OperationError) -> [UInt8] {
         try issue(pass).archive
     }
 
-    package func renderSigned(_ pass: StoredPass) throws -> (body: [UInt8], identityGeneration: Int) {
+    package func renderSigned(_ pass: StoredPass) throws(OperationError) -> (
+        body: [UInt8], identityGeneration: Int
+    ) {
         let (issuer, generation) = try signingIssuer(for: pass.templatePath)
-        return (try issuer.issue(Self.request(pass)).archive, generation)
+        do { return (try issuer.issue(Self.request(pass)).archive, generation) } catch { throw .pipeline(error) }
     }
 
     /// Issues the stored pass again, with its stored images.
@@ -132,8 +129,8 @@ package final class TemplateRenderer: Sendable {
     ///   - photos: record keys naming new images (`image.SLOT` keys, image fields) → paths; each replaces the
     ///     stored images of its slot.
     ///   - imageFolder: the folder relative photo paths start at and must stay inside (nil: current directory).
-    package func issue(_ pass: StoredPass, photos: [String: String] = [:], imageFolder: String? = nil) throws
-        -> IssuedPass
+    package func issue(_ pass: StoredPass, photos: [String: String] = [:], imageFolder: String? = nil)
+        throws(OperationError) -> IssuedPass
     {
         try issue(pass, with: issuer(for: pass.templatePath), photos: photos, imageFolder: imageFolder)
     }
@@ -141,8 +138,10 @@ package final class TemplateRenderer: Sendable {
     /// Issues the stored pass with `issuer`'s template (the stored images included).
     package func issue(
         _ pass: StoredPass, with issuer: PassIssuer, photos: [String: String] = [:], imageFolder: String? = nil
-    ) throws -> IssuedPass {
-        try issuer.issue(Self.request(pass, photos: photos, imageFolder: imageFolder))
+    ) throws(OperationError) -> IssuedPass {
+        do { return try issuer.issue(Self.request(pass, photos: photos, imageFolder: imageFolder)) } catch {
+            throw .pipeline(error)
+        }
     }
 
     /// The stored pass as `issue` would make it, without the signature (its pass.json and files).
@@ -173,7 +172,9 @@ package final class TemplateRenderer: Sendable {
     }
 
     /// The changes that name images (`image.SLOT` keys and the template's image fields).
-    package func imageChanges(_ pass: StoredPass, changes: [String: String]) throws -> [String: String] {
+    package func imageChanges(_ pass: StoredPass, changes: [String: String]) throws(OperationError)
+        -> [String: String]
+    {
         let template = try issuer(for: pass.templatePath).template
         let imageFields = Set(template.fields.filter { $0.kind == .image }.map(\.name))
         return changes.filter { $0.key.hasPrefix(Template.imageKeyPrefix) || imageFields.contains($0.key) }
@@ -182,8 +183,8 @@ package final class TemplateRenderer: Sendable {
     /// Checks a change against the template: unknown fields, types and enum values; returns the new record.
     /// - Parameter allowImages: accept changes that name image files (a local update reads them); an HTTP caller
     ///   must not make the service read files of its choosing, so the admin API leaves this false.
-    package func validate(_ pass: StoredPass, changes: [String: String], allowImages: Bool = false) throws
-        -> [String: String]
+    package func validate(_ pass: StoredPass, changes: [String: String], allowImages: Bool = false)
+        throws(OperationError) -> [String: String]
     {
         try validate(pass, change: RecordChange(values: changes), allowImages: allowImages)
     }
@@ -191,23 +192,21 @@ package final class TemplateRenderer: Sendable {
     /// Checks a change (values to set, amounts to add) against the template and applies it to `pass`'s record:
     /// unknown fields, types, enum values and bounds; returns the new record. Amounts are added to the record
     /// given, so inside `PassStore.modifyPass` they add to the value stored at that moment.
-    /// - Throws: `PassMintError.invalidInput` for a reserved key, an image over HTTP or an unknown field;
-    ///   `TemplateError` for a value or amount the template refuses.
-    package func validate(_ pass: StoredPass, change: RecordChange, allowImages: Bool = false) throws
-        -> [String: String]
+    /// - Throws: `OperationError.change` naming the field and the reason (a reserved key, an image over HTTP,
+    ///   an unknown field, a value or amount the template refuses); any other case when the pass's template
+    ///   cannot be loaded (the store unavailable, the version missing): the server's fault, not the change's.
+    package func validate(_ pass: StoredPass, change: RecordChange, allowImages: Bool = false)
+        throws(OperationError) -> [String: String]
     {
         let changes = change.values
         if let reserved = (Array(changes.keys) + Array(change.amounts.keys)).first(where: {
             $0.hasPrefix("@") || $0 == "serialNumber"
         }) {
-            throw PassMintError.invalidInput(
-                "'\(reserved)' cannot be changed; serial number, pass type and token stay fixed")
+            throw .change(.reservedKey(reserved))
         }
         let images = try imageChanges(pass, changes: changes)
         if !allowImages, let image = images.keys.sorted().first {
-            throw PassMintError.invalidInput(
-                "'\(image)' names an image file; images can only be changed by a local update on the service's machine, not over HTTP"
-            )
+            throw .change(.imageOverHTTP(image))
         }
         let template = try issuer(for: pass.templatePath).template
         // Reserved keys (barcode.message, relevantDate.start, …) are stored with the record like fields.
@@ -216,13 +215,16 @@ package final class TemplateRenderer: Sendable {
         if let unknown = (Array(fieldChanges.keys) + Array(change.amounts.keys)).sorted().first(where: {
             !known.contains($0)
         }) {
-            throw PassMintError.invalidInput(
-                "'\(unknown)' is not a field of template \(pass.templatePath); fields: \(known.sorted().joined(separator: ", "))"
-            )
+            throw .change(.unknownField(unknown, template: pass.templatePath, fields: known.sorted()))
         }
-        let applied = try template.applying(
-            RecordChange(values: fieldChanges, amounts: change.amounts), to: pass.record)
-        let resolved = try template.resolve(applied)
+        let resolved: ResolvedRecord
+        do {
+            let applied = try template.applying(
+                RecordChange(values: fieldChanges, amounts: change.amounts), to: pass.record)
+            resolved = try template.resolve(applied)
+        } catch {
+            throw .change(.value(error))
+        }
         var record = resolved.values
         record.removeValue(forKey: "serialNumber")
         return record

@@ -13,7 +13,7 @@ struct TierRenderCheck {
 
     /// Runs `render` unless a pass with `key` rendered already; a failed render does not count, so the next pass
     /// with that key is tried again.
-    mutating func check(_ key: String, _ render: () throws -> Void) rethrows {
+    mutating func check<E: Error>(_ key: String, _ render: () throws(E) -> Void) throws(E) {
         guard !rendered.contains(key) else { return }
         try render()
         rendered.insert(key)

@@ -26,9 +26,9 @@ package enum BulkRowProblem: Sendable, CustomStringConvertible {
     /// No stored pass has the row's serial number.
     case unknownSerial(String)
     /// The pass's template refuses the change (`BulkRecordChecker.validate`'s error).
-    case refused(any Error)
+    case refused(OperationError)
     /// The changed pass cannot be rendered and signed (`BulkRecordChecker.renderCheck`'s error).
-    case unrenderable(any Error)
+    case unrenderable(OperationError)
 
     package var description: String {
         switch self {
@@ -61,20 +61,19 @@ package enum BulkRowProblem: Sendable, CustomStringConvertible {
     }
 
     /// A refusal as a report line says it: "+10" shows both ways of writing it in a row.
-    private static func words(_ error: any Error) -> String {
-        if case .signedValue(let field, let value, _) = error as? TemplateError {
+    private static func words(_ error: OperationError) -> String {
+        if case .change(.value(.signedValue(let field, let value, _))) = error {
             let number = String(value.drop { $0 == " " || $0 == "+" })
             return "\(field) \"\(value)\" would set \(field) to \(number), not add \(number) to it; give \(number) "
                 + "under \(field) to set it, or \(number) under \(bulkAmountPrefix)\(field) (CSV) or "
                 + #"{"add": \#(number)} (JSON Lines) to add it"#
         }
-        return "\(error)"
+        return error.description
     }
 }
 
 extension BulkRowProblem: Equatable {
-    /// Problems are equal by kind and by their data; a refusal or a failed render by kind only (the checker's
-    /// errors are compared by their own type's rules, which an `any Error` does not offer).
+    /// Problems are equal by kind and by their data; a refusal or a failed render by kind and the field it names.
     package static func == (lhs: BulkRowProblem, rhs: BulkRowProblem) -> Bool {
         switch (lhs, rhs) {
         case (.unreadable(let a), .unreadable(let b)): return a == b
@@ -85,7 +84,7 @@ extension BulkRowProblem: Equatable {
         case (.invalidValue(let a), .invalidValue(let b)), (.invalidAmount(let a), .invalidAmount(let b)):
             return a == b
         case (.unknownSerial(let a), .unknownSerial(let b)): return a == b
-        case (.refused, .refused), (.unrenderable, .unrenderable): return true
+        case (.refused(let a), .refused(let b)), (.unrenderable(let a), .unrenderable(let b)): return a.field == b.field
         default: return false
         }
     }

@@ -33,7 +33,7 @@ package struct BulkRow: Sendable, Equatable {
 /// Rows of a bulk update, read one at a time so memory stays flat whatever the input's size.
 package protocol BulkRowSource: AnyObject {
     /// The next row, nil at the end. A bad row comes back with its `problem`; only an unreadable input throws.
-    func nextRow() throws(PassMintError) -> BulkRow?
+    func nextRow() throws(OperationError) -> BulkRow?
 }
 
 /// The column that names the pass in a bulk update's CSV or JSON Lines.
@@ -51,19 +51,23 @@ package final class CSVBulkRows: BulkRowSource {
     private let name: String
 
     /// Opens `path` and checks the header.
-    /// - Throws: `.invalidInput` naming the file when it cannot be opened, is empty, or its header has no
-    ///   `serialNumber` column, an empty name or a name twice.
-    package init(path: String, format: CSVFormat = CSVFormat(), name: String? = nil) throws(PassMintError) {
-        self.name = name ?? path
-        reader = try CSVReader(path: path, format: format)
-        guard let first = try reader.nextRecord() else {
-            throw .invalidInput(
-                "\(self.name): the CSV is empty; line 1 must name serialNumber and the fields to change", about: .csv)
+    /// - Throws: `.pipeline(.csv(…))` naming the file when it cannot be opened; `.bulkHeader` when it is empty, or
+    ///   its header has no `serialNumber` column, an empty name or a name twice.
+    package init(path: String, format: CSVFormat = CSVFormat(), name: String? = nil) throws(OperationError) {
+        let name = name ?? path
+        self.name = name
+        let reader = try OperationError.fromPipeline { () throws(PassMintError) in
+            try CSVReader(path: path, format: format)
+        }
+        self.reader = reader
+        guard let first = try OperationError.fromPipeline({ () throws(PassMintError) in try reader.nextRecord() })
+        else {
+            throw .bulkHeader(name: name, .empty)
         }
         let fields: [String]
         switch first.content {
         case .unreadable(let problem):
-            throw .invalidInput("\(self.name):1: the header cannot be read: \(problem)", about: .csv)
+            throw .bulkHeader(name: name, .unreadable(problem))
         case .fields(let read):
             fields = read
         }
@@ -71,35 +75,29 @@ package final class CSVBulkRows: BulkRowSource {
         var seen = Set<String>()
         for (index, column) in header.enumerated() {
             guard !column.isEmpty else {
-                throw .invalidInput(
-                    "\(self.name):1: column \(index + 1) of the header has no name; name every column", about: .csv)
+                throw .bulkHeader(name: name, .unnamedColumn(index + 1))
             }
             guard seen.insert(column).inserted else {
-                throw .invalidInput(
-                    "\(self.name):1: column '\(column)' appears twice in the header; remove one", about: .csv)
+                throw .bulkHeader(name: name, .duplicateColumn(column))
             }
             if column.hasPrefix(bulkAmountPrefix), column.count == bulkAmountPrefix.count {
-                throw .invalidInput(
-                    "\(self.name):1: column \(index + 1) is '\(bulkAmountPrefix)' with no field; name the number field "
-                        + "to add to, e.g. \(bulkAmountPrefix)points", about: .csv)
+                throw .bulkHeader(name: name, .amountWithoutField(index + 1))
             }
         }
         guard let serialIndex = header.firstIndex(of: bulkSerialColumn) else {
-            throw .invalidInput(
-                "\(self.name):1: the header has no \(bulkSerialColumn) column (read with the separator "
-                    + "\(reader.delimiter.shown): \(header.prefix(5).joined(separator: ", "))); every row must name "
-                    + "the pass it changes", about: .csv)
+            throw .bulkHeader(name: name, .noSerialColumn(delimiter: reader.delimiter, header: header))
         }
         guard header.count > 1 else {
-            throw .invalidInput(
-                "\(self.name):1: the header names only \(bulkSerialColumn); add the columns of the fields to change",
-                about: .csv)
+            throw .bulkHeader(name: name, .onlySerialColumn)
         }
         self.serialIndex = serialIndex
     }
 
-    package func nextRow() throws(PassMintError) -> BulkRow? {
-        guard let record = try reader.nextRecord() else { return nil }
+    package func nextRow() throws(OperationError) -> BulkRow? {
+        guard let record = try OperationError.fromPipeline({ () throws(PassMintError) in try reader.nextRecord() })
+        else {
+            return nil
+        }
         let fields: [String]
         switch record.content {
         case .unreadable(let problem):
@@ -142,7 +140,7 @@ package final class JSONLinesBulkRows: BulkRowSource {
         self.maxLineBytes = maxLineBytes
     }
 
-    package func nextRow() throws(PassMintError) -> BulkRow? {
+    package func nextRow() throws(OperationError) -> BulkRow? {
         while position < bytes.count {
             line += 1
             let start = position

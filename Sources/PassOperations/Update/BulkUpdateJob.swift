@@ -47,7 +47,9 @@ package struct BulkUpdateJob: ResumableJob {
         self.resumedFrom = resumedFrom
     }
 
-    package mutating func nextChunk() throws(PassMintError) -> Chunk? {
+    package static func reportFailed(_ error: PassMintError) -> OperationError { .pipeline(error) }
+
+    package mutating func nextChunk() throws(OperationError) -> Chunk? {
         var chunk = Chunk(rows: [], read: 0, skipped: 0)
         while chunk.rows.count < options.chunkSize {
             guard let row = try rows.nextRow() else {
@@ -64,7 +66,7 @@ package struct BulkUpdateJob: ResumableJob {
         return chunk.read == 0 ? nil : chunk
     }
 
-    package mutating func commit(_ chunk: Chunk) throws(PassMintError) -> Committed {
+    package mutating func commit(_ chunk: Chunk) throws(OperationError) -> Committed {
         var committed = Committed(
             outcomes: [], rowsRead: chunk.read, rowsSkipped: chunk.skipped, pushesQueued: 0, position: nil)
         guard let lastLine = chunk.rows.last?.line else { return committed }
@@ -73,7 +75,7 @@ package struct BulkUpdateJob: ResumableJob {
         let serials = Array(Set(window.filter { $0.problem == nil && !$0.serialNumber.isEmpty }.map(\.serialNumber)))
         var outcomes: (rows: [BulkUpdater.RowOutcome], changes: [PassChange]) = ([], [])
         var renders = self.renders
-        let (stored, pushesBySerial) = try Self.storeCall("storing the changes up to line \(lastLine)") {
+        let (stored, pushesBySerial) = try Self.storeCall(.storingChanges(upToLine: lastLine)) {
             try store.applyChanges(lockingSerials: serials, progress: position) { passes in
                 outcomes = process(window, passes: passes, renders: &renders)
                 return outcomes.changes
@@ -132,7 +134,8 @@ package struct BulkUpdateJob: ResumableJob {
             }
             pass.record = record
             do {
-                try renders.check(checker.renderKey(pass)) { try checker.renderCheck(pass) }
+                try renders.check(checker.renderKey(pass)) { () throws(OperationError) in try checker.renderCheck(pass)
+                }
             } catch {
                 outcome.problem = .unrenderable(error)
                 outcome.column = Self.column(of: error, in: row)
@@ -146,30 +149,31 @@ package struct BulkUpdateJob: ResumableJob {
         return (outcomes, order.map { PassChange(serialNumber: $0, record: changed[$0]) })
     }
 
-    /// The column a validation error is about: the field a template error names, else the one column of the row
-    /// the message quotes.
-    static func column(of error: any Error, in row: BulkRow) -> String? {
-        var underlying = error
-        if let mint = error as? PassMintError, case .template(let template) = mint { underlying = template }
-        if let template = underlying as? TemplateError {
-            switch template {
-            case .missingValue(let field, _), .invalidValue(let field, _, _, _), .signedValue(let field, _, _):
-                return row.values[field] == nil && row.amounts[field] != nil ? bulkAmountPrefix + field : field
-            case .outOfRange(let field, _, _, _, _), .notANumberField(let field, _, _):
-                return row.amounts[field] != nil ? bulkAmountPrefix + field : field
-            case .controlCharacter(let key, _, _), .unknownImageSlot(let key, _), .unknownRecordKey(let key, _, _, _):
-                return key
-            default: break
-            }
+    /// The column a refused change is about: the field the refusal names, as the row wrote it (`add:FIELD` when
+    /// the row only adds to it, or when the refusal is about the amount).
+    static func column(of error: OperationError, in row: BulkRow) -> String? {
+        let refusal: OperationError.ChangeRefusal
+        switch error {
+        case .change(let refused): refusal = refused
+        case .pipeline(.template(let template)): refusal = .value(template)
+        case .update(_, let inner): return column(of: inner, in: row)
+        default: return nil
         }
-        let text = "\(error)"
-        return (row.values.keys.sorted().first { text.contains("'\($0)'") })
-            ?? row.amounts.keys.sorted().first { text.contains("'\($0)'") }.map { bulkAmountPrefix + $0 }
+        guard let field = refusal.field else { return nil }
+        let amountOnly = row.values[field] == nil && row.amounts[field] != nil
+        switch refusal {
+        case .value(.outOfRange), .value(.notANumberField):
+            return row.amounts[field] != nil ? bulkAmountPrefix + field : field
+        case .value(.controlCharacter), .value(.unknownImageSlot), .value(.unknownRecordKey):
+            return field
+        default:
+            return amountOnly ? bulkAmountPrefix + field : field
+        }
     }
 
-    static func storeCall<T>(_ what: String, _ body: () throws -> T) throws(PassMintError) -> T {
+    static func storeCall<T>(_ step: OperationError.StoreStep, _ body: () throws -> T) throws(OperationError) -> T {
         do { return try body() } catch {
-            throw .environment("\(what): \(error)", about: .store)
+            throw .store(step, underlying: error)
         }
     }
 }

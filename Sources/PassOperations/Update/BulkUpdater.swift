@@ -8,17 +8,17 @@ import PassStore
 /// What a bulk update checks a changed row with: the template's validation, and a render of the new pass.
 package protocol BulkRecordChecker: Sendable {
     /// The complete new record of `pass` with `change` applied (values set, amounts added to the stored ones), or
-    /// the error that refuses it.
-    func validate(_ pass: StoredPass, change: RecordChange) throws -> [String: String]
+    /// the error that refuses it (`.change` naming the field and the reason; `.store` when the store fails).
+    func validate(_ pass: StoredPass, change: RecordChange) throws(OperationError) -> [String: String]
     /// Passes with the same key render alike as far as a refusal goes (same template, same tier): one successful
     /// render stands for all of them.
     func renderKey(_ pass: StoredPass) -> String
     /// Renders and signs `pass` once; throws what would stop it reaching a phone.
-    func renderCheck(_ pass: StoredPass) throws
+    func renderCheck(_ pass: StoredPass) throws(OperationError)
 }
 
 extension TemplateRenderer: BulkRecordChecker {
-    package func validate(_ pass: StoredPass, change: RecordChange) throws -> [String: String] {
+    package func validate(_ pass: StoredPass, change: RecordChange) throws(OperationError) -> [String: String] {
         try validate(pass, change: change, allowImages: false)
     }
 
@@ -27,7 +27,7 @@ extension TemplateRenderer: BulkRecordChecker {
         return TierRenderCheck.key(template: pass.templatePath, tier: tierField.flatMap { pass.record[$0] })
     }
 
-    package func renderCheck(_ pass: StoredPass) throws {
+    package func renderCheck(_ pass: StoredPass) throws(OperationError) {
         _ = try issue(pass)
     }
 }
@@ -114,24 +114,24 @@ package final class BulkUpdater {
 
     /// The job identity of a CSV file: `update-csv:` and the SHA-256 of its bytes, so the same content resumes
     /// the same job whatever the file is called, and an edited file starts a new one.
-    /// - Throws: `.invalidInput` naming the file when it cannot be read.
-    package static func jobIdentity(csvPath: String) throws(PassMintError) -> String {
+    /// - Throws: `.pipeline(.csv(…))` or `.csvUnreadable` naming the file when it cannot be read.
+    package static func jobIdentity(csvPath: String) throws(OperationError) -> String {
         guard let handle = FileHandle(forReadingAtPath: csvPath) else {
-            throw .invalidInput("\(csvPath): cannot open the CSV file; check the path", about: .csv)
+            throw .pipeline(.csv(path: csvPath, .cannotOpen))
         }
         defer { try? handle.close() }
         // OpenSSL failing to digest is the machine's problem (out of memory), as `PassMintError.signing` says.
         var digest: SHA256Digest
-        do { digest = try SHA256Digest() } catch { throw .signing(error) }
+        do { digest = try SHA256Digest() } catch { throw .pipeline(.signing(error)) }
         while true {
             let chunk: Data?
             do { chunk = try handle.read(upToCount: 1 << 20) } catch {
-                throw .invalidInput("\(csvPath): reading the CSV failed: \(error.localizedDescription)", about: .csv)
+                throw .csvUnreadable(path: csvPath, underlying: error)
             }
             guard let chunk, !chunk.isEmpty else { break }
-            do { try digest.update(chunk) } catch { throw .signing(error) }
+            do { try digest.update(chunk) } catch { throw .pipeline(.signing(error)) }
         }
-        do { return "update-csv:" + (try digest.finish()) } catch { throw .signing(error) }
+        do { return "update-csv:" + (try digest.finish()) } catch { throw .pipeline(.signing(error)) }
     }
 
     /// Runs the job over `rows` on the job engine (`BulkUpdateJob`).
@@ -140,18 +140,20 @@ package final class BulkUpdater {
     ///     name and renamed into place at the end.
     ///   - shouldStop: asked after each committed chunk; true ends the run there (`Summary.interrupted`).
     ///   - progress: called after each committed chunk with the totals so far.
-    /// - Throws: `.environment` when the store cannot be read or written (the chunks committed so far stay, and a
-    ///   rerun with `resume` continues after them), or the report cannot be written; whatever reading the rows
-    ///   throws. Bad rows are reported, not thrown.
+    /// - Throws: `OperationError.store` when the store cannot be read or written (the chunks committed so far
+    ///   stay, and a rerun with `resume` continues after them), `.pipeline` when the report cannot be written;
+    ///   whatever reading the rows throws. Bad rows are reported, not thrown.
     package func run(
         _ rows: any BulkRowSource, options: Options, reportPath: String? = nil, shouldStop: () -> Bool = { false },
         progress: (Summary) -> Void = { _ in }
-    ) throws(PassMintError) -> Summary {
+    ) throws(OperationError) -> Summary {
         let clock = JobClock()
         var summary = Summary()
-        let report = try reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
+        let report = try OperationError.fromPipeline { () throws(PassMintError) in
+            try reportPath.map { path throws(PassMintError) in try ReportWriter(path: path) }
+        }
         if options.resume {
-            summary.resumedFrom = try BulkUpdateJob.storeCall("reading the progress of the job") {
+            summary.resumedFrom = try BulkUpdateJob.storeCall(.readingBulkProgress) {
                 try store.bulkPosition(job: options.job)
             }
             summary.position = summary.resumedFrom ?? 0

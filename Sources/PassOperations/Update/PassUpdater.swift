@@ -27,19 +27,19 @@ package enum PassUpdater {
     ///   - voided: the pass's new voided state (true cancels the card: Wallet greys it out), nil to keep it.
     ///   - imageFolder: where relative image paths start and must stay inside (nil: current directory).
     ///   - allowImages: accept values naming image files (false for HTTP callers).
-    /// - Throws: `.template` for a value or amount the template refuses (its field named), `.invalidInput` for an
-    ///   unknown serial or field, a render that fails or an unusable image, `.environment` when the store fails.
+    /// - Throws: `OperationError.change` for a change the template refuses (its field named), `.update` naming
+    ///   the serial for a render that fails or an unusable image, `.passNotFound` for an unknown serial, `.store`
+    ///   when the store fails.
     package static func update(
         serial: String, change: RecordChange, voided: Bool? = nil, store: any PassStore, renderer: TemplateRenderer,
         imageFolder: String? = nil, allowImages: Bool = true
-    ) throws(PassMintError) -> Outcome {
+    ) throws(OperationError) -> Outcome {
         guard let stored = try read(serial, store: store) else {
-            throw PassMintError.invalidInput(
-                "no stored pass has serial number \(serial); check the serial and the store", about: .store)
+            throw .passNotFound(serial: serial, about: .store)
         }
         var images: [String: [UInt8]]?
         var photos: [String: String] = [:]
-        try checked(serial) {
+        try checked(serial) { () throws(OperationError) in
             let record = try renderer.validate(stored, change: change, allowImages: allowImages)
             photos = try renderer.imageChanges(stored, changes: change.values)
             // Render once so a change that makes an invalid pass is refused before it reaches any phone; a new
@@ -58,15 +58,12 @@ package enum PassUpdater {
                     record: try renderer.validate(current, change: change, allowImages: allowImages), images: images,
                     voided: voided)
             }
-        } catch let error as TemplateError {
-            throw .template(error)
-        } catch let error as PassMintError {
+        } catch let error as OperationError {
             throw error
         } catch StoreError.passNotFound {
-            throw PassMintError.invalidInput(
-                "no stored pass has serial number \(serial); check the serial and the store", about: .store)
+            throw .passNotFound(serial: serial, about: .store)
         } catch {
-            throw .environment("storing the update of \(serial): \(error)", about: .store)
+            throw .store(.storingUpdate(serial: serial), underlying: error)
         }
         let before = outcome.previous, after = outcome.pass
         var fields = Set(before.record.keys).union(after.record.keys).sorted().compactMap {
@@ -87,27 +84,26 @@ package enum PassUpdater {
     package static func update(
         serial: String, changes: [String: String], voided: Bool? = nil, store: any PassStore,
         renderer: TemplateRenderer, imageFolder: String? = nil
-    ) throws(PassMintError) -> Outcome {
+    ) throws(OperationError) -> Outcome {
         try update(
             serial: serial, change: RecordChange(values: changes), voided: voided, store: store, renderer: renderer,
             imageFolder: imageFolder)
     }
 
-    private static func read(_ serial: String, store: any PassStore) throws(PassMintError) -> StoredPass? {
+    private static func read(_ serial: String, store: any PassStore) throws(OperationError) -> StoredPass? {
         do { return try store.pass(serial: serial) } catch {
-            throw .environment("reading pass \(serial): \(error)", about: .store)
+            throw .store(.readingPass(serial: serial), underlying: error)
         }
     }
 
-    /// Runs a check, keeping a template's refusal typed (its field and value named) and wording the rest.
-    private static func checked(_ serial: String, _ body: () throws -> Void) throws(PassMintError) {
-        do { try body() } catch let error as TemplateError {
-            throw .template(error)
-        } catch let error as PassMintError {
-            if case .template = error { throw error }
-            throw .invalidInput("update \(serial): \(error.description)")
-        } catch {
-            throw .invalidInput("update \(serial): \(error)")
+    /// Runs a check, keeping a template's refusal of a value as it is (its field and value named) and naming the
+    /// pass on the rest.
+    private static func checked(_ serial: String, _ body: () throws(OperationError) -> Void) throws(OperationError) {
+        do { try body() } catch {
+            switch error {
+            case .change(.value), .pipeline(.template): throw error
+            default: throw .update(serial: serial, error)
+            }
         }
     }
 }

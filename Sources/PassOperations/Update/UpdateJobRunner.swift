@@ -88,7 +88,7 @@ package final class UpdateJobRunner: Sendable {
                     FileManager.default.createFile(
                         atPath: path, contents: Data(body), attributes: [.posixPermissions: 0o600])
                 else {
-                    throw PassMintError.environment("cannot write the request body to \(path)")
+                    throw OperationError.requestBodyUnwritable(path: path)
                 }
                 temporary = path
                 rows = try CSVBulkRows(path: path, name: "request body")
@@ -116,7 +116,7 @@ package final class UpdateJobRunner: Sendable {
     private func save(_ job: inout UpdateJobStatus) {
         job.updatedAt = now()
         do { try store.saveUpdateJob(job) } catch {
-            ServiceLog.error("update job \(job.id): recording its status failed: \(error)")
+            ServiceLog.error("update job \(job.id): recording its status failed", error)
         }
     }
 

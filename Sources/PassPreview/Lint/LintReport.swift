@@ -20,7 +20,7 @@ public enum LintReport {
             "rows": .array(
                 rows.map { row in
                     .object([
-                        "code": .string(row.code), "path": .string(row.path), "before": .string(row.before),
+                        "code": .string(row.code.rawValue), "path": .string(row.path), "before": .string(row.before),
                         "after": .string(row.after), "change": .string(row.change),
                     ])
                 }),

@@ -1,7 +1,9 @@
+import PassModel
+
 /// One finding of the design review: what the pass has now, the exact replacement, and what the holder will see
 /// differently. `code` is stable (see `LintCode`); `path` is the JSON path or file it is about.
 public struct LintRow: Sendable, Hashable {
-    public var code: String
+    public var code: ProblemCode
     public var path: String
     /// The actual value, quoted, or `—` when something is missing.
     public var before: String
@@ -10,7 +12,7 @@ public struct LintRow: Sendable, Hashable {
     /// What the pass holder will see differently.
     public var change: String
 
-    public init(_ code: String, path: String, before: String, after: String, change: String) {
+    public init(_ code: ProblemCode, path: String, before: String, after: String, change: String) {
         self.code = code
         self.path = path
         self.before = before

@@ -11,7 +11,7 @@ public enum PassLinter {
         guard let c = LintContext(source) else {
             return [
                 LintRow(
-                    "pass.no-style", path: "", before: LintRow.missing,
+                    PassProblemCode.noStyle, path: "", before: LintRow.missing,
                     after: "a style dictionary such as \"storeCard\": {…}",
                     change: "Wallet can show the pass at all")
             ]
@@ -38,7 +38,7 @@ public enum PassLinter {
 
     /// Lints a .pkpass (each pass of a .pkpasses) or a template rendered with `record`; a template with tiers is
     /// also checked for contrast in every tier's colours (those rows' paths name the tier).
-    /// - Throws: `PreviewError.invalidInput` when the file cannot be read or the template not rendered.
+    /// - Throws: `PreviewError` when the file cannot be read or the template not rendered.
     public static func lint(path: String, record: [String: String] = [:]) throws(PreviewError) -> [(
         name: String, rows: [LintRow]
     )] {

@@ -20,12 +20,12 @@ public struct BarcodeImage: Sendable, Equatable {
     /// - Throws: `PreviewError.barcode` when the format is unknown or the message cannot be encoded in it.
     public static func draw(_ barcode: PassBarcode, path: String) throws(PreviewError) -> BarcodeImage {
         guard let format = barcode.format else {
-            throw .barcode(path: path, reason: "it has no format; add \"format\": \"PKBarcodeFormatQR\"")
+            throw .barcode(path: path, .noFormat)
         }
         guard let message = barcode.message, !message.isEmpty else {
-            throw .barcode(path: path, reason: "it has no message; add the text the scanner should read")
+            throw .barcode(path: path, .noMessage)
         }
-        if let problem = format.messageProblem(message) { throw .barcode(path: path, reason: problem) }
+        if let problem = format.messageProblem(message) { throw .barcode(path: path, .invalidMessage(problem)) }
         let bytes = encodedBytes(message, encoding: barcode.messageEncoding)
         let symbol: ZintSymbol
         switch format {
@@ -38,10 +38,7 @@ public struct BarcodeImage: Sendable, Equatable {
         case .codabar: symbol = try ZintSymbol(symbology: BARCODE_CODABAR, inputMode: DATA_MODE, height: 40)
         case .i2of5: symbol = try ZintSymbol(symbology: BARCODE_C25INTER, inputMode: DATA_MODE, height: 40)
         default:
-            throw .barcode(
-                path: path,
-                reason: "\(format.rawValue) is not a format Wallet draws; use one of "
-                    + BarcodeFormat.allKnown.map(\.rawValue).joined(separator: ", "))
+            throw .barcode(path: path, .unsupportedFormat(format.rawValue))
         }
         // Codabar needs start and stop characters; Wallet's own rule is unknown, so a bare message gets A…A.
         var data = bytes

@@ -18,9 +18,7 @@ public struct Chromium: Sendable {
         let environment = ProcessInfo.processInfo.environment
         if let given = environment["PASSMINT_CHROMIUM"], !given.isEmpty {
             guard FileManager.default.isExecutableFile(atPath: given) else {
-                throw .environment(
-                    what: "PASSMINT_CHROMIUM is \(given), which is not an executable file",
-                    fix: "point it at the chromium binary or unset it")
+                throw .environment(.chromiumNotExecutable(given))
             }
             return Chromium(executable: given)
         }
@@ -29,10 +27,7 @@ public struct Chromium: Sendable {
                 return Chromium(executable: "\(dir)/\(name)")
             }
         }
-        throw .environment(
-            what: "PNG previews need headless Chromium, and none was found on PATH",
-            fix: "install it (Debian: apt-get install chromium, or scripts/install-deps), set PASSMINT_CHROMIUM, "
-                + "or make an HTML preview instead")
+        throw .environment(.chromiumMissing)
     }
 
     /// Screenshots `document` at 3x into `path`.
@@ -62,15 +57,13 @@ public struct Chromium: Sendable {
                 "--screenshot=\(shot)", "file://\(folder.path)/page.html",
             ], folder: folder)
         guard FileManager.default.fileExists(atPath: shot) else {
-            throw .environment(
-                what: "\(executable) ran but wrote no screenshot",
-                fix: "run it by hand with --headless --screenshot to see why")
+            throw .environment(.noScreenshot(executable: executable))
         }
         try? FileManager.default.removeItem(atPath: absolute)
         do {
             try FileManager.default.moveItem(atPath: shot, toPath: absolute)
         } catch {
-            throw .output(file: path, reason: "\(error)")
+            throw .output(file: path, .fileSystem(underlying: error))
         }
     }
 
@@ -98,14 +91,12 @@ public struct Chromium: Sendable {
         do {
             try process.run()
         } catch {
-            throw .environment(what: "cannot start \(executable): \(error)", fix: "check that Chromium is installed")
+            throw .environment(.chromiumUnstartable(executable: executable, underlying: error))
         }
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw .environment(
-                what: "\(executable) exited with status \(process.terminationStatus)",
-                fix: "run it by hand with --headless --no-sandbox to see its error")
+            throw .environment(.chromiumFailed(executable: executable, status: process.terminationStatus))
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -14,7 +14,7 @@ struct PassCard {
     /// JSON path and altText.
     let barcode: (image: BarcodeImage, altText: String?, path: String)?
     /// Why the pass's barcode could not be drawn, when it could not.
-    let barcodeProblem: String?
+    let barcodeProblem: PreviewError?
     /// Things the preview drew differently from pass.json and why (a poster ticket shown as classic, fields cut).
     var notes: [String]
 
@@ -23,10 +23,7 @@ struct PassCard {
 
     init(_ source: PreviewSource, options: PreviewOptions) throws(PreviewError) {
         guard let style = PreviewStyle(source.pass), let structure = source.pass[style.dictionary] else {
-            throw .invalidInput(
-                file: source.name,
-                reason: "pass.json has no style dictionary (boardingPass, coupon, "
-                    + "eventTicket, generic, storeCard or posterGeneric), so there is nothing to draw")
+            throw .noStyle(file: source.name)
         }
         self.source = source
         self.style = style
@@ -54,8 +51,8 @@ struct PassCard {
             } catch {
                 // Drawn as a marked gap with the reason, so a gallery still shows the pass and what is wrong.
                 barcode = nil
-                barcodeProblem = error.description
-                notes.append(error.description)
+                barcodeProblem = error
+                notes.append(error.description)  // the preview's own text: drawn on the page
             }
         } else {
             barcode = nil
@@ -96,7 +93,8 @@ struct PassCard {
     var barcodeHTML: String {
         guard let barcode else {
             guard let barcodeProblem else { return "" }
-            return "<div class=\"barcode broken\"><div class=\"alt\">\(HTMLText.escape(barcodeProblem))</div></div>"
+            return "<div class=\"barcode broken\"><div class=\"alt\">"
+                + HTMLText.escape(barcodeProblem.description) + "</div></div>"
         }
         let image = barcode.image
         let (w, h): (Int, Int)

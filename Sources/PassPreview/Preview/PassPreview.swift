@@ -4,7 +4,7 @@ import Foundation
 /// self-contained HTML page, and a PNG of that page at 3x made by headless Chromium.
 public enum PassPreview {
     /// The page for `sources` (one pass, or every pass of a bundle side by side).
-    /// - Throws: `PreviewError.invalidInput` for a pass with no style, `.barcode` for a barcode that cannot be drawn.
+    /// - Throws: `PreviewError.noStyle` for a pass with no style, `.barcode` for a barcode that cannot be drawn.
     public static func document(_ sources: [PreviewSource], options: PreviewOptions = PreviewOptions())
         throws(PreviewError) -> PreviewDocument
     {
@@ -36,12 +36,12 @@ public enum PassPreview {
     static func write(_ bytes: [UInt8], to path: String) throws(PreviewError) {
         let temporary = path + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
-            throw .output(file: path, reason: "cannot create \(temporary)")
+            throw .output(file: path, .cannotCreate(path: temporary))
         }
         if rename(temporary, path) != 0 {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             unlink(temporary)
-            throw .output(file: path, reason: reason)
+            throw .output(file: path, .rename(errno: code))
         }
     }
 }

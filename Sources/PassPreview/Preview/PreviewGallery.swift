@@ -9,8 +9,8 @@ public enum PreviewGallery {
     public struct Result: Sendable {
         /// Thumbnails on the page (one per pass; a bundle gives one per pass inside).
         public var passes: Int
-        /// Files that could not be drawn, with the reason; they appear on the page as a line of text.
-        public var failures: [(file: String, reason: String)]
+        /// Files that could not be drawn, with why; they appear on the page as a line of text.
+        public var failures: [(file: String, error: PreviewError)]
         /// The folder holding the full previews.
         public var previewFolder: String
     }
@@ -18,18 +18,17 @@ public enum PreviewGallery {
     /// One pass file's thumbnails, or why it could not be drawn.
     private struct Entry: Sendable {
         var thumbnails: [String] = []
-        var failure: (file: String, reason: String)?
+        var failure: (file: String, error: PreviewError)?
     }
 
     /// Draws every .pkpass and .pkpasses under `folder` into the gallery `out` and its full previews.
-    /// - Throws: `PreviewError.invalidInput` when the folder holds no pass, `.output` when a file cannot be written.
+    /// - Throws: `PreviewError.noPasses` when the folder holds no pass, `.output` when a file cannot be written.
     public static func write(folder: String, to out: String, options: PreviewOptions = PreviewOptions())
         throws(PreviewError) -> Result
     {
         let files = PassVerifier.passFiles(in: folder)
         guard !files.isEmpty else {
-            throw .invalidInput(
-                file: folder, reason: "holds no .pkpass or .pkpasses file; give a batch's output folder")
+            throw .noPasses(folder: folder)
         }
         let base = (out as NSString).deletingPathExtension
         let previewFolder = base + "-previews"
@@ -37,7 +36,7 @@ public enum PreviewGallery {
         do {
             try FileManager.default.createDirectory(atPath: previewFolder, withIntermediateDirectories: true)
         } catch {
-            throw .output(file: previewFolder, reason: "\(error)")
+            throw .output(file: previewFolder, .fileSystem(underlying: error))
         }
         let small = PreviewOptions(
             locale: options.locale, showBack: false, timeZone: options.timeZone, smallImages: true)
@@ -62,7 +61,7 @@ public enum PreviewGallery {
                     )
                 }
             } catch {
-                entry.failure = (file, error.description)
+                entry.failure = (file, error)
             }
             slots.withLock { $0[index] = entry }
         }
@@ -72,8 +71,8 @@ public enum PreviewGallery {
         var body =
             "<h1 class=\"name\">\(thumbnails.count) passes in \(HTMLText.escape(folder))</h1><div class=\"gallery\">"
             + thumbnails.joined() + "</div>"
-        for (file, reason) in failures {
-            body += "<p class=\"failure\">\(HTMLText.escape(file)): \(HTMLText.escape(reason))</p>"
+        for (file, error) in failures {
+            body += "<p class=\"failure\">\(HTMLText.escape(file)): \(HTMLText.escape(error.description))</p>"
         }
         try PassPreview.write(Array(PreviewPage.wrap(body, title: "Passes in \(folder)").utf8), to: out)
         return Result(passes: thumbnails.count, failures: failures, previewFolder: previewFolder)

@@ -25,7 +25,7 @@ public struct PreviewSource: Sendable {
         do {
             pass = try Pass(json: passJSON)
         } catch {
-            throw .invalidInput(file: name + "/pass.json", reason: "\(error)")
+            throw .passJSONModel(file: name + "/pass.json", error)
         }
         self.name = name
         self.passJSON = passJSON
@@ -36,19 +36,18 @@ public struct PreviewSource: Sendable {
     /// Reads `path`: a .pkpass (one source), a .pkpasses bundle (one per pass inside), or a template folder or
     /// zipped template rendered with `record` (template fields, pass field keys and reserved keys, as `--set`
     /// takes them) and, when given, `tier` as the value of the template's tier field.
-    /// - Throws: `PreviewError.invalidInput` naming the file and what is wrong with it.
+    /// - Throws: `PreviewError` naming the file and what is wrong with it.
     public static func load(path: String, record: [String: String] = [:], tier: String? = nil)
         throws(PreviewError) -> [PreviewSource]
     {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .invalidInput(
-                file: path, reason: "no such file or folder; give a .pkpass, a .pkpasses or a template folder")
+            throw .notFound(path: path)
         }
         let lower = path.lowercased()
         if !isDirectory.boolValue, lower.hasSuffix(".pkpass") || lower.hasSuffix(".pkpasses") {
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw .invalidInput(file: path, reason: "cannot read the file; check its permissions")
+                throw .unreadable(path: path)
             }
             return try archive([UInt8](data), name: path)
         }
@@ -67,7 +66,7 @@ public struct PreviewSource: Sendable {
         if !reader.contains("pass.json") {
             let inner = PassBundle.passes(in: reader)
             guard !inner.isEmpty else {
-                throw .invalidInput(file: name, reason: "holds neither pass.json nor .pkpass files; it is not a pass")
+                throw .notAPass(file: name)
             }
             var out: [PreviewSource] = []
             for entry in inner { out += try archive(entry.bytes, name: "\(name):\(entry.name)") }
@@ -90,7 +89,7 @@ public struct PreviewSource: Sendable {
         do {
             json = try JSONReader.parse(passBytes, file: "\(name)/pass.json").value
         } catch {
-            throw .invalidInput(file: "\(name)/pass.json", reason: "\(error)")
+            throw .passJSONSyntax(file: "\(name)/pass.json", error)
         }
         return [try PreviewSource(name: name, passJSON: json, files: files)]
     }
@@ -115,16 +114,10 @@ public struct PreviewSource: Sendable {
         var record = record
         if let tier {
             guard let field = template.tierField else {
-                throw .invalidInput(
-                    file: template.templateJSONFile,
-                    reason: "tier \"\(tier)\" was asked for, but the template has "
-                        + "no tiers; ask for none, or add \"tiers\" to template.json")
+                throw .noTiers(file: template.templateJSONFile, tier: tier)
             }
             guard template.tiers[tier] != nil else {
-                throw .invalidInput(
-                    file: template.templateJSONFile,
-                    reason: "no tier \"\(tier)\"; tiers: "
-                        + template.tiers.keys.sorted().joined(separator: ", "))
+                throw .unknownTier(file: template.templateJSONFile, tier: tier, tiers: template.tiers.keys.sorted())
             }
             record[field] = tier
         }

@@ -9,14 +9,14 @@ struct TemporaryFolder {
         let base = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/passmint-preview-XXXXXX"
         var template = Array(base.utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw .environment(what: "cannot create a temporary folder under \(base)", fix: "check TMPDIR is writable")
+            throw .environment(.temporaryFolder(base: base))
         }
         path = String(cString: made)
     }
 
     func write(_ name: String, _ text: String) throws(PreviewError) {
         guard FileManager.default.createFile(atPath: "\(path)/\(name)", contents: Data(text.utf8)) else {
-            throw .output(file: "\(path)/\(name)", reason: "cannot create the file")
+            throw .output(file: "\(path)/\(name)", .cannotCreateFile)
         }
     }
 

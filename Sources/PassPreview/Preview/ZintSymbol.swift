@@ -10,7 +10,7 @@ final class ZintSymbol {
         throws(PreviewError)
     {
         guard let made = ZBarcode_Create() else {
-            throw .environment(what: "libzint could not allocate a barcode", fix: "the machine is out of memory")
+            throw .environment(.outOfMemory)
         }
         symbol = made
         pm_zint_configure(symbol, symbology, inputMode, option1, option2, height)
@@ -22,9 +22,9 @@ final class ZintSymbol {
     /// - Throws: `PreviewError.barcode` with zint's error text; warnings (a substituted option) are accepted.
     func encode(_ data: [UInt8], path: String) throws(PreviewError) {
         let code = data.withUnsafeBufferPointer { ZBarcode_Encode(symbol, $0.baseAddress, Int32($0.count)) }
-        if code >= ZINT_ERROR { throw .barcode(path: path, reason: String(cString: pm_zint_errtxt(symbol))) }
+        if code >= ZINT_ERROR { throw .barcode(path: path, .zint(String(cString: pm_zint_errtxt(symbol)))) }
         let drawn = ZBarcode_Buffer_Vector(symbol, 0)
-        if drawn >= ZINT_ERROR { throw .barcode(path: path, reason: String(cString: pm_zint_errtxt(symbol))) }
+        if drawn >= ZINT_ERROR { throw .barcode(path: path, .zint(String(cString: pm_zint_errtxt(symbol)))) }
     }
 
     /// The drawn image's size in zint units (one unit is one module, the narrowest bar).

@@ -61,19 +61,19 @@ struct AdminHandlers: Sendable {
     /// and one queued push per registered device, unless the pass is left as it was (`"changed": false`: no tag,
     /// no push). Two keys are the pass's state, not fields: `voided` (a JSON boolean; true cancels the card) and
     /// `expirationDate` (an ISO 8601 date, or null to restore the template's).
-    func update(_ request: Request) throws(HTTPError) -> Response {
+    func update(_ request: Request) throws -> Response {
         try authorize(request)
         let serial = request.parameters["serial"]
         let body = try decodeObjectBody(request, expected: #"{"field": "value" or {"add": N}, …}"#)
         let (change, voided) = try Self.change(from: body)
-        guard !change.isEmpty || voided != nil else { throw .badRequest("the body names no field to change") }
+        guard !change.isEmpty || voided != nil else { throw HTTPError.badRequest("the body names no field to change") }
         let validator = context.recordValidator
         // Checked once outside the transaction: a refusal costs no row lock, and the template is loaded (it may be
         // read from the store) before a pooled connection is held for the write.
         guard let snapshot = try context.storeCall({ try context.store.pass(serial: serial) }) else {
-            throw .notFound("no stored pass has serial number \(serial)")
+            throw HTTPError.notFound("no stored pass has serial number \(serial)")
         }
-        do { _ = try validator(snapshot, change) } catch { throw .badRequest(Self.words(error)) }
+        do { _ = try validator(snapshot, change) } catch { throw Self.refusal(error) }
         let result: Result<PassModificationOutcome, Refused>? = try context.storeCall {
             do {
                 return .success(
@@ -90,11 +90,11 @@ struct AdminHandlers: Sendable {
                 return nil
             }
         }
-        guard let result else { throw .notFound("no stored pass has serial number \(serial)") }
+        guard let result else { throw HTTPError.notFound("no stored pass has serial number \(serial)") }
         let outcome: PassModificationOutcome
         switch result {
         case .success(let done): outcome = done
-        case .failure(let refused): throw .badRequest(Self.words(refused.underlying))
+        case .failure(let refused): throw Self.refusal(refused.underlying)
         }
         if outcome.changed { context.onRecordUpdated(outcome.pass, outcome.pushesQueued) }
         var view = Self.view(outcome.pass)
@@ -104,7 +104,8 @@ struct AdminHandlers: Sendable {
         return .json(200, encoding: view)
     }
 
-    /// A validator's refusal, carried out of the store's transaction (which it rolls back) to become a 400.
+    /// A validator's refusal, carried out of the store's transaction (which it rolls back) to be answered by its
+    /// own status.
     private struct Refused: Error {
         let underlying: any Error
     }
@@ -162,14 +163,16 @@ struct AdminHandlers: Sendable {
         }
     }
 
-    /// A refusal in the admin API's own terms: "+10" shows both JSON forms.
-    private static func words(_ error: any Error) -> String {
-        if case .signedValue(let field, let value, _) = error as? TemplateError {
-            let number = String(value.drop { $0 == " " || $0 == "+" })
-            return #""\#(field)": "\#(value)" would set \#(field) to \#(number), not add \#(number) to it; send "#
-                + #"{"\#(field)": \#(number)} to set it or {"\#(field)": {"add": \#(number)}} to add \#(number)"#
+    /// What the client is answered for a validator's error: the error itself (its own status, a 500 when it has
+    /// none), or in the admin API's own terms for "+10", which shows both JSON forms.
+    private static func refusal(_ error: any Error) -> any Error {
+        guard case .change(.value(.signedValue(let field, let value, _)))? = error as? OperationError else {
+            return error
         }
-        return "\(error)"
+        let number = String(value.drop { $0 == " " || $0 == "+" })
+        return HTTPError.badRequest(
+            #""\#(field)": "\#(value)" would set \#(field) to \#(number), not add \#(number) to it; send "#
+                + #"{"\#(field)": \#(number)} to set it or {"\#(field)": {"add": \#(number)}} to add \#(number)"#)
     }
 
     private struct UpdateJobView: Encodable {

@@ -17,7 +17,7 @@ extension HandlerContext {
         do {
             rendered = try renderer.renderSigned(pass)
         } catch {
-            ServiceLog.error("rendering pass \(pass.serialNumber) (tag \(pass.tag)) failed: \(error)")
+            ServiceLog.error("rendering pass \(pass.serialNumber) (tag \(pass.tag)) failed", error)
             throw .internalError("the pass could not be rendered; see the server log")
         }
         let body = SharedBytes(rendered.body)

@@ -7,8 +7,9 @@ import PassHTTP
 import PassOperations
 
 /// Validates an admin change: gets the stored pass (as it is inside the write's transaction) and the change (values
-/// to set, amounts to add), returns the complete new record or throws an error whose description is sent to the
-/// client with a 400.
+/// to set, amounts to add), returns the complete new record or throws why not. The client is answered by the
+/// error's own status (`HTTPResponseError`: a refused field is a 400, a store that cannot be reached a 503); an
+/// error that does not conform is the server's fault, a 500.
 package typealias RecordValidator = @Sendable (StoredPass, RecordChange) throws -> [String: String]
 
 /// Signs a personalization token: detached PKCS#7 (DER) over the token's UTF-8 bytes with the pass identity.
@@ -76,11 +77,9 @@ struct HandlerContext: Sendable {
             return try body()
         } catch StoreError.databaseUnavailable(let server, let message) {
             ServiceLog.error("store: database \(server) unavailable: \(message)")
-            throw HTTPError(
-                503, "the database is unavailable; try again shortly",
-                headers: [(name: "Retry-After", value: String(Self.retryAfterSeconds))])
+            throw .databaseUnavailable
         } catch {
-            ServiceLog.error("store: \(error)")
+            ServiceLog.error("store", error)
             throw .internalError("storage error; see the server log")
         }
     }

@@ -49,7 +49,7 @@ struct PersonalizationHandlers: Sendable {
         do {
             signature = try signing.sign(Array(body.token.utf8))
         } catch {
-            ServiceLog.error("signing the personalization token of \(serial) failed: \(error)")
+            ServiceLog.error("signing the personalization token of \(serial) failed", error)
             throw .internalError("the personalization token could not be signed; see the server log")
         }
         let enrollment = PersonalizationEnrollment(

@@ -232,7 +232,10 @@ final class PostgresChangeFeed: Sendable {
                 }
                 if isStopping { break }
                 if !failing {
-                    log("store: change notifications from \(url) lost (\(error)); caches off, retrying every second")
+                    log(
+                        ServiceLog.line(
+                            "store: change notifications from \(url) lost", error,
+                            after: "caches off, retrying every second"))
                 }
                 failing = true
                 _ = stopSignal.wait(timeout: .now() + 1)

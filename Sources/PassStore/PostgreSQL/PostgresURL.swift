@@ -8,11 +8,10 @@ package struct PostgresURL: Sendable, CustomStringConvertible, Equatable {
     let connectionString: String
 
     /// Checks that `text` is a `postgres://` or `postgresql://` URI.
-    /// - Throws: `StoreError.invalidConfiguration` for anything else.
+    /// - Throws: `StoreError.invalidPostgresURL` for anything else.
     package init(_ text: String) throws(StoreError) {
         guard text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") else {
-            throw .invalidConfiguration(
-                "a PostgreSQL store is given as postgresql://USER@HOST:PORT/DATABASE, not '\(Self.redact(text))'")
+            throw .invalidPostgresURL(redacted: Self.redact(text))
         }
         connectionString = text
     }

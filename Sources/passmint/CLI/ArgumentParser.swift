@@ -2,6 +2,7 @@
 enum ArgumentParser {
     static func parse(_ args: [String], spec: CommandSpec) throws(CLIError) -> ParsedArguments {
         var parsed = ParsedArguments()
+        parsed.declared = Set(spec.options.map(\.long))
         var i = 0
         var onlyPositionals = false
         while i < args.count {

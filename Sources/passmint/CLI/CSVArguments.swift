@@ -4,22 +4,22 @@ import PassMint
 /// `--delimiter` / `--encoding` and the `PASSMINT_CSV_MAX_*` limits, shared by the commands that read CSV
 /// (batch, update --csv).
 enum CSVArguments {
-    static let options: [OptionSpec] = [
-        .value("delimiter", "SEP", "field separator: , ; tab or | (default: detected from the header)"),
-        .value(
-            "encoding", "ENC",
-            "CSV encoding: utf-8, utf-16le, utf-16be, windows-1252 or latin1 (default: UTF-8, or UTF-16 by its BOM)"),
-    ]
+    static let delimiter = Option<String>(
+        "delimiter", "SEP", "field separator: , ; tab or | (default: detected from the header)")
+    static let encoding = Option<String>(
+        "encoding", "ENC",
+        "CSV encoding: utf-8, utf-16le, utf-16be, windows-1252 or latin1 (default: UTF-8, or UTF-16 by its BOM)")
+    static let options: [any OptionDeclaration] = [delimiter, encoding]
 
     static func format(_ args: ParsedArguments) throws(CLIError) -> CSVFormat {
         var format = CSVFormat()
-        if let text = args.value("delimiter") {
+        if let text = args[delimiter] {
             guard let delimiter = CSVDelimiter(name: text) else {
                 throw .usage("--delimiter takes , ; tab or |; got '\(text)'")
             }
             format.delimiter = delimiter
         }
-        if let text = args.value("encoding") {
+        if let text = args[encoding] {
             guard let encoding = CSVEncoding(name: text) else {
                 throw .usage("--encoding takes one of \(CSVEncoding.names); got '\(text)'")
             }

@@ -1,5 +1,5 @@
 /// One option of a command. The parser and the help screen both read this, so nothing undocumented parses.
-struct OptionSpec: Sendable {
+struct OptionSpec: Sendable, OptionDeclaration {
     let long: String
     let valueName: String?
     let help: String
@@ -14,6 +14,66 @@ struct OptionSpec: Sendable {
     static func flag(_ long: String, _ help: String) -> OptionSpec {
         OptionSpec(long: long, valueName: nil, help: help)
     }
+
+    var spec: OptionSpec { self }
+}
+
+/// Something a command declares as an option: the spec the parser and the help screen read.
+protocol OptionDeclaration: Sendable {
+    var spec: OptionSpec { get }
+}
+
+/// A declared `--name VALUE` option whose value reads as `Value` (`String`, or a number checked by `parse`).
+struct Option<Value: Sendable>: OptionDeclaration {
+    let spec: OptionSpec
+    /// The value of a text, nil when the text is not one.
+    let parse: @Sendable (String) -> Value?
+    /// What the option needs, for the usage error: "a positive whole number".
+    let expected: String
+}
+
+extension Option where Value == String {
+    /// A `--name VALUE` option read as its text.
+    init(_ long: String, _ valueName: String, _ help: String) {
+        self.init(spec: .value(long, valueName, help), parse: { $0 }, expected: "a value")
+    }
+}
+
+extension Option where Value == Int {
+    /// A `--name N` option read as a positive whole number; with `allowZero`, 0 too (it means "none").
+    static func integer(_ long: String, _ valueName: String, _ help: String, allowZero: Bool = false) -> Self {
+        Option(
+            spec: .value(long, valueName, help),
+            parse: { text in Int(text).flatMap { $0 > 0 || (allowZero && $0 == 0) ? $0 : nil } },
+            expected: allowZero ? "a whole number, 0 or more" : "a positive whole number")
+    }
+
+    /// A `--name N` option read as a whole number in `range`; `expected` says what it needs.
+    static func integer(
+        _ long: String, _ valueName: String, _ help: String, in range: ClosedRange<Int>, expected: String
+    ) -> Self {
+        Option(
+            spec: .value(long, valueName, help), parse: { Int($0).flatMap { range.contains($0) ? $0 : nil } },
+            expected: expected)
+    }
+}
+
+/// A declared `--name VALUE` option that may be given more than once.
+struct RepeatedOption: OptionDeclaration {
+    let spec: OptionSpec
+
+    init(_ long: String, _ valueName: String, _ help: String) {
+        spec = .value(long, valueName, help, repeatable: true)
+    }
+}
+
+/// A declared `--name` switch.
+struct Flag: OptionDeclaration {
+    let spec: OptionSpec
+
+    init(_ long: String, _ help: String) {
+        spec = .flag(long, help)
+    }
 }
 
 /// What a command is called, what it takes and how it is documented.
@@ -25,46 +85,88 @@ struct CommandSpec: Sendable {
     var options: [OptionSpec] = []
     var positionals: ClosedRange<Int> = 0...0
     var examples: [String] = []
+
+    /// - Parameter options: the command's declared options, in the order help lists them; only these parse, and
+    ///   a command reads a value only through its declaration (`args[Self.port]`).
+    init(
+        name: String, abstract: String, usage: String, discussion: String = "",
+        options: [any OptionDeclaration] = [], positionals: ClosedRange<Int> = 0...0, examples: [String] = []
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.usage = usage
+        self.discussion = discussion
+        self.options = options.map(\.spec)
+        self.positionals = positionals
+        self.examples = examples
+    }
 }
 
-/// The command line after parsing against a `CommandSpec`.
+/// The command line after parsing against a `CommandSpec`. Values are read through the options' declarations
+/// (`Option`, `Flag`, `RepeatedOption`), never by name, so an option that is not declared cannot be read and a
+/// misspelt one does not compile.
 struct ParsedArguments: Sendable {
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
+    /// The long names of the options the command declared (reading another is a programming error).
+    var declared: Set<String> = []
 
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    private func raw(_ spec: OptionSpec) -> [String] {
+        assert(declared.isEmpty || declared.contains(spec.long), "--\(spec.long) is not declared by this command")
+        return values[spec.long] ?? []
+    }
+
+    /// The text given to `option`, nil when it was not given.
+    subscript(option: Option<String>) -> String? { raw(option.spec).last }
+
+    /// The value given to `option` read as its type, nil when it was not given; a usage error naming the option
+    /// when the text is not a value of that type.
+    subscript<Value>(option: Option<Value>) -> Value? {
+        get throws(CLIError) {
+            guard let text = raw(option.spec).last else { return nil }
+            guard let value = option.parse(text) else {
+                throw .usage("--\(option.spec.long) needs \(option.expected), not '\(text)'")
+            }
+            return value
+        }
+    }
+
+    /// Every value given to a repeatable option, in order.
+    subscript(option: RepeatedOption) -> [String] { raw(option.spec) }
+
+    /// Whether the command declares the option (shared option groups read only what their command declares).
+    func declares(_ option: any OptionDeclaration) -> Bool { declared.contains(option.spec.long) }
+
+    /// Whether the option was given at all (whatever its value).
+    func given(_ option: any OptionDeclaration) -> Bool {
+        !raw(option.spec).isEmpty || flags.contains(option.spec.long)
+    }
+
+    /// Whether the switch was given.
+    subscript(flag: Flag) -> Bool {
+        assert(declared.isEmpty || declared.contains(flag.spec.long), "--\(flag.spec.long) is not declared")
+        return flags.contains(flag.spec.long)
+    }
 
     /// The value of a required option, or a usage error naming it.
-    func required(_ name: String, of spec: CommandSpec) throws(CLIError) -> String {
-        guard let v = value(name) else {
-            throw .usage("missing --\(name); see `passmint \(spec.name) --help`")
+    func required(_ option: Option<String>, of spec: CommandSpec) throws(CLIError) -> String {
+        guard let v = self[option] else {
+            throw .usage("missing --\(option.spec.long); see `passmint \(spec.name) --help`")
         }
         return v
     }
 
     /// The `key=value` pairs of a repeatable option such as `--set`, later ones winning.
-    func keyValues(_ name: String, of spec: CommandSpec) throws(CLIError) -> [String: String] {
+    func keyValues(_ option: RepeatedOption) throws(CLIError) -> [String: String] {
         var pairs: [String: String] = [:]
-        for pair in all(name) {
+        for pair in self[option] {
             guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
-                throw .usage("--\(name) needs key=value, got '\(pair)'")
+                throw .usage("--\(option.spec.long) needs key=value, got '\(pair)'")
             }
             pairs[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
         }
         return pairs
-    }
-
-    /// An integer option, or a usage error naming it; 0 is accepted only with `allowZero` (it means "none").
-    func integer(_ name: String, of spec: CommandSpec, allowZero: Bool = false) throws(CLIError) -> Int? {
-        guard let v = value(name) else { return nil }
-        guard let i = Int(v), i > 0 || (allowZero && i == 0) else {
-            throw .usage(
-                "--\(name) needs a \(allowZero ? "whole number, 0 or more" : "positive whole number"), not '\(v)'")
-        }
-        return i
     }
 }
 

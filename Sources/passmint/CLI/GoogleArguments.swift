@@ -6,19 +6,24 @@ import PassTemplates
 /// `--google` and its options, shared by generate and batch: the service account, the issuer, where images are
 /// published, the origins of the save button, and whether the template's classes are already at Google.
 struct GoogleArguments {
-    static let options: [OptionSpec] = [
-        .flag("google", "also make a Save to Google Wallet link for each pass"),
-        .value("google-key", "FILE", "service-account JSON key (default: $GOOGLE_APPLICATION_CREDENTIALS)"),
-        .value("google-issuer", "ID", "Google Wallet issuer ID (default: $PASSMINT_GOOGLE_ISSUER_ID)"),
-        .value(
-            "google-image-base", "URL",
-            "public base URL `serve` publishes images under (default: --link-base, else --web-service-url)"),
-        .value("google-origin", "URL", "web origin allowed to show the save button (repeatable)", repeatable: true),
-        .value("google-json", "FILE", "also write the pass's Google class and object to FILE (generate)"),
-        .flag(
-            "google-class-published",
-            "the template's Google classes are already at Google: links carry the object only"),
-    ]
+    static let google = Flag("google", "also make a Save to Google Wallet link for each pass")
+    static let key = Option<String>(
+        "google-key", "FILE", "service-account JSON key (default: $GOOGLE_APPLICATION_CREDENTIALS)")
+    static let issuer = Option<String>(
+        "google-issuer", "ID", "Google Wallet issuer ID (default: $PASSMINT_GOOGLE_ISSUER_ID)")
+    static let imageBaseOption = Option<String>(
+        "google-image-base", "URL",
+        "public base URL `serve` publishes images under (default: --link-base, else --web-service-url)")
+    static let origin = RepeatedOption(
+        "google-origin", "URL", "web origin allowed to show the save button (repeatable)")
+    static let json = Option<String>(
+        "google-json", "FILE", "also write the pass's Google class and object to FILE (generate)")
+    static let classPublished = Flag(
+        "google-class-published", "the template's Google classes are already at Google: links carry the object only")
+    /// `lint --google`.
+    static let lintFlag = Flag("google", "also list what Google Wallet could not show (google.* rows)")
+
+    static let options: [any OptionDeclaration] = [google, key, issuer, imageBaseOption, origin, json, classPublished]
 
     let keyPath: String?
     let issuerID: String?
@@ -30,20 +35,18 @@ struct GoogleArguments {
 
     /// nil when `--google` is not given; a Google option without it is a usage error.
     init?(_ args: ParsedArguments, linkBase: String?, webServiceURL: String?) throws(CLIError) {
-        guard args.flag("google") else {
-            for option in Self.options.map(\.long) where option != "google" {
-                if args.value(option) != nil || (option == "google-class-published" && args.flag(option)) {
-                    throw .usage("--\(option) needs --google")
-                }
+        guard args[Self.google] else {
+            if let option = Self.options.first(where: { $0.spec.long != Self.google.spec.long && args.given($0) }) {
+                throw .usage("--\(option.spec.long) needs --google")
             }
             return nil
         }
-        keyPath = args.value("google-key")
-        issuerID = args.value("google-issuer")
-        imageBase = args.value("google-image-base") ?? linkBase ?? webServiceURL
-        origins = args.all("google-origin")
-        classesPublished = args.flag("google-class-published")
-        jsonPath = args.value("google-json")
+        keyPath = args[Self.key]
+        issuerID = args[Self.issuer]
+        imageBase = args[Self.imageBaseOption] ?? linkBase ?? webServiceURL
+        origins = args[Self.origin]
+        classesPublished = args[Self.classPublished]
+        jsonPath = args[Self.json]
         if let imageBase, !imageBase.hasPrefix("https://"), !imageBase.hasPrefix("http://") {
             throw .usage(
                 "--google-image-base needs an absolute URL such as https://passes.example.com; got '\(imageBase)'")
@@ -77,13 +80,5 @@ extension GoogleError {
         }
         if let option { text = "\(option): " + text }
         return isInvalidInput ? .invalid(text) : .environment(text)
-    }
-}
-
-extension PassMintError {
-    /// A companion's Google error gets the Google wording; anything else as usual.
-    var cliWithGoogle: CLIError {
-        if case .companion(let failure) = self, let google = failure as? GoogleError { return google.cli() }
-        return cli
     }
 }

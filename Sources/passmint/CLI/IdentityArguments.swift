@@ -4,15 +4,17 @@ import PassSigning
 
 /// The signing-identity options shared by every command that signs.
 enum IdentityArguments {
-    static let options: [OptionSpec] = [
-        .value("cert", "FILE", "Pass Type ID certificate (PEM or DER)"),
-        .value("key", "FILE", "its private key (PEM; encrypted keys take --password-env)"),
-        .value("wwdr", "FILE", "Apple WWDR intermediate certificate (G4 for certificates issued since 2022)"),
-        .value("p12", "FILE", "certificate and key as PKCS#12 (.p12 from Keychain Access works)"),
-        .value("password-env", "VAR", "environment variable holding the .p12 password or key passphrase"),
-        .value(
-            "cert-dir", "DIR", "folder used when no file is given (default: $PASSMINT_CERT_DIR, else Certificates/dev)"),
-    ]
+    static let certificate = Option<String>("cert", "FILE", "Pass Type ID certificate (PEM or DER)")
+    static let key = Option<String>("key", "FILE", "its private key (PEM; encrypted keys take --password-env)")
+    static let wwdr = Option<String>(
+        "wwdr", "FILE", "Apple WWDR intermediate certificate (G4 for certificates issued since 2022)")
+    static let pkcs12 = Option<String>(
+        "p12", "FILE", "certificate and key as PKCS#12 (.p12 from Keychain Access works)")
+    static let passwordVariable = Option<String>(
+        "password-env", "VAR", "environment variable holding the .p12 password or key passphrase")
+    static let directory = Option<String>(
+        "cert-dir", "DIR", "folder used when no file is given (default: $PASSMINT_CERT_DIR, else Certificates/dev)")
+    static let options: [any OptionDeclaration] = [certificate, key, wwdr, pkcs12, passwordVariable, directory]
 
     /// Names the certificate folder for every command, so commands sign from any working folder.
     static let directoryVariable = "PASSMINT_CERT_DIR"
@@ -21,9 +23,9 @@ enum IdentityArguments {
         _ args: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> IdentityOptions {
         IdentityOptions(
-            certificatePath: args.value("cert"), keyPath: args.value("key"), wwdrPath: args.value("wwdr"),
-            pkcs12Path: args.value("p12"), passwordEnvironmentVariable: args.value("password-env"),
-            defaultDirectory: args.value("cert-dir") ?? defaultDirectory(environment))
+            certificatePath: args[certificate], keyPath: args[key], wwdrPath: args[wwdr], pkcs12Path: args[pkcs12],
+            passwordEnvironmentVariable: args[passwordVariable],
+            defaultDirectory: args[directory] ?? defaultDirectory(environment))
     }
 
     /// `$PASSMINT_CERT_DIR` when set, else `Certificates/dev`.
@@ -57,26 +59,12 @@ extension PassMintError.Input {
     }
 }
 
-extension PassMintError {
-    /// The message as the terminal shows it: the library's words, led by the option that sets the input at fault.
-    var cliText: String {
-        guard let about else { return description }
-        return "\(about.option): \(description)"
-    }
-
-    /// The CLI form: invalid input exits 1, environment problems exit 3.
-    var cli: CLIError {
-        isInvalidInput ? .invalid(cliText) : .environment(cliText)
-    }
-}
-
 /// `--trust-root FILE` (repeatable), shared by verify, generate, batch and serve.
 enum TrustArguments {
-    static let option = OptionSpec.value(
-        "trust-root", "FILE", "a test or enterprise root CA accepted in place of Apple's for the chain checks",
-        repeatable: true)
+    static let option = RepeatedOption(
+        "trust-root", "FILE", "a test or enterprise root CA accepted in place of Apple's for the chain checks")
 
     static func load(_ args: ParsedArguments) throws(CLIError) -> TrustRoots {
-        do { return try TrustRoots.load(args.all("trust-root")) } catch { throw error.cli }
+        do { return try TrustRoots.load(args[option]) } catch { throw CLIError(error) }
     }
 }

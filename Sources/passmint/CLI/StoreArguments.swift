@@ -12,28 +12,30 @@ enum StoreArguments {
     /// The `--db` help of commands that fall back to a store file.
     static let defaultFileHelp = "SQLite store (default: $\(fileVariable), else passmint.db)"
 
-    static func options(dbHelp: String) -> [OptionSpec] {
-        [
-            .value("db", "FILE", dbHelp),
-            .value(
-                "postgres", "URL",
-                "shared PostgreSQL store, postgresql://USER@HOST:PORT/DB (or \(environmentVariable))"),
-            .value(
-                "pool-size", "N",
-                "PostgreSQL connections for queries (default \(StoreLocation.defaultPoolSize); serve opens two more)"),
-        ]
+    /// `--db FILE`; its help differs by command, its name never does.
+    static func database(help: String) -> Option<String> { Option("db", "FILE", help) }
+    static let postgres = Option<String>(
+        "postgres", "URL", "shared PostgreSQL store, postgresql://USER@HOST:PORT/DB (or \(environmentVariable))")
+    static let poolSize = Option<Int>.integer(
+        "pool-size", "N",
+        "PostgreSQL connections for queries (default \(StoreLocation.defaultPoolSize); serve opens two more)")
+    /// `--db` as every command reads it (the help is its declaration's).
+    static let database = database(help: defaultFileHelp)
+
+    static func options(dbHelp: String) -> [any OptionDeclaration] {
+        [database(help: dbHelp), postgres, poolSize]
     }
 
     /// The store asked for: `--postgres`, `--db`, then `PASSMINT_DATABASE_URL`, then `PASSMINT_DB`; nil when none
     /// names one.
     static func location(
-        _ args: ParsedArguments, of spec: CommandSpec,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        _ args: ParsedArguments, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(CLIError) -> StoreLocation? {
-        let poolSize = try args.integer("pool-size", of: spec) ?? StoreLocation.defaultPoolSize
+        let poolSize = try (args.declares(Self.poolSize) ? args[Self.poolSize] : nil) ?? StoreLocation.defaultPoolSize
         guard poolSize >= 1 else { throw .usage("--pool-size needs at least 1 connection") }
-        if let text = args.value("postgres") {
-            if args.value("db") != nil { throw .usage("give --db FILE or --postgres URL, not both") }
+        let file = args.declares(database) ? args[database] : nil
+        if let text = args[postgres] {
+            if file != nil { throw .usage("give --db FILE or --postgres URL, not both") }
             let url = try parse(text, from: "--postgres")
             guard !url.hasPassword else {
                 throw .usage(
@@ -42,7 +44,7 @@ enum StoreArguments {
             }
             return .postgres(url, poolSize: poolSize)
         }
-        if let path = args.value("db") { return .sqlite(path: path) }
+        if let path = file { return .sqlite(path: path) }
         if let text = environment[environmentVariable], !text.isEmpty {
             return .postgres(try parse(text, from: environmentVariable), poolSize: poolSize)
         }
@@ -51,6 +53,6 @@ enum StoreArguments {
     }
 
     private static func parse(_ text: String, from source: String) throws(CLIError) -> PostgresURL {
-        do { return try PostgresURL(text) } catch { throw .usage("\(source): \(error)") }
+        do { return try PostgresURL(text) } catch { throw .usage("\(source): \(error.description)") }
     }
 }

@@ -8,6 +8,27 @@ import PassOperations
 
 /// `passmint batch`: one signed pass per CSV record, in parallel, with a per-record report.
 struct BatchCommand: Command {
+    static let template = Option<String>(
+        "template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip")
+    static let csv = Option<String>(
+        "csv", "FILE", "records, RFC 4180 CSV (header on line 1; separator and UTF-16 detected)")
+    static let out = Option<String>("out", "DIR", "output folder for <serial>.pkpass files")
+    static let jobs = Option<Int>.integer("jobs", "N", "parallel signers (default: number of cores)")
+    static let report = Option<String>("report", "FILE", "write a JSON Lines report, one object per record")
+    static let images = Option<String>(
+        "images", "DIR", "folder that image paths start at and must stay inside (default: the CSV's)")
+    static let bundle = Flag("bundle", "also write .pkpasses bundles of at most 10 passes")
+    static let resume = Flag(
+        "resume", "skip records whose pass already exists, is valid and is what this run would make")
+    static let startOver = Flag(
+        "start-over",
+        "with --db: issue stored serials as new passes with a new token (phones holding them get 401)")
+    static let webServiceURL = Option<String>(
+        "web-service-url", "URL", "update service base URL written into each pass (needs --db)")
+    static let shard = Option<String>(
+        "shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV")
+    static let compatible = Flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier")
+
     static let spec = CommandSpec(
         name: "batch",
         abstract: "issue one signed pass per CSV record, in parallel, with a per-record report",
@@ -45,21 +66,19 @@ struct BatchCommand: Command {
             Exit 0 when every record was issued, 1 when any failed.
             """,
         options: [
-            .value("template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip"),
-            .value("csv", "FILE", "records, RFC 4180 CSV (header on line 1; separator and UTF-16 detected)"),
-            .value("out", "DIR", "output folder for <serial>.pkpass files"),
-            .value("jobs", "N", "parallel signers (default: number of cores)"),
-            .value("report", "FILE", "write a JSON Lines report, one object per record"),
-            .value("images", "DIR", "folder that image paths start at and must stay inside (default: the CSV's)"),
-            .flag("bundle", "also write .pkpasses bundles of at most 10 passes"),
-            .flag("resume", "skip records whose pass already exists, is valid and is what this run would make"),
-            .flag(
-                "start-over",
-                "with --db: issue stored serials as new passes with a new token (phones holding them get 401)"),
-            .value("web-service-url", "URL", "update service base URL written into each pass (needs --db)"),
+            template,
+            csv,
+            out,
+            jobs,
+            report,
+            images,
+            bundle,
+            resume,
+            startOver,
+            webServiceURL,
             LinkArguments.option,
-            .value("shard", "i/N", "only records i, i+N, i+2N… (1-based) so N machines split one CSV"),
-            .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
+            shard,
+            compatible,
             TemplateNameArgument.option,
         ] + CSVArguments.options + [TrustArguments.option] + GoogleArguments.options
             + StoreArguments.options(
@@ -81,7 +100,7 @@ struct BatchCommand: Command {
 
     init(_ args: ParsedArguments) throws(CLIError) {
         var shard: (Int, Int)?
-        if let text = args.value("shard") {
+        if let text = args[Self.shard] {
             let parts = text.split(separator: "/").compactMap { Int($0) }
             guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
                 throw .usage("--shard needs i/N with 1 ≤ i ≤ N, e.g. --shard 2/4; got '\(text)'")
@@ -91,21 +110,21 @@ struct BatchCommand: Command {
         let format = try CSVArguments.format(args)
         // PASSMINT_DATABASE_URL names the service's store: only passes bound to the service go there.
         store = try StoreArguments.location(
-            args, of: Self.spec,
-            environment: args.value("web-service-url") == nil ? [:] : ProcessInfo.processInfo.environment)
-        if args.value("web-service-url") != nil, store == nil {
+            args,
+            environment: args[Self.webServiceURL] == nil ? [:] : ProcessInfo.processInfo.environment)
+        if args[Self.webServiceURL] != nil, store == nil {
             throw .usage("--web-service-url needs --db FILE or --postgres URL so `passmint serve` can find the passes")
         }
         templateName = try TemplateNameArgument.value(args, store: store)
         options = BatchOptions(
-            templateDirectory: try args.required("template", of: Self.spec),
-            csvPath: try args.required("csv", of: Self.spec),
-            outputDirectory: try args.required("out", of: Self.spec),
-            jobs: try args.integer("jobs", of: Self.spec) ?? ProcessInfo.processInfo.activeProcessorCount,
-            reportPath: args.value("report"), bundle: args.flag("bundle"), resume: args.flag("resume"),
-            webServiceURL: args.value("web-service-url"), shard: shard, identity: IdentityArguments.make(args),
-            csvFormat: format, compatiblePass: args.flag("compatible"), imagesDirectory: args.value("images"))
-        options.startOver = args.flag("start-over")
+            templateDirectory: try args.required(Self.template, of: Self.spec),
+            csvPath: try args.required(Self.csv, of: Self.spec),
+            outputDirectory: try args.required(Self.out, of: Self.spec),
+            jobs: try args[Self.jobs] ?? ProcessInfo.processInfo.activeProcessorCount,
+            reportPath: args[Self.report], bundle: args[Self.bundle], resume: args[Self.resume],
+            webServiceURL: args[Self.webServiceURL], shard: shard, identity: IdentityArguments.make(args),
+            csvFormat: format, compatiblePass: args[Self.compatible], imagesDirectory: args[Self.images])
+        options.startOver = args[Self.startOver]
         if options.startOver, store == nil {
             throw .usage("--start-over replaces stored passes; give --db FILE or --postgres URL")
         }
@@ -177,11 +196,13 @@ struct BatchCommand: Command {
                         + "rerun the same command with --resume to issue the rest")
             }
             return summary.exitStatus
-        } catch {
+        } catch let error as PassMintError {
             if case .batchStopped = error {
                 throw .environment(error.cliText + " — rerun the same command with --resume")
             }
-            throw error.cli
+            throw CLIError(error)
+        } catch {
+            throw CLIError(error)
         }
     }
 }

@@ -2,6 +2,12 @@ import PassSigning
 
 /// `passmint certs dev`: a local root, a WWDR-like intermediate and a Pass Type ID leaf for development.
 struct CertsDevCommand: Command {
+    static let dir = Option<String>("dir", "DIR", "output folder (default: $PASSMINT_CERT_DIR, else Certificates/dev)")
+    static let passTypeID = Option<String>("pass-type-id", "ID", "pass type identifier (default pass.dev.passmint)")
+    static let teamID = Option<String>("team-id", "ID", "team identifier (default PASSMINT01)")
+    static let days = Option<Int>.integer("days", "N", "validity of the Pass Type ID certificate in days (default 365)")
+    static let nfc = Flag("nfc", "an NFC-enabled (enhanced) Pass Type ID certificate")
+
     static let spec = CommandSpec(
         name: "certs dev",
         abstract: "make a development signing chain (root CA, WWDR-like intermediate, Pass Type ID certificate)",
@@ -14,11 +20,11 @@ struct CertsDevCommand: Command {
             personalization.json (rewards sign-up) need.
             """,
         options: [
-            .value("dir", "DIR", "output folder (default: $PASSMINT_CERT_DIR, else Certificates/dev)"),
-            .value("pass-type-id", "ID", "pass type identifier (default pass.dev.passmint)"),
-            .value("team-id", "ID", "team identifier (default PASSMINT01)"),
-            .value("days", "N", "validity of the Pass Type ID certificate in days (default 365)"),
-            .flag("nfc", "an NFC-enabled (enhanced) Pass Type ID certificate"),
+            dir,
+            passTypeID,
+            teamID,
+            days,
+            nfc,
         ],
         examples: [
             "passmint certs dev",
@@ -33,11 +39,11 @@ struct CertsDevCommand: Command {
     let nfc: Bool
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        dir = args.value("dir") ?? IdentityArguments.defaultDirectory()
-        passTypeID = args.value("pass-type-id") ?? "pass.dev.passmint"
-        teamID = args.value("team-id") ?? "PASSMINT01"
-        days = try args.integer("days", of: Self.spec) ?? 365
-        nfc = args.flag("nfc")
+        dir = args[Self.dir] ?? IdentityArguments.defaultDirectory()
+        passTypeID = args[Self.passTypeID] ?? "pass.dev.passmint"
+        teamID = args[Self.teamID] ?? "PASSMINT01"
+        days = try args[Self.days] ?? 365
+        nfc = args[Self.nfc]
         guard passTypeID.hasPrefix("pass.") else {
             throw .usage("--pass-type-id must start with 'pass.' (reverse DNS), e.g. pass.com.example.loyalty")
         }

@@ -4,6 +4,12 @@ import PassModel
 
 /// `passmint certs inspect`: what a certificate / .p12 file is and whether a key matches it.
 struct CertsInspectCommand: Command {
+    static let key = Option<String>("key", "FILE", "private key (PEM) to test against the certificate")
+    static let passwordEnv = Option<String>(
+        "password-env", "VAR", "environment variable holding the .p12 password or key passphrase")
+    static let wwdr = Option<String>("wwdr", "FILE", "WWDR intermediate for a .p12 that does not contain it")
+    static let json = Flag("json", "print one JSON object")
+
     static let spec = CommandSpec(
         name: "certs inspect",
         abstract: "show what a certificate or .p12 is: pass type ID, team, issuer generation, expiry, key match",
@@ -17,10 +23,10 @@ struct CertsInspectCommand: Command {
             Exit status: 0, or 1 when --key does not match or FILE is not a certificate.
             """,
         options: [
-            .value("key", "FILE", "private key (PEM) to test against the certificate"),
-            .value("password-env", "VAR", "environment variable holding the .p12 password or key passphrase"),
-            .value("wwdr", "FILE", "WWDR intermediate for a .p12 that does not contain it"),
-            .flag("json", "print one JSON object"),
+            key,
+            passwordEnv,
+            wwdr,
+            json,
         ],
         positionals: 1...1,
         examples: [
@@ -37,10 +43,10 @@ struct CertsInspectCommand: Command {
 
     init(_ args: ParsedArguments) throws(CLIError) {
         file = args.positionals[0]
-        keyPath = args.value("key")
-        passwordVariable = args.value("password-env")
-        wwdrPath = args.value("wwdr")
-        json = args.flag("json")
+        keyPath = args[Self.key]
+        passwordVariable = args[Self.passwordEnv]
+        wwdrPath = args[Self.wwdr]
+        json = args[Self.json]
     }
 
     func run() throws(CLIError) -> Int32 {
@@ -56,7 +62,7 @@ struct CertsInspectCommand: Command {
             inspection = try CertificateInspection.inspect(
                 path: file, keyPath: keyPath, password: password, wwdrPath: wwdrPath)
         } catch {
-            throw error.cli
+            throw CLIError(error)
         }
         if json {
             print(JSONWriter.string(inspection.jsonValue, pretty: false))

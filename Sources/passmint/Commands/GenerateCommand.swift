@@ -9,6 +9,20 @@ import PassOperations
 
 /// `passmint generate`: one signed pass from a template.
 struct GenerateCommand: Command {
+    static let template = Option<String>(
+        "template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip")
+    static let set = RepeatedOption("set", "KEY=VALUE", "value of a template field, pass field key or reserved key")
+    static let data = Option<String>("data", "FILE", "JSON object of field values")
+    static let images = Option<String>("images", "DIR", "folder that image paths start at and must stay inside")
+    static let serial = Option<String>(
+        "serial", "S", "serial number (default: the record's serialNumber or a new UUID)")
+    static let out = Option<String>("out", "FILE", "where to write the .pkpass")
+    static let compatible = Flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier")
+    static let webServiceURL = Option<String>(
+        "web-service-url", "URL", "update service base URL written into the pass (needs --db)")
+    static let startOver = Flag(
+        "start-over", "with --db: replace a stored serial by a new pass with a new token (phones get 401)")
+
     static let spec = CommandSpec(
         name: "generate",
         abstract: "make one signed .pkpass from a template",
@@ -38,17 +52,17 @@ struct GenerateCommand: Command {
             --google-image-base (default: --link-base, else --web-service-url), where `serve` publishes them.
             """,
         options: [
-            .value("template", "DIR", "template folder, .pkpasstemplate folder, or zipped .pkpasstemplate / .zip"),
-            .value("set", "KEY=VALUE", "value of a template field, pass field key or reserved key", repeatable: true),
-            .value("data", "FILE", "JSON object of field values"),
-            .value("images", "DIR", "folder that image paths start at and must stay inside"),
-            .value("serial", "S", "serial number (default: the record's serialNumber or a new UUID)"),
-            .value("out", "FILE", "where to write the .pkpass"),
-            .flag("compatible", "derive a generic fallback from posterGeneric for iOS 26 and earlier"),
-            .value("web-service-url", "URL", "update service base URL written into the pass (needs --db)"),
+            template,
+            set,
+            data,
+            images,
+            serial,
+            out,
+            compatible,
+            webServiceURL,
             LinkArguments.option,
             TemplateNameArgument.option,
-            .flag("start-over", "with --db: replace a stored serial by a new pass with a new token (phones get 401)"),
+            startOver,
             TrustArguments.option,
         ]
             + GoogleArguments.options
@@ -83,17 +97,17 @@ struct GenerateCommand: Command {
     let imageFolders: [String: String]
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        templateDir = try args.required("template", of: Self.spec)
-        out = try args.required("out", of: Self.spec)
-        serial = args.value("serial")
+        templateDir = try args.required(Self.template, of: Self.spec)
+        out = try args.required(Self.out, of: Self.spec)
+        serial = args[Self.serial]
         identity = IdentityArguments.make(args)
         // PASSMINT_DATABASE_URL names the service's store: only a pass bound to the service goes there.
         store = try StoreArguments.location(
-            args, of: Self.spec,
-            environment: args.value("web-service-url") == nil ? [:] : ProcessInfo.processInfo.environment)
-        webServiceURL = args.value("web-service-url")
+            args,
+            environment: args[Self.webServiceURL] == nil ? [:] : ProcessInfo.processInfo.environment)
+        webServiceURL = args[Self.webServiceURL]
         trust = try TrustArguments.load(args)
-        compatible = args.flag("compatible")
+        compatible = args[Self.compatible]
         if webServiceURL != nil, store == nil {
             throw .usage("--web-service-url needs --db FILE or --postgres URL so `passmint serve` can find the pass")
         }
@@ -101,9 +115,9 @@ struct GenerateCommand: Command {
         if linkBase != nil, store == nil {
             throw .usage("--link-base needs --db FILE or --postgres URL: a link opens a stored pass")
         }
-        imageFolder = args.value("images")
+        imageFolder = args[Self.images]
         templateName = try TemplateNameArgument.value(args, store: store)
-        startOver = args.flag("start-over")
+        startOver = args[Self.startOver]
         google = try GoogleArguments(args, linkBase: linkBase, webServiceURL: webServiceURL)
         if startOver, store == nil {
             throw .usage("--start-over replaces a stored pass; give --db FILE or --postgres URL")
@@ -111,13 +125,13 @@ struct GenerateCommand: Command {
         var record: [String: String] = [:]
         var fromData: [String] = []
         var dataFolder = "."
-        if let data = args.value("data") {
-            do { record = try RecordFile.load(path: data) } catch { throw error.cli }
+        if let data = args[Self.data] {
+            do { record = try RecordFile.load(path: data) } catch { throw CLIError(error) }
             fromData = Array(record.keys)
             let folder = (data as NSString).deletingLastPathComponent
             dataFolder = folder.isEmpty ? "." : folder
         }
-        let set = try args.keyValues("set", of: Self.spec)
+        let set = try args.keyValues(Self.set)
         record.merge(set) { _, new in new }
         self.record = record
         var folders: [String: String] = [:]
@@ -133,14 +147,14 @@ struct GenerateCommand: Command {
             return nil
         }
         do { return try sink.storedPasses(serials: [serial])[serial] } catch {
-            throw .environment("reading stored pass \(serial) failed: \(error)", about: .store)
+            throw .sink(.readingStoredPass(serial: serial), underlying: error)
         }
     }
 
     func run() throws(CLIError) -> Int32 {
         do {
             // The template's version is stored before the pass, which then names it instead of the folder.
-            let issuance = try store.map { store throws(PassMintError) in
+            let issuance = try store.map { store throws(OperationError) in
                 try TemplateIssuance.prepare(store: store, templatePath: templateDir, name: templateName)
             }
             for warning in issuance?.warnings ?? [] { Console.error("warning: \(warning)") }
@@ -150,9 +164,9 @@ struct GenerateCommand: Command {
             if let previous, let ours = issuer.identity.certificate.passTypeIdentifier,
                 previous.passTypeIdentifier != ours
             {
-                throw PassMintError.invalidInput(
-                    "serial \(serial ?? record["serialNumber"] ?? "") is stored as a pass of type \(previous.passTypeIdentifier), and this "
-                        + "certificate signs \(ours); give another --serial", about: .serial)
+                throw CLIError.invalid(
+                    "--serial: serial \(serial ?? record["serialNumber"] ?? "") is stored as a pass of type "
+                        + "\(previous.passTypeIdentifier), and this certificate signs \(ours); give another --serial")
             }
             let token = webServiceURL.map { _ in previous?.authenticationToken ?? AuthenticationToken.generate() }
             let pass = try issuer.issue(
@@ -215,12 +229,8 @@ struct GenerateCommand: Command {
                 )
             }
             return 0
-        } catch let error as CLIError {
-            throw error
-        } catch let error as PassMintError {
-            throw error.cli
         } catch {
-            throw .environment("\(error)")
+            throw CLIError(error)
         }
     }
 

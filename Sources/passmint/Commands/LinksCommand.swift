@@ -5,6 +5,11 @@ import PassOperations
 
 /// `passmint links`: show, revoke, reissue or expire a stored pass's distribution link.
 struct LinksCommand: Command {
+    static let expires = Option<String>(
+        "expires", "DATE", "reissue/expire: the link stops at this time (2027-01-31 or ISO 8601, UTC)")
+    static let expiresIn = Option<String>(
+        "in", "DURATION", "reissue/expire: the link stops after this long (30d, 12h, 90m, 600s)")
+
     static let spec = CommandSpec(
         name: "links",
         abstract: "show, revoke, reissue or expire a pass's distribution link",
@@ -19,8 +24,8 @@ struct LinksCommand: Command {
             neither is given). Unknown, revoked and expired links answer 404; a voided pass's link answers 410.
             """,
         options: [
-            .value("expires", "DATE", "reissue/expire: the link stops at this time (2027-01-31 or ISO 8601, UTC)"),
-            .value("in", "DURATION", "reissue/expire: the link stops after this long (30d, 12h, 90m, 600s)"),
+            expires,
+            expiresIn,
             LinkArguments.option,
         ] + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp),
         positionals: 2...2,
@@ -44,13 +49,13 @@ struct LinksCommand: Command {
         }
         self.action = action
         serial = args.positionals[1]
-        store = try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db")
-        let at = args.value("expires"), after = args.value("in")
+        store = try StoreArguments.location(args) ?? .sqlite(path: "passmint.db")
+        let at = args[Self.expires], after = args[Self.expiresIn]
         if at != nil || after != nil, action != .reissue, action != .expire {
             throw .usage("--expires and --in go with reissue or expire, not \(action.rawValue)")
         }
         if at != nil, after != nil { throw .usage("give --expires DATE or --in DURATION, not both") }
-        if args.value("link-base") != nil, action != .reissue { throw .usage("--link-base goes with reissue only") }
+        if args[LinkArguments.option] != nil, action != .reissue { throw .usage("--link-base goes with reissue only") }
         linkBase = try LinkArguments.base(args)
         do throws(PassMintError) {
             if let at {
@@ -62,7 +67,7 @@ struct LinksCommand: Command {
                 expiresAt = action == .expire ? Date() : nil
             }
         } catch {
-            throw error.cli
+            throw CLIError(error)
         }
     }
 
@@ -84,7 +89,7 @@ struct LinksCommand: Command {
             }
             return 0
         } catch {
-            throw error.cli
+            throw CLIError(error)
         }
     }
 

@@ -5,6 +5,9 @@ import PassTemplates
 
 /// `passmint lint`: a design review printed as one Before / After / What this changes table.
 struct LintCommand: Command {
+    static let json = Flag("json", "print JSON rows with stable codes instead of the table")
+    static let set = RepeatedOption("set", "KEY=VALUE", "a template value, as generate takes it")
+
     static let spec = CommandSpec(
         name: "lint",
         abstract: "review a pass's design as a Before / After / What this changes table",
@@ -27,9 +30,9 @@ struct LintCommand: Command {
             Exit status: 0 no rows, 1 rows printed (or the input cannot be read), 2 usage.
             """,
         options: [
-            .flag("json", "print JSON rows with stable codes instead of the table"),
-            .value("set", "KEY=VALUE", "a template value, as generate takes it", repeatable: true),
-            .flag("google", "also list what Google Wallet could not show (google.* rows)"),
+            json,
+            set,
+            GoogleArguments.lintFlag,
         ],
         positionals: 1...Int.max,
         examples: ["passmint lint Templates/loyalty", "passmint lint --json pass.pkpass"]
@@ -42,9 +45,9 @@ struct LintCommand: Command {
 
     init(_ args: ParsedArguments) throws(CLIError) {
         inputs = args.positionals
-        json = args.flag("json")
-        record = try args.keyValues("set", of: Self.spec)
-        google = args.flag("google")
+        json = args[Self.json]
+        record = try args.keyValues(Self.set)
+        google = args[GoogleArguments.lintFlag]
     }
 
     func run() throws(CLIError) -> Int32 {
@@ -60,7 +63,7 @@ struct LintCommand: Command {
                 }
                 results += linted
             } catch {
-                throw error.cli
+                throw CLIError(error)
             }
         }
         for result in results {
@@ -84,7 +87,7 @@ struct LintCommand: Command {
             PassFile(path: $0, bytes: source.files[$0]!, isSharedAsset: true)
         }
         return GoogleLint.rows(template: template, passJSON: source.passJSON, files: passFiles, record: record).map {
-            LintRow($0.code, path: $0.path, before: $0.before, after: $0.after, change: $0.change)
+            LintRow(ProblemCode($0.code), path: $0.path, before: $0.before, after: $0.after, change: $0.change)
         }
     }
 }

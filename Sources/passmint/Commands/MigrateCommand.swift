@@ -3,6 +3,8 @@ import PassStore
 
 /// `passmint migrate`: move a program from the embedded SQLite store to PostgreSQL.
 struct MigrateCommand: Command {
+    static let fromSqlite = Option<String>("from-sqlite", "FILE", "the SQLite store to copy (not changed)")
+
     static let spec = CommandSpec(
         name: "migrate",
         abstract: "copy a SQLite store into an empty PostgreSQL database (passes, tokens, registrations, history)",
@@ -16,9 +18,7 @@ struct MigrateCommand: Command {
             stay behind), then start the instances with --postgres. The database must hold no passes yet.
             The URL may also come from PASSMINT_DATABASE_URL, the only place besides PGPASSFILE for a password.
             """,
-        options: [
-            .value("from-sqlite", "FILE", "the SQLite store to copy (not changed)")
-        ] + StoreArguments.options(dbHelp: "(not used by migrate)").filter { $0.long == "postgres" },
+        options: [fromSqlite, StoreArguments.postgres],
         examples: [
             "passmint migrate --from-sqlite passmint.db --postgres postgresql://passmint@db.internal/passmint"
         ]
@@ -30,8 +30,8 @@ struct MigrateCommand: Command {
     let postgres: (url: PostgresURL, poolSize: Int)
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        sourcePath = try args.required("from-sqlite", of: Self.spec)
-        guard let location = try StoreArguments.location(args, of: Self.spec),
+        sourcePath = try args.required(Self.fromSqlite, of: Self.spec)
+        guard let location = try StoreArguments.location(args),
             case .postgres(let url, let poolSize) = location
         else {
             throw .usage("migrate needs --postgres URL (or PASSMINT_DATABASE_URL) for the target database")
@@ -50,14 +50,14 @@ struct MigrateCommand: Command {
             source = try StoreAccess.sqlite(path: sourcePath)
             destination = try StoreAccess.postgres(url: postgres.url, poolSize: postgres.poolSize)
         } catch {
-            throw error.cli
+            throw CLIError(error)
         }
         do {
             let counts = try StoreTransfer.copy(from: source, to: destination)
             print("migrated \(sourcePath) to \(target): \(counts)")
             return 0
         } catch {
-            throw .environment("copying \(sourcePath) to \(target): \(error)")
+            throw .environment("copying \(sourcePath) to \(target): \(error)")  // the CLI's words for the store's error
         }
     }
 }

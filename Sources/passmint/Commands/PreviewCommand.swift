@@ -3,6 +3,14 @@ import PassPreview
 
 /// `passmint preview`: see a pass (or a folder of passes) before any phone does.
 struct PreviewCommand: Command {
+    static let out = Option<String>(
+        "out", "FILE", "where to write: .html, or .png (needs Chromium); a gallery is always .html")
+    static let set = RepeatedOption("set", "KEY=VALUE", "a template value, as generate takes it")
+    static let tier = Option<String>("tier", "T", "render the template's tier T (its tier field set to T)")
+    static let locale = Option<String>(
+        "locale", "xx", "localize with xx.lproj/pass.strings and format dates and numbers for xx")
+    static let back = Flag("back", "draw the back of the pass beside the front")
+
     static let spec = CommandSpec(
         name: "preview",
         abstract: "draw a pass, template or folder of passes as Wallet shows them (HTML, or PNG)",
@@ -19,11 +27,11 @@ struct PreviewCommand: Command {
             Exit status: 0 written, 1 the input cannot be drawn, 2 usage, 3 Chromium missing or output unwritable.
             """,
         options: [
-            .value("out", "FILE", "where to write: .html, or .png (needs Chromium); a gallery is always .html"),
-            .value("set", "KEY=VALUE", "a template value, as generate takes it", repeatable: true),
-            .value("tier", "T", "render the template's tier T (its tier field set to T)"),
-            .value("locale", "xx", "localize with xx.lproj/pass.strings and format dates and numbers for xx"),
-            .flag("back", "draw the back of the pass beside the front"),
+            out,
+            set,
+            tier,
+            locale,
+            back,
         ],
         positionals: 1...1,
         examples: [
@@ -42,10 +50,10 @@ struct PreviewCommand: Command {
 
     init(_ args: ParsedArguments) throws(CLIError) {
         input = args.positionals[0]
-        out = try args.required("out", of: Self.spec)
-        record = try args.keyValues("set", of: Self.spec)
-        tier = args.value("tier")
-        options = PreviewOptions(locale: args.value("locale"), showBack: args.flag("back"))
+        out = try args.required(Self.out, of: Self.spec)
+        record = try args.keyValues(Self.set)
+        tier = args[Self.tier]
+        options = PreviewOptions(locale: args[Self.locale], showBack: args[Self.back])
         let ext = (out as NSString).pathExtension.lowercased()
         guard ext == "html" || ext == "png" else {
             throw .usage("--out must end in .html or .png, not '\(out)'")
@@ -62,7 +70,7 @@ struct PreviewCommand: Command {
                     throw CLIError.usage("a folder of passes gives a gallery page: use --out FILE.html")
                 }
                 let result = try PreviewGallery.write(folder: input, to: out, options: options)
-                for failure in result.failures { Console.error("warning: \(failure.file): \(failure.reason)") }
+                for failure in result.failures { Console.error("warning: \(failure.file): \(failure.error)") }
                 print("wrote \(out): \(result.passes) passes (full previews in \(result.previewFolder)/)")
                 return result.failures.isEmpty ? 0 : 1
             }
@@ -79,7 +87,7 @@ struct PreviewCommand: Command {
         } catch let error as CLIError {
             throw error
         } catch let error as PreviewError {
-            throw error.cli
+            throw CLIError(error)
         } catch {
             throw .invalid("\(error)")
         }

@@ -5,6 +5,12 @@ import PassOperations
 
 /// `passmint resign`: after a certificate renewal, check the new identity and re-sign every stored pass.
 struct ResignCommand: Command {
+    static let previousCert = Option<String>(
+        "previous-cert", "FILE", "the certificate the stored passes are signed with now (team check)")
+    static let report = Option<String>("report", "FILE", "write a JSON Lines report, one object per pass re-signed")
+    static let resume = Flag("resume", "continue the re-signing this certificate started")
+    static let chunkSize = Option<Int>.integer("chunk-size", "N", "passes per transaction (default 500)")
+
     static let spec = CommandSpec(
         name: "resign",
         abstract: "after a certificate renewal, re-sign every stored pass and push it to its devices",
@@ -21,10 +27,10 @@ struct ResignCommand: Command {
             it) on the new identity first, so the phones that the pushes wake fetch passes signed by it.
             """,
         options: [
-            .value("previous-cert", "FILE", "the certificate the stored passes are signed with now (team check)"),
-            .value("report", "FILE", "write a JSON Lines report, one object per pass re-signed"),
-            .flag("resume", "continue the re-signing this certificate started"),
-            .value("chunk-size", "N", "passes per transaction (default 500)"),
+            previousCert,
+            report,
+            resume,
+            chunkSize,
             TrustArguments.option,
         ] + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp) + IdentityArguments.options,
         examples: [
@@ -37,10 +43,10 @@ struct ResignCommand: Command {
 
     init(_ args: ParsedArguments) throws(CLIError) {
         options = Resigner.Options(
-            store: try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db"),
-            identity: IdentityArguments.make(args), previousCertificatePath: args.value("previous-cert"),
-            trustRoots: try TrustArguments.load(args), reportPath: args.value("report"), resume: args.flag("resume"),
-            chunkSize: try args.integer("chunk-size", of: Self.spec) ?? defaultBulkChunkSize)
+            store: try StoreArguments.location(args) ?? .sqlite(path: "passmint.db"),
+            identity: IdentityArguments.make(args), previousCertificatePath: args[Self.previousCert],
+            trustRoots: try TrustArguments.load(args), reportPath: args[Self.report], resume: args[Self.resume],
+            chunkSize: try args[Self.chunkSize] ?? defaultBulkChunkSize)
         guard options.chunkSize > 0 else { throw .usage("--chunk-size needs a number of at least 1") }
     }
 
@@ -67,7 +73,7 @@ struct ResignCommand: Command {
             }
             return summary.exitStatus
         } catch {
-            throw error.cli
+            throw CLIError(error)
         }
     }
 }

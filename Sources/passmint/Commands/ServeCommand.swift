@@ -7,6 +7,41 @@ import PassServer
 
 /// `passmint serve`: the Wallet web service and the push sender.
 struct ServeCommand: Command {
+    static let host = Option<String>("host", "ADDR", "address to listen on (default 127.0.0.1)")
+    static let port = Option<Int>.integer(
+        "port", "N", "port (default 8080; 0 picks a free one)", in: 0...65535, expected: "a number from 0 to 65535")
+    static let threads = Option<Int>.integer("threads", "N", "network threads (default: number of cores, at least 2)")
+    static let writeWorkers = Option<Int>.integer(
+        "write-workers", "N", "threads for requests that write to the store (default: 16 per core, max 64)")
+    static let apns = Option<String>("apns", "URL", "APNs base URL (default https://api.push.apple.com)")
+    static let apnsCA = Option<String>("apns-ca", "FILE", "trust this CA for APNs instead of the system store (tests)")
+    static let adminTokenEnv = Option<String>(
+        "admin-token-env", "VAR", "environment variable holding the admin bearer token")
+    static let accessLog = Option<String>(
+        "access-log", "FILE", "append a JSON Lines access log to FILE (mode 0600), or - for stdout")
+    static let logRequests = Flag("log-requests", "the access log on stderr instead")
+    static let tlsCert = Option<String>(
+        "tls-cert", "FILE", "serve HTTPS: PEM server certificate, then its intermediates")
+    static let tlsKey = Option<String>(
+        "tls-key", "FILE", "PEM private key of --tls-cert (unencrypted; read once, never logged)")
+    static let maxURLBytes = Option<Int>.integer(
+        "max-url-bytes", "N", "longest request target, path and query (default 4096; longer: 414)")
+    static let maxHeaders = Option<Int>.integer(
+        "max-headers", "N", "most header fields in a request (default 64; more: 431)")
+    static let maxHeaderBytes = Option<Int>.integer(
+        "max-header-bytes", "N", "most bytes of header names and values (default 16384; more: 431)")
+    static let maxBodyBytes = Option<Int>.integer(
+        "max-body-bytes", "N", "largest request body (default 65536; larger: 413)")
+    static let maxBulkBytes = Option<Int>.integer(
+        "max-bulk-bytes", "N",
+        "largest body of POST /admin/v1/updates, a bulk change (default 67108864; larger: 413)")
+    static let perAddressConnections = Option<Int>.integer(
+        "per-address-connections", "N",
+        "most connections open from one client address (default 256; 0: no cap)", allowZero: true)
+    static let requestTimeout = Option<Int>.integer(
+        "request-timeout", "SECONDS",
+        "deadline of a request's head, and of its body plus 1 s/KiB (default 30; 0: none)", allowZero: true)
+
     static let spec = CommandSpec(
         name: "serve",
         abstract: "run the Wallet update web service and the APNs push sender",
@@ -67,31 +102,25 @@ struct ServeCommand: Command {
             database at start exits 3.
             """,
         options: [
-            .value("host", "ADDR", "address to listen on (default 127.0.0.1)"),
-            .value("port", "N", "port (default 8080; 0 picks a free one)"),
-            .value("threads", "N", "network threads (default: number of cores, at least 2)"),
-            .value("write-workers", "N", "threads for requests that write to the store (default: 16 per core, max 64)"),
-            .value("apns", "URL", "APNs base URL (default https://api.push.apple.com)"),
-            .value("apns-ca", "FILE", "trust this CA for APNs instead of the system store (tests)"),
-            .value("admin-token-env", "VAR", "environment variable holding the admin bearer token"),
+            host,
+            port,
+            threads,
+            writeWorkers,
+            apns,
+            apnsCA,
+            adminTokenEnv,
             LinkArguments.option,
-            .value("access-log", "FILE", "append a JSON Lines access log to FILE (mode 0600), or - for stdout"),
-            .flag("log-requests", "the access log on stderr instead"),
-            .value("tls-cert", "FILE", "serve HTTPS: PEM server certificate, then its intermediates"),
-            .value("tls-key", "FILE", "PEM private key of --tls-cert (unencrypted; read once, never logged)"),
-            .value("max-url-bytes", "N", "longest request target, path and query (default 4096; longer: 414)"),
-            .value("max-headers", "N", "most header fields in a request (default 64; more: 431)"),
-            .value("max-header-bytes", "N", "most bytes of header names and values (default 16384; more: 431)"),
-            .value("max-body-bytes", "N", "largest request body (default 65536; larger: 413)"),
-            .value(
-                "max-bulk-bytes", "N",
-                "largest body of POST /admin/v1/updates, a bulk change (default 67108864; larger: 413)"),
-            .value(
-                "per-address-connections", "N",
-                "most connections open from one client address (default 256; 0: no cap)"),
-            .value(
-                "request-timeout", "SECONDS",
-                "deadline of a request's head, and of its body plus 1 s/KiB (default 30; 0: none)"),
+            accessLog,
+            logRequests,
+            tlsCert,
+            tlsKey,
+            maxURLBytes,
+            maxHeaders,
+            maxHeaderBytes,
+            maxBodyBytes,
+            maxBulkBytes,
+            perAddressConnections,
+            requestTimeout,
             TrustArguments.option,
         ] + ServeGoogleArguments.options + UnauthenticatedArguments.options
             + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp)
@@ -110,48 +139,42 @@ struct ServeCommand: Command {
     let tls: (certificate: String, key: String)?
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        var port = 8080
-        if let text = args.value("port") {
-            guard let p = Int(text), (0...65535).contains(p) else {
-                throw .usage("--port needs a number from 0 to 65535, not '\(text)'")
-            }
-            port = p
-        }
+        let port = try args[Self.port] ?? 8080
         let defaults = RequestLimits()
         let limits = RequestLimits(
-            maxURLBytes: try args.integer("max-url-bytes", of: Self.spec) ?? defaults.maxURLBytes,
-            maxHeaderCount: try args.integer("max-headers", of: Self.spec) ?? defaults.maxHeaderCount,
-            maxHeaderBytes: try args.integer("max-header-bytes", of: Self.spec) ?? defaults.maxHeaderBytes,
-            maxBodyBytes: try args.integer("max-body-bytes", of: Self.spec) ?? defaults.maxBodyBytes,
-            maxUpdateBodyBytes: try args.integer("max-bulk-bytes", of: Self.spec)
+            maxURLBytes: try args[Self.maxURLBytes] ?? defaults.maxURLBytes,
+            maxHeaderCount: try args[Self.maxHeaders] ?? defaults.maxHeaderCount,
+            maxHeaderBytes: try args[Self.maxHeaderBytes] ?? defaults.maxHeaderBytes,
+            maxBodyBytes: try args[Self.maxBodyBytes] ?? defaults.maxBodyBytes,
+            maxUpdateBodyBytes: try args[Self.maxBulkBytes]
                 ?? defaults.maxUpdateBodyBytes)
         let connectionDefaults = ConnectionLimits()
         let connectionLimits = ConnectionLimits(
-            perAddress: try args.integer("per-address-connections", of: Self.spec, allowZero: true)
+            perAddress: try args[Self.perAddressConnections]
                 ?? connectionDefaults.perAddress,
-            requestSeconds: try args.integer("request-timeout", of: Self.spec, allowZero: true)
+            requestSeconds: try args[Self.requestTimeout]
                 ?? connectionDefaults.requestSeconds)
         var configuration = ServiceConfiguration(
-            host: args.value("host") ?? "127.0.0.1", port: port,
-            threadPoolSize: try args.integer("threads", of: Self.spec) ?? ServiceConfiguration.defaultThreadPoolSize,
-            writeWorkers: try args.integer("write-workers", of: Self.spec) ?? ServiceConfiguration.defaultWriteWorkers,
+            host: args[Self.host] ?? "127.0.0.1", port: port,
+            threadPoolSize: try args[Self.threads] ?? ServiceConfiguration.defaultThreadPoolSize,
+            writeWorkers: try args[Self.writeWorkers] ?? ServiceConfiguration.defaultWriteWorkers,
             limits: limits, connectionLimits: connectionLimits,
-            adminTokenVariable: args.value("admin-token-env") ?? "PASSMINT_ADMIN_TOKEN")
+            adminTokenVariable: args[Self.adminTokenEnv] ?? "PASSMINT_ADMIN_TOKEN")
         configuration.linkBase = try LinkArguments.base(args)
-        configuration.unauthenticated = try UnauthenticatedArguments.limits(args, of: Self.spec)
+        configuration.unauthenticated = try UnauthenticatedArguments.limits(args)
         options = ServiceRunner.Options(
-            store: try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db"),
+            store: try StoreArguments.location(args) ?? .sqlite(path: "passmint.db"),
             configuration: configuration,
-            apnsURL: args.value("apns") ?? "https://api.push.apple.com", apnsCAFile: args.value("apns-ca"),
+            apnsURL: args[Self.apns] ?? "https://api.push.apple.com", apnsCAFile: args[Self.apnsCA],
             identity: IdentityArguments.make(args), trustRoots: try TrustArguments.load(args),
             google: try ServeGoogleArguments.make(args))
-        switch (args.value("access-log"), args.flag("log-requests")) {
+        switch (args[Self.accessLog], args[Self.logRequests]) {
         case (let file?, false): accessLog = file == "-" ? .standardOutput : .file(file)
         case (nil, true): accessLog = .standardError
         case (nil, false): accessLog = nil
         case (_?, true): throw .usage("--access-log and --log-requests both name where the access log goes; give one")
         }
-        switch (args.value("tls-cert"), args.value("tls-key")) {
+        switch (args[Self.tlsCert], args[Self.tlsKey]) {
         case (let certificate?, let key?): tls = (certificate, key)
         case (nil, nil): tls = nil
         case (_?, nil): throw .usage("--tls-cert needs --tls-key, the certificate's private key")
@@ -196,7 +219,7 @@ struct ServeCommand: Command {
             reload = Self.reloadOnHangUp(runner)
             try runner.start(log: { Console.error("passmint serve: \($0)") })
         } catch {
-            throw error.cli
+            throw CLIError(error)
         }
         let port = runner.service.boundPort ?? options.configuration.port
         // Written unbuffered: a parent reading this line through a pipe must see it now, not at exit.

@@ -4,6 +4,11 @@ import PassStore
 
 /// `passmint stats`: the install figures per template and UTC day.
 struct StatsCommand: Command {
+    static let from = Option<String>("from", "DAY", "first UTC day included, YYYY-MM-DD")
+    static let to = Option<String>("to", "DAY", "last UTC day included, YYYY-MM-DD")
+    static let template = Option<String>("template", "NAME", "only this template (e.g. loyalty)")
+    static let json = Flag("json", "print the figures as one JSON object")
+
     static let spec = CommandSpec(
         name: "stats",
         abstract:
@@ -27,10 +32,10 @@ struct StatsCommand: Command {
             GET /admin/v1/stats.
             """,
         options: [
-            .value("from", "DAY", "first UTC day included, YYYY-MM-DD"),
-            .value("to", "DAY", "last UTC day included, YYYY-MM-DD"),
-            .value("template", "NAME", "only this template (e.g. loyalty)"),
-            .flag("json", "print the figures as one JSON object"),
+            from,
+            to,
+            template,
+            json,
         ] + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp),
         examples: [
             "passmint stats --db passmint.db",
@@ -43,19 +48,19 @@ struct StatsCommand: Command {
     let json: Bool
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        store = try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db")
-        func day(_ name: String) throws(CLIError) -> UTCDay? {
-            guard let text = args.value(name) else { return nil }
+        store = try StoreArguments.location(args) ?? .sqlite(path: "passmint.db")
+        func day(_ option: Option<String>) throws(CLIError) -> UTCDay? {
+            guard let text = args[option] else { return nil }
             guard let day = UTCDay(text) else {
-                throw .usage("--\(name) \(text) is not a day; give YYYY-MM-DD (UTC), e.g. 2026-12-01")
+                throw .usage("--\(option.spec.long) \(text) is not a day; give YYYY-MM-DD (UTC), e.g. 2026-12-01")
             }
             return day
         }
-        query = InstallStatsQuery(from: try day("from"), to: try day("to"), template: args.value("template"))
+        query = InstallStatsQuery(from: try day(Self.from), to: try day(Self.to), template: args[Self.template])
         if let from = query.from, let to = query.to, from > to {
             throw .usage("--from \(from) is after --to \(to)")
         }
-        json = args.flag("json")
+        json = args[Self.json]
     }
 
     func run() throws(CLIError) -> Int32 {
@@ -63,11 +68,11 @@ struct StatsCommand: Command {
         if case .sqlite(let path) = store, !FileManager.default.fileExists(atPath: path) {
             throw .environment("--db \(path): no such store file")
         }
+        let opened: any ServiceStore
+        do { opened = try StoreAccess.open(store) } catch { throw error.cli }
         let report: InstallReport
         do {
-            report = try StoreAccess.open(store).installReport(query)
-        } catch let error as PassMintError {
-            throw error.cli
+            report = try opened.installReport(query)
         } catch {
             throw .environment("reading the install figures of \(store): \(error)")
         }

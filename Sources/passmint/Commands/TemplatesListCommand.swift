@@ -4,6 +4,7 @@ import PassOperations
 
 /// `passmint templates list`: every published template name, its current version and its passes.
 struct TemplatesListCommand: Command {
+
     static let spec = CommandSpec(
         name: "templates list",
         abstract: "list the stored templates: name, current version, passes, when published",
@@ -20,7 +21,7 @@ struct TemplatesListCommand: Command {
     let store: StoreLocation
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        store = try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db")
+        store = try StoreArguments.location(args) ?? .sqlite(path: "passmint.db")
     }
 
     func run() throws(CLIError) -> Int32 {
@@ -28,7 +29,7 @@ struct TemplatesListCommand: Command {
         do {
             listing = try TemplateListing.read(try StoreAccess.open(store))
         } catch {
-            throw error.cli
+            throw CLIError(error)
         }
         print("NAME\tCURRENT\tPASSES\tPUBLISHED")
         for row in listing.rows {

@@ -7,6 +7,10 @@ import PassOperations
 
 /// `passmint templates publish`: make a template folder the current version of a name and move its passes to it.
 struct TemplatesPublishCommand: Command {
+    static let dryRun = Flag("dry-run", "show what would change; change nothing")
+    static let report = Option<String>("report", "FILE", "write a JSON Lines report, one object per moved pass")
+    static let resume = Flag("resume", "continue a publish of the same folder that stopped")
+
     static let spec = CommandSpec(
         name: "templates publish",
         abstract: "make a template folder the current version of NAME, re-tag its passes and push them",
@@ -29,9 +33,9 @@ struct TemplatesPublishCommand: Command {
             --resume to move the rest.
             """,
         options: [
-            .flag("dry-run", "show what would change; change nothing"),
-            .value("report", "FILE", "write a JSON Lines report, one object per moved pass"),
-            .flag("resume", "continue a publish of the same folder that stopped"),
+            dryRun,
+            report,
+            resume,
         ] + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp) + IdentityArguments.options,
         positionals: 2...2,
         examples: [
@@ -51,11 +55,11 @@ struct TemplatesPublishCommand: Command {
     init(_ args: ParsedArguments) throws(CLIError) {
         name = args.positionals[0]
         directory = args.positionals[1]
-        dryRun = args.flag("dry-run")
-        resume = args.flag("resume")
-        reportPath = args.value("report")
+        dryRun = args[Self.dryRun]
+        resume = args[Self.resume]
+        reportPath = args[Self.report]
         if dryRun, reportPath != nil { throw .usage("--report lists moved passes; a --dry-run moves none") }
-        store = try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db")
+        store = try StoreArguments.location(args) ?? .sqlite(path: "passmint.db")
         identity = IdentityArguments.make(args)
     }
 
@@ -91,13 +95,11 @@ struct TemplatesPublishCommand: Command {
                 "published \(name) version \(plan.version.shortDigest): \(outcome.passesChanged) passes re-tagged, "
                     + "\(outcome.pushesQueued) push(es) queued")
             return 0
-        } catch let error as CLIError {
-            throw error
-        } catch let error as PassMintError {
+        } catch let error as any ReportedError {
             // DIR is a positional here: the message names it, no option leads it.
-            throw error.isInvalidInput ? .invalid(error.description) : .environment(error.cliText)
+            throw error.category == .invalidInput ? .invalid(error.description) : .environment(error.cliText)
         } catch {
-            throw .environment("\(error)")
+            throw CLIError(error)
         }
     }
 

@@ -8,6 +8,15 @@ import PassTemplates
 /// `passmint update`: change a stored pass (or, with --csv, many), bump its tag and queue a push to every
 /// registered device.
 struct UpdateCommand: Command {
+    static let set = RepeatedOption("set", "KEY=VALUE", "new value of a template field")
+    static let add = RepeatedOption("add", "FIELD=N", "add N to an integer or decimal field (negative subtracts)")
+    static let images = Option<String>("images", "DIR", "folder that image paths start at and must stay inside")
+    static let void = Flag("void", "cancel the pass (voided: true), push it and stop its link")
+    static let csv = Option<String>("csv", "FILE", "one row per pass: serialNumber and the fields to change")
+    static let report = Option<String>("report", "FILE", "with --csv: a JSON Lines report, one object per row")
+    static let resume = Flag("resume", "with --csv: continue after the rows an interrupted run of the same file stored")
+    static let chunkSize = Option<Int>.integer("chunk-size", "N", "with --csv: rows per transaction (default 500)")
+
     static let spec = CommandSpec(
         name: "update",
         abstract:
@@ -39,14 +48,14 @@ struct UpdateCommand: Command {
             bad row is reported with its line and column and skipped. Exit 0 when no row failed, 1 when any did.
             """,
         options: [
-            .value("set", "KEY=VALUE", "new value of a template field", repeatable: true),
-            .value("add", "FIELD=N", "add N to an integer or decimal field (negative subtracts)", repeatable: true),
-            .value("images", "DIR", "folder that image paths start at and must stay inside"),
-            .flag("void", "cancel the pass (voided: true), push it and stop its link"),
-            .value("csv", "FILE", "one row per pass: serialNumber and the fields to change"),
-            .value("report", "FILE", "with --csv: a JSON Lines report, one object per row"),
-            .flag("resume", "with --csv: continue after the rows an interrupted run of the same file stored"),
-            .value("chunk-size", "N", "with --csv: rows per transaction (default 500)"),
+            set,
+            add,
+            images,
+            void,
+            csv,
+            report,
+            resume,
+            chunkSize,
         ] + CSVArguments.options + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp)
             + IdentityArguments.options,
         positionals: 0...1,
@@ -68,33 +77,32 @@ struct UpdateCommand: Command {
     let identity: IdentityOptions
 
     init(_ args: ParsedArguments) throws(CLIError) {
-        store = try StoreArguments.location(args, of: Self.spec) ?? .sqlite(path: "passmint.db")
+        store = try StoreArguments.location(args) ?? .sqlite(path: "passmint.db")
         identity = IdentityArguments.make(args)
-        let changes = try args.keyValues("set", of: Self.spec)
-        let amounts = try args.keyValues("add", of: Self.spec)
-        if let path = args.value("csv") {
-            guard args.positionals.isEmpty, changes.isEmpty, amounts.isEmpty, args.value("images") == nil,
-                !args.flag("void")
+        let changes = try args.keyValues(Self.set)
+        let amounts = try args.keyValues(Self.add)
+        if let path = args[Self.csv] {
+            guard args.positionals.isEmpty, changes.isEmpty, amounts.isEmpty, args[Self.images] == nil,
+                !args[Self.void]
             else {
                 throw .usage(
                     "--csv FILE takes the serials and values from the file; give no SERIAL, --set, --add, --void or "
                         + "--images")
             }
-            let chunkSize = try args.integer("chunk-size", of: Self.spec) ?? defaultBulkChunkSize
+            let chunkSize = try args[Self.chunkSize] ?? defaultBulkChunkSize
             guard chunkSize >= 1 else { throw .usage("--chunk-size needs at least 1 row") }
             mode = .csv(
-                path: path, format: try CSVArguments.format(args), report: args.value("report"),
-                resume: args.flag("resume"), chunkSize: chunkSize)
+                path: path, format: try CSVArguments.format(args), report: args[Self.report],
+                resume: args[Self.resume], chunkSize: chunkSize)
             return
         }
-        for option in ["report", "chunk-size"] where args.value(option) != nil {
-            throw .usage("--\(option) works with --csv FILE")
-        }
-        if args.flag("resume") { throw .usage("--resume works with --csv FILE") }
+        if args[Self.report] != nil { throw .usage("--report works with --csv FILE") }
+        if args.given(Self.chunkSize) { throw .usage("--chunk-size works with --csv FILE") }
+        if args[Self.resume] { throw .usage("--resume works with --csv FILE") }
         guard let serial = args.positionals.first else {
             throw .usage("give the SERIAL of the pass to change (with --set key=value or --add field=N), or --csv FILE")
         }
-        let void = args.flag("void")
+        let void = args[Self.void]
         guard !changes.isEmpty || !amounts.isEmpty || void else {
             throw .usage("nothing to change; give at least one --set key=value, --add field=N, or --void")
         }
@@ -103,17 +111,17 @@ struct UpdateCommand: Command {
         }
         mode = .one(
             serial: serial, change: RecordChange(values: changes, amounts: amounts), voided: void ? true : nil,
-            imageFolder: args.value("images"))
+            imageFolder: args[Self.images])
     }
 
     func run() throws(CLIError) -> Int32 {
-        do throws(PassMintError) {
+        do {
             let store = try StoreAccess.open(store)
             let renderer = TemplateRenderer(identity: try identity.load(), templates: store, photos: PhotoScaler())
             switch mode {
             case .one(let serial, let change, let voided, let imageFolder):
                 let outcome: PassUpdater.Outcome
-                do throws(PassMintError) {
+                do throws(OperationError) {
                     outcome = try PassUpdater.update(
                         serial: serial, change: change, voided: voided, store: store, renderer: renderer,
                         imageFolder: imageFolder)
@@ -146,15 +154,15 @@ struct UpdateCommand: Command {
                     renderer: renderer)
             }
         } catch {
-            throw error.cli
+            throw CLIError(error)
         }
     }
 
     /// "+10" given to --set, worded with both options that could have been meant.
-    static func worded(_ error: PassMintError) -> PassMintError {
-        guard case .template(.signedValue(let field, let value, _)) = error else { return error }
+    static func worded(_ error: OperationError) -> CLIError {
+        guard case .change(.value(.signedValue(let field, let value, _))) = error else { return error.cli }
         let number = String(value.drop { $0 == " " || $0 == "+" })
-        return .invalidInput(
+        return .invalid(
             "--set \(field)=\(value) would set \(field) to \(number), not add \(number) to it; write --set "
                 + "\(field)=\(number) to set it, or --add \(field)=\(number) to add \(number) (nothing was changed)")
     }
@@ -162,7 +170,7 @@ struct UpdateCommand: Command {
     private func runCSV(
         path: String, format: CSVFormat, report: String?, resume: Bool, chunkSize: Int,
         store: any PassStore & BulkChangeStore, renderer: TemplateRenderer
-    ) throws(PassMintError) -> Int32 {
+    ) throws -> Int32 {
         let job = try BulkUpdater.jobIdentity(csvPath: path)
         let rows = try CSVBulkRows(path: path, format: format)
         let counting = isatty(STDERR_FILENO) == 1

@@ -5,6 +5,11 @@ import PassSigning
 
 /// `passmint verify`: everything that can be checked offline about .pkpass / .pkpasses files.
 struct VerifyCommand: Command {
+    static let json = Flag(
+        "json",
+        "print one JSON object per pass per line: {file, valid, style, passTypeIdentifier, "
+            + "serialNumber, problems: [{severity, code, message, path}]}")
+
     static let spec = CommandSpec(
         name: "verify",
         abstract: "check .pkpass / .pkpasses files offline and say exactly why Wallet would refuse them",
@@ -23,10 +28,7 @@ struct VerifyCommand: Command {
 
             """ + ProblemCatalog.text(),
         options: [
-            .flag(
-                "json",
-                "print one JSON object per pass per line: {file, valid, style, passTypeIdentifier, "
-                    + "serialNumber, problems: [{severity, code, message, path}]}"),
+            json,
             TrustArguments.option,
         ],
         positionals: 1...Int.max,
@@ -42,7 +44,7 @@ struct VerifyCommand: Command {
 
     init(_ args: ParsedArguments) throws(CLIError) {
         inputs = args.positionals
-        json = args.flag("json")
+        json = args[Self.json]
         trust = try TrustArguments.load(args)
     }
 
