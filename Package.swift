@@ -52,7 +52,7 @@ let package = Package(
             ]),
         .target(
             name: "PassHTTP", dependencies: ["CMicroHTTPD", "PassModel", "PassSigning", "PassConcurrency", "PassLog"]),
-        .target(name: "PassPush", dependencies: ["CCurl", "PassLog", "PassStore"]),
+        .target(name: "PassPush", dependencies: ["CCurl", "PassLog", "PassSigning", "PassStore"]),
         // Google Wallet: mapping a template's passes to classes and objects, save-link JWTs, the service-account
         // identity (offline); the Wallet API client, its outbox and callbacks (online).
         .target(

@@ -54,6 +54,7 @@ extension OperationError {
         case .readingTemplate(let reference): return "reading template \(reference): \(error)"
         case .storingTemplate(let reference): return "storing template \(reference): \(error)"
         case .readingStoredTemplates: return "reading the stored templates: \(error)"
+        case .readingTrace(let serial): return "reading what happened to pass \(serial): \(error)"
         case .readingPublishState: return "reading the store: \(error)"
         case .readingPassesToCheck: return "reading the passes to check: \(error)"
         case .publishing(let reference, let moved):

@@ -21,6 +21,8 @@ extension OperationError {
         case storingTemplate(reference: String)
         /// Reading the stored templates and their use.
         case readingStoredTemplates
+        /// Reading what happened to pass `serial` (its versions and events, for `trace`).
+        case readingTrace(serial: String)
         /// Reading what publishing a template changes.
         case readingPublishState
         /// Reading the stored passes a template is checked against.

@@ -33,6 +33,10 @@ package struct APNsConfiguration: Sendable {
     package var requestTimeout: TimeInterval
     /// Time allowed to establish the TCP + TLS connection.
     package var connectTimeout: TimeInterval
+    /// Token authentication (an APNs auth key) for the pass types of the key's team; nil: certificates only.
+    package var token: APNsTokenAuthentication? = nil
+    /// The client certificates of other pass types (by pass type identifier), beside `credential`.
+    package var certificates: [String: Credential] = [:]
 
     /// Creates a configuration.
     /// - Parameters:
@@ -62,6 +66,7 @@ package struct APNsConfiguration: Sendable {
         guard let parts = URLComponents(string: url), parts.scheme?.lowercased() == "https",
             let host = parts.host, !host.isEmpty, parts.path.isEmpty, parts.query == nil, parts.user == nil
         else { throw .invalidBaseURL(baseURL) }
+        if Self.sandboxHosts.contains(host.lowercased()) { throw .sandboxHost(baseURL) }
         return url
     }
 
@@ -74,15 +79,40 @@ package struct APNsConfiguration: Sendable {
         }
         guard requestTimeout > 0 else { throw .invalidSetting(name: "requestTimeout", value: "\(requestTimeout)") }
         guard connectTimeout > 0 else { throw .invalidSetting(name: "connectTimeout", value: "\(connectTimeout)") }
+        try Self.check(credential)
+        for (_, credential) in certificates.sorted(by: { $0.key < $1.key }) { try Self.check(credential) }
+        if let caFile { try Self.checkReadable(caFile, role: "CA") }
+    }
+
+    /// APNs' development hosts, which never deliver pass updates.
+    static let sandboxHosts: Set<String> = ["api.sandbox.push.apple.com", "api.development.push.apple.com"]
+
+    /// How the push of one pass type authenticates: the token for a pass type of the key's team, else the
+    /// certificate of that pass type when one is known, else `credential`.
+    package func authentication(forTopic topic: String) -> APNsAuthenticationRoute {
+        if let token, token.passTypes.contains(topic) { return .token }
+        if certificates[topic] != nil { return .certificate(passType: topic) }
+        return .certificate(passType: nil)
+    }
+
+    /// The client certificate a route uses (nil for the token route).
+    func credential(for route: APNsAuthenticationRoute) -> Credential? {
+        switch route {
+        case .token: return nil
+        case .certificate(let passType?): return certificates[passType] ?? credential
+        case .certificate(nil): return credential
+        }
+    }
+
+    private static func check(_ credential: Credential) throws(PushError) {
         switch credential {
         case .pemFiles(let cert, let key, _):
-            try Self.checkReadable(cert, role: "client certificate")
-            try Self.checkReadable(key, role: "client key")
+            try checkReadable(cert, role: "client certificate")
+            try checkReadable(key, role: "client key")
         case .pemData(let cert, let key):
-            guard Self.looksLikePEM(cert) else { throw .invalidPEM(role: "client certificate") }
-            guard Self.looksLikePEM(key) else { throw .invalidPEM(role: "client key") }
+            guard looksLikePEM(cert) else { throw .invalidPEM(role: "client certificate") }
+            guard looksLikePEM(key) else { throw .invalidPEM(role: "client key") }
         }
-        if let caFile { try Self.checkReadable(caFile, role: "CA") }
     }
 
     private static func checkReadable(_ path: String, role: String) throws(PushError) {
@@ -96,5 +126,26 @@ package struct APNsConfiguration: Sendable {
             if Array(bytes[start..<(start + marker.count)]) == marker { return true }
         }
         return false
+    }
+}
+
+/// Which connection a push goes out on: the token connection, or the certificate of a pass type (nil: the default
+/// credential).
+package enum APNsAuthenticationRoute: Sendable, Hashable {
+    case token
+    case certificate(passType: String?)
+}
+
+/// Token authentication of one instance: the shared provider token and the pass types it covers (those of the
+/// key's team; a pass type of another team keeps its certificate).
+package struct APNsTokenAuthentication: Sendable {
+    /// Makes and renews the provider token; one per instance, shared by every connection.
+    package let source: ProviderTokenSource
+    /// The pass type identifiers of the key's team.
+    package var passTypes: Set<String>
+
+    package init(source: ProviderTokenSource, passTypes: Set<String>) {
+        self.source = source
+        self.passTypes = passTypes
     }
 }

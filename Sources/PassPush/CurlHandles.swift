@@ -48,14 +48,15 @@ final class CurlEasy {
     /// Error bodies are tiny JSON; never buffer more than this.
     fileprivate static let bodyLimit = 4096
 
-    init(slot: Int, configuration: APNsConfiguration) throws(PushError) {
+    /// - Parameter credential: the TLS client certificate; nil connects without one (token authentication).
+    init(slot: Int, configuration: APNsConfiguration, credential: APNsConfiguration.Credential?) throws(PushError) {
         _ = CurlGlobal.initialized
         guard let handle = curl_easy_init() else {
             throw .curl(operation: "create an easy handle", message: "curl_easy_init returned NULL")
         }
         self.slot = slot
         self.handle = handle
-        try configure(configuration)
+        try configure(configuration, credential: credential)
     }
 
     deinit { curl_easy_cleanup(handle) }
@@ -67,7 +68,7 @@ final class CurlEasy {
     }
 
     /// Options that stay the same for every push sent on this handle.
-    private func configure(_ config: APNsConfiguration) throws(PushError) {
+    private func configure(_ config: APNsConfiguration, credential: APNsConfiguration.Credential?) throws(PushError) {
         try check(
             pm_curl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)), "HTTP/2 over TLS")
         try check(pm_curl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "https"), "https only")
@@ -84,14 +85,16 @@ final class CurlEasy {
         try check(pm_curl_easy_setopt_long(handle, CURLOPT_POST, 1), "POST")
         try check(pm_curl_easy_setopt_long(handle, CURLOPT_POSTFIELDSIZE, 2), "body size")
         try check(pm_curl_easy_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, "{}"), "body")
-        switch config.credential {
-        case .pemFiles(let cert, let key, let password):
+        switch credential {
+        case nil:
+            break
+        case .pemFiles(let cert, let key, let password)?:
             try check(pm_curl_easy_setopt_string(handle, CURLOPT_SSLCERT, cert), "client certificate file")
             try check(pm_curl_easy_setopt_string(handle, CURLOPT_SSLKEY, key), "client key file")
             if let password {
                 try check(pm_curl_easy_setopt_string(handle, CURLOPT_KEYPASSWD, password), "key password")
             }
-        case .pemData(let cert, let key):
+        case .pemData(let cert, let key)?:
             let certCode = cert.withUnsafeBytes { raw in
                 pm_curl_easy_setopt_blob_copy(handle, CURLOPT_SSLCERT_BLOB, raw.baseAddress, raw.count)
             }
@@ -101,8 +104,10 @@ final class CurlEasy {
             }
             try check(keyCode, "client key")
         }
-        try check(pm_curl_easy_setopt_string(handle, CURLOPT_SSLCERTTYPE, "PEM"), "certificate type")
-        try check(pm_curl_easy_setopt_string(handle, CURLOPT_SSLKEYTYPE, "PEM"), "key type")
+        if credential != nil {
+            try check(pm_curl_easy_setopt_string(handle, CURLOPT_SSLCERTTYPE, "PEM"), "certificate type")
+            try check(pm_curl_easy_setopt_string(handle, CURLOPT_SSLKEYTYPE, "PEM"), "key type")
+        }
         if let ca = config.caFile { try check(pm_curl_easy_setopt_string(handle, CURLOPT_CAINFO, ca), "CA file") }
         let me = Unmanaged.passUnretained(self).toOpaque()
         try check(pm_curl_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, curlEasyWriteBody), "body callback")

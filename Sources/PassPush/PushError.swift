@@ -12,6 +12,12 @@ package enum PushError: Error, CustomStringConvertible, Equatable {
     case invalidSetting(name: String, value: String)
     /// libcurl refused to create a handle or accept an option.
     case curl(operation: String, message: String)
+    /// An APNs auth key's key ID or team ID is not Apple's 10 letters and digits.
+    case invalidTokenKey(field: String, value: String)
+    /// OpenSSL could not sign a provider token with the APNs auth key.
+    case tokenSigning(keyID: String, reason: String)
+    /// The base URL is APNs' sandbox: pass updates are delivered by the production host only.
+    case sandboxHost(String)
 
     package var description: String {
         switch self {
@@ -27,6 +33,14 @@ package enum PushError: Error, CustomStringConvertible, Equatable {
         case .curl(let operation, let message):
             return
                 "libcurl failed to \(operation): \(message); check that libcurl supports HTTP/2 (curl -V lists HTTP2)"
+        case .invalidTokenKey(let field, let value):
+            return "the APNs auth key's \(field) '\(value)' is not 10 uppercase letters and digits; copy it from "
+                + "Certificates, Identifiers & Profiles > Keys (key ID) or Membership details (team ID)"
+        case .tokenSigning(let keyID, let reason):
+            return "signing an APNs provider token with key \(keyID) failed: \(reason)"
+        case .sandboxHost(let url):
+            return "APNs base URL '\(url)' is the sandbox; Wallet takes pass updates only from the production host "
+                + "\(APNsConfiguration.productionURL)"
         }
     }
 }

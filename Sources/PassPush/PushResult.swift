@@ -56,12 +56,23 @@ package struct PushResult: Sendable, Equatable {
     package let apnsID: String?
     /// What the pusher does with the row.
     package let outcome: PushOutcome
+    /// The `timestamp` of APNs' error body (410: since when the token is no longer valid), ms since 1970.
+    package let apnsTimestamp: Int64?
 
     /// Creates a result.
-    package init(job: PushJob, status: Int, apnsID: String?, outcome: PushOutcome) {
+    package init(job: PushJob, status: Int, apnsID: String?, outcome: PushOutcome, apnsTimestamp: Int64? = nil) {
         self.job = job
         self.status = status
         self.apnsID = apnsID
         self.outcome = outcome
+        self.apnsTimestamp = apnsTimestamp
+    }
+
+    /// APNs' `reason`, or nil for a delivered push.
+    package var reason: String? {
+        switch outcome {
+        case .delivered: return nil
+        case .unregistered(let reason), .retry(let reason), .failed(let reason): return reason
+        }
     }
 }

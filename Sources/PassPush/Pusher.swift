@@ -19,6 +19,9 @@ package final class Pusher: Sendable {
         package var retryPolicy: PushRetryPolicy
         /// The time rows come due and retries are scheduled by (a test moves a clock by hand instead of waiting).
         package var clock: @Sendable () -> Date
+        /// Record each APNs answer as an event of the passes it concerns, keeping this many events per pass;
+        /// nil records none.
+        package var eventsPerPass: Int? = nil
 
         /// Creates options (defaults: 1000 rows, 30 s lease, 200 ms poll).
         package init(
@@ -37,6 +40,7 @@ package final class Pusher: Sendable {
     private let configuration: APNsConfiguration
     private let options: Options
     private let onResult: @Sendable (String) -> Void
+    private let onAnswer: @Sendable (PushResult) -> Void
     private let log: @Sendable (String) -> Void
     private let control = PusherControl()
 
@@ -51,11 +55,13 @@ package final class Pusher: Sendable {
     ///   - configuration: APNs endpoint and credential (validated here).
     ///   - options: batch size, lease, poll interval, retry policy.
     ///   - onResult: called once per answered push with `delivered`, `unregistered`, `retry` or `failed`.
+    ///   - onAnswer: called once per answered push with the whole answer (status, reason).
     ///   - log: receives log lines (push tokens appear only as a short prefix).
     /// - Throws: `PushError` for an invalid configuration.
     package init(
         outbox: any PushOutbox, configuration: APNsConfiguration, options: Options = Options(),
         onResult: @escaping @Sendable (String) -> Void = { _ in },
+        onAnswer: @escaping @Sendable (PushResult) -> Void = { _ in },
         log: @escaping @Sendable (String) -> Void = Pusher.standardErrorLog
     ) throws(PushError) {
         try configuration.validate()
@@ -63,6 +69,7 @@ package final class Pusher: Sendable {
         self.configuration = configuration
         self.options = options
         self.onResult = onResult
+        self.onAnswer = onAnswer
         self.log = log
     }
 
@@ -72,8 +79,8 @@ package final class Pusher: Sendable {
     package func start() {
         guard control.markStarted() else { return }
         let worker = PusherWorker(
-            outbox: outbox, configuration: configuration, options: options, onResult: onResult, log: log,
-            control: control)
+            outbox: outbox, configuration: configuration, options: options, onResult: onResult, onAnswer: onAnswer,
+            log: log, control: control)
         let control = self.control
         let thread = Thread {
             worker.run()

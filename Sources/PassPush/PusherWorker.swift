@@ -2,19 +2,20 @@ import PassLog
 import Foundation
 import PassStore
 
-/// The drain loop run on the pusher thread. Owns the `APNsClient` (created on that thread, never shared).
+/// The drain loop run on the pusher thread. Owns the `APNsSender` (created on that thread, never shared).
 struct PusherWorker: Sendable {
     let outbox: any PushOutbox
     let configuration: APNsConfiguration
     let options: Pusher.Options
     let onResult: @Sendable (String) -> Void
+    let onAnswer: @Sendable (PushResult) -> Void
     let log: @Sendable (String) -> Void
     let control: PusherControl
 
     func run() {
-        var client: APNsClient
+        var client: APNsSender
         do {
-            client = try APNsClient(configuration: configuration)
+            client = try APNsSender(configuration: configuration)
         } catch {
             log(ServiceLog.line("cannot start", error))
             return
@@ -26,7 +27,7 @@ struct PusherWorker: Sendable {
             if let credential = control.takeCredential() {
                 var renewed = configuration
                 renewed.credential = credential
-                do { client = try APNsClient(configuration: renewed) } catch {
+                do { client = try APNsSender(configuration: renewed) } catch {
                     log(ServiceLog.line("keeping the previous APNs client certificate", error))
                 }
             }
@@ -50,6 +51,7 @@ struct PusherWorker: Sendable {
                 continue
             }
             let results = client.send(jobs)
+            record(results)
             var delivered: [Int64] = []
             for result in results {
                 if case .complete = options.retryPolicy.decision(for: result) {
@@ -66,6 +68,25 @@ struct PusherWorker: Sendable {
             if let first = retried.first, case .retry(let reason) = first.outcome {
                 log("\(retried.count) of \(results.count) pushes rescheduled (first reason: \(reason))")
             }
+        }
+    }
+
+    /// Records the answers as events of their passes (before the rows are completed or dropped) and hands each
+    /// to `onAnswer`.
+    func record(_ results: [PushResult]) {
+        for result in results { onAnswer(result) }
+        guard let keep = options.eventsPerPass else { return }
+        let now = options.clock()
+        let attempts = results.map { result in
+            PushAttempt(
+                outboxID: result.job.id, status: result.status, reason: result.reason, apnsID: result.apnsID,
+                apnsTimestamp: result.apnsTimestamp,
+                authentication: configuration.authentication(forTopic: result.job.passTypeIdentifier) == .token
+                    ? "token" : "certificate",
+                at: now)
+        }
+        do { try outbox.recordPushAttempts(attempts, keepPerPass: keep) } catch {
+            log("recording \(attempts.count) push answers as pass events failed: \(error)")
         }
     }
 

@@ -22,6 +22,10 @@ package enum ServerError: Error, CustomStringConvertible {
     case service(underlying: any Error)
     /// The server cannot listen.
     case listen(HTTPServerError)
+    /// The APNs auth key (`.p8`) at `path`, or its key or team ID, cannot be used.
+    case apnsKey(path: String, APNsKeyProblem)
+    /// A push certificate of another pass type cannot be used; `name` is its certificate file.
+    case pushIdentity(name: String, PushIdentityProblem)
     /// The Google Wallet identity (service-account key file, issuer ID) cannot be used.
     case googleIdentity(GoogleError)
     /// Google's callback root keys file cannot be used.
@@ -29,8 +33,11 @@ package enum ServerError: Error, CustomStringConvertible {
 
     /// Whether the input or the machine is at fault.
     package var category: PassMintError.Category {
-        if case .pipeline(let error) = self { return error.category }
-        return .environment
+        switch self {
+        case .pipeline(let error), .pushIdentity(_, .load(let error)): return error.category
+        case .apnsKey(_, .notES256), .apnsKey(_, .invalid), .pushIdentity: return .invalidInput
+        default: return .environment
+        }
     }
 
     /// The input at fault, when it is one option.
@@ -51,6 +58,14 @@ package enum ServerError: Error, CustomStringConvertible {
         case .push(let url, let error): return "APNs at \(url): \(error)"
         case .service(let underlying): return "starting the service: \(underlying)"
         case .listen(let error): return error.description
+        case .apnsKey(let path, .unreadable): return "\(path): no such readable file (the APNs auth key, a .p8)"
+        case .apnsKey(let path, .notES256(let error)): return "\(path): \(error)"
+        case .apnsKey(let path, .invalid(let error)): return "the APNs auth key \(path): \(error)"
+        case .pushIdentity(_, .load(let error)): return error.description
+        case .pushIdentity(let name, .noPassType):
+            return "\(name) names no pass type identifier (no UID); push certificates must be Pass Type ID certificates"
+        case .pushIdentity(let name, .secondForPassType(let passType)):
+            return "\(name) is a second certificate for \(passType); give one per pass type"
         case .googleIdentity(let error): return "Google Wallet: \(error.description)"
         case .googleRootKeys(let error): return "Google Wallet: \(error.description)"
         }

@@ -22,14 +22,21 @@ package final class ServiceRunner: Sendable {
         package var identity: IdentityOptions
         /// Roots accepted in place of Apple's when the identity's chain is checked at start.
         package var trustRoots: TrustRoots
+        /// An APNs auth key for the pass types of its team (nil: certificates only, the default).
+        package var apnsToken: APNsTokenOptions?
+        /// More Pass Type ID identities whose certificates push for their own pass types.
+        package var pushIdentities: [IdentityOptions]
         /// Google Wallet: nil serves Apple Wallet only.
         package var google: GoogleServeOptions?
 
         package init(
             store: StoreLocation, configuration: ServiceConfiguration, apnsURL: String, apnsCAFile: String?,
-            identity: IdentityOptions, trustRoots: TrustRoots = .none, google: GoogleServeOptions? = nil
+            identity: IdentityOptions, trustRoots: TrustRoots = .none, apnsToken: APNsTokenOptions? = nil,
+            pushIdentities: [IdentityOptions] = [], google: GoogleServeOptions? = nil
         ) {
             self.trustRoots = trustRoots
+            self.apnsToken = apnsToken
+            self.pushIdentities = pushIdentities
             self.google = google
             self.store = store
             self.configuration = configuration
@@ -48,6 +55,8 @@ package final class ServiceRunner: Sendable {
     package let renderer: TemplateRenderer
     /// Things to log at start: a private key readable by others, a certificate close to expiry.
     package let warnings: [String]
+    /// Which pass types push how (token or certificate), said at start.
+    package let pushPlan: PushPlan
     private let options: Options
     private let metrics: Metrics
     /// Reloads run one at a time (a second SIGHUP waits for the first).
@@ -92,7 +101,9 @@ package final class ServiceRunner: Sendable {
             options.identity.warnings(for: identity, trust: options.trustRoots)
             + Self.productionPushWarnings(apnsURL: options.apnsURL, identity: identity)
             + (options.configuration.tls?.keyFileWarning.map { [$0] } ?? [])
+        let store: any ServiceStore
         do { store = try StoreAccess.open(options.store, serving: true) } catch { throw .store(error) }
+        self.store = store
         let renderer = TemplateRenderer(identity: identity, templates: store, photos: PhotoScaler())
         self.renderer = renderer
         let metrics = Metrics()
@@ -100,12 +111,33 @@ package final class ServiceRunner: Sendable {
         metrics.setSigningCertificate(notAfter: identity.certificate.notAfter)
         let credential = APNsConfiguration.Credential.pemData(
             certificate: identity.certificate.pemBytes, key: identity.privateKeyPEM())
+        var apns = APNsConfiguration(baseURL: options.apnsURL, credential: credential, caFile: options.apnsCAFile)
+        let pushCertificates = try Self.pushCertificates(options, signing: identity)
+        apns.certificates = pushCertificates.credentials
+        if let token = options.apnsToken {
+            let loaded = try token.load(
+                passTypesOfTeam: { team in
+                    Set(pushCertificates.certificates.filter { $0.value.teamIdentifier == team }.keys)
+                })
+            apns.token = loaded.authentication
+            warnings += loaded.warnings
+        }
+        let storedPassTypes: [String]
         do {
+            storedPassTypes = Array(try store.passTypeCounts().keys)
+        } catch {
+            throw .readingPassTypes(underlying: error)
+        }
+        pushPlan = PushPlan.make(
+            configuration: apns,
+            passTypes: Set(storedPassTypes + Array(pushCertificates.certificates.keys)),
+            certificates: pushCertificates.certificates, defaultCertificate: identity.certificate)
+        do {
+            var pusherOptions = Pusher.Options()
+            pusherOptions.eventsPerPass = options.configuration.events?.perPass
             pusher = try Pusher(
-                outbox: store,
-                configuration: APNsConfiguration(
-                    baseURL: options.apnsURL, credential: credential, caFile: options.apnsCAFile),
-                onResult: { metrics.recordPush(result: $0) })
+                outbox: store, configuration: apns, options: pusherOptions,
+                onAnswer: { metrics.recordPush(result: $0.outcome.label, reason: $0.reason) })
         } catch {
             throw .push(apnsURL: options.apnsURL, error)
         }
@@ -146,6 +178,30 @@ package final class ServiceRunner: Sendable {
         } catch {
             throw .service(underlying: error)
         }
+    }
+
+    /// The certificate of every pass type this instance pushes for: the signing identity's and those of
+    /// `options.pushIdentities`, by pass type identifier, with their client credentials (the signing identity's
+    /// is `APNsConfiguration.credential` itself).
+    private static func pushCertificates(_ options: Options, signing: SigningIdentity) throws(ServerError) -> (
+        certificates: [String: Certificate], credentials: [String: APNsConfiguration.Credential]
+    ) {
+        var certificates: [String: Certificate] = [:]
+        var credentials: [String: APNsConfiguration.Credential] = [:]
+        if let passType = signing.certificate.passTypeIdentifier { certificates[passType] = signing.certificate }
+        for identityOptions in options.pushIdentities {
+            let name = identityOptions.certificateName
+            let identity: SigningIdentity
+            do { identity = try identityOptions.load() } catch { throw .pushIdentity(name: name, .load(error)) }
+            guard let passType = identity.certificate.passTypeIdentifier else {
+                throw .pushIdentity(name: name, .noPassType)
+            }
+            guard certificates[passType] == nil else { throw .pushIdentity(name: name, .secondForPassType(passType)) }
+            certificates[passType] = identity.certificate
+            credentials[passType] = .pemData(
+                certificate: identity.certificate.pemBytes, key: identity.privateKeyPEM())
+        }
+        return (certificates, credentials)
     }
 
     /// Starts listening and pushing, and checks the signing certificate's expiry once a day from now on

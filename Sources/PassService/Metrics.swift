@@ -13,6 +13,10 @@ package final class Metrics: Sendable {
 
     private let requests = SleepingLock<[RequestKey: Int]>([:])
     private let pushes = Mutex<[String: Int]>([:])
+    /// Push outcomes by result and APNs reason ("" for a delivered push).
+    private let pushReasons = Mutex<[PushReasonKey: Int]>([:])
+    /// Pass events written to the store and dropped (queue full, or the store refused a batch).
+    private let eventCounts = Mutex<(written: Int, dropped: Int)>((0, 0))
     /// Writes without credentials by kind and result; rows deleted by retention by kind.
     let unauthenticatedWrites = Mutex<[UnauthenticatedWriteKey: Int]>([:])
     let unauthenticatedExpired = Mutex<[UnauthenticatedKind: Int]>([:])
@@ -70,6 +74,45 @@ package final class Metrics: Sendable {
         pushes.withLock { $0[result, default: 0] += 1 }
     }
 
+    /// Counts one push outcome with APNs' reason (nil for a delivered push). A reason outside Apple's documented
+    /// list counts as "other", so a misbehaving server cannot make the label set grow.
+    package func recordPush(result: String, reason: String?) {
+        recordPush(result: result)
+        let key = PushReasonKey(result: result, reason: Self.knownReason(reason))
+        pushReasons.withLock { $0[key, default: 0] += 1 }
+    }
+
+    /// How many pushes ended with `result` for `reason`.
+    package func pushCount(result: String, reason: String?) -> Int {
+        pushReasons.withLock { $0[PushReasonKey(result: result, reason: Self.knownReason(reason))] ?? 0 }
+    }
+
+    /// Counts pass events written and dropped by the event writer.
+    package func recordEvents(written: Int, dropped: Int) {
+        eventCounts.withLock {
+            $0.written += written
+            $0.dropped += dropped
+        }
+    }
+
+    /// APNs' documented reasons ("Handling notification responses from APNs"), and PassMint's own for a push
+    /// that got no answer.
+    static let apnsReasons: Set<String> = [
+        "BadCollapseId", "BadDeviceToken", "BadExpirationDate", "BadMessageId", "BadPriority", "BadTopic",
+        "DeviceTokenNotForTopic", "DuplicateHeaders", "IdleTimeout", "InvalidPushType", "MissingDeviceToken",
+        "MissingTopic", "PayloadEmpty", "TopicDisallowed", "BadCertificate", "BadCertificateEnvironment",
+        "ExpiredProviderToken", "Forbidden", "InvalidProviderToken", "MissingProviderToken", "BadPath",
+        "MethodNotAllowed", "ExpiredToken", "Unregistered", "PayloadTooLarge", "TooManyProviderTokenUpdates",
+        "TooManyRequests", "InternalServerError", "ServiceUnavailable", "Shutdown",
+    ]
+
+    static func knownReason(_ reason: String?) -> String {
+        guard let reason else { return "" }
+        if apnsReasons.contains(reason) { return reason }
+        if reason.hasPrefix("HTTP ") { return "no reason" }
+        return "other"
+    }
+
     /// Counts one connection refused or cut by the HTTP server (per-address cap, request deadlines).
     package func recordRefusal(_ reason: ConnectionRefusal) {
         refusals.withLock { $0[reason, default: 0] += 1 }
@@ -92,9 +135,12 @@ package final class Metrics: Sendable {
 
     /// The Prometheus exposition text; gauges that could not be read are left out.
     /// - Parameter unauthenticated: per kind what is stored and its cap (nil: the store could not be read).
+    /// - Parameter oldestPendingPush: when the oldest push in the outbox was first due (nil: the outbox is empty or
+    ///   could not be read).
     package func render(
         registrations: Int?, outboxDepth: Int?, installs: [InstallTotals]? = nil,
-        unauthenticated: [(UnauthenticatedKind, UnauthenticatedUsage, cap: Int)]? = nil, now: Date = Date()
+        unauthenticated: [(UnauthenticatedKind, UnauthenticatedUsage, cap: Int)]? = nil,
+        oldestPendingPush: Date?? = nil, now: Date = Date()
     ) -> String {
         var out = "# HELP passmint_http_requests_total HTTP requests answered, by route and status.\n"
         out += "# TYPE passmint_http_requests_total counter\n"
@@ -110,6 +156,27 @@ package final class Metrics: Sendable {
         for (result, count) in pushes.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
             out += "passmint_pushes_total{result=\(Self.label(result))} \(count)\n"
         }
+        out += "# HELP passmint_push_results_total Push notifications by result and APNs reason (empty when "
+        out += "delivered; other: a reason APNs does not document; no reason: none in the answer).\n"
+        out += "# TYPE passmint_push_results_total counter\n"
+        for (key, count) in pushReasons.withLock({ $0 }).sorted(by: {
+            ($0.key.result, $0.key.reason) < ($1.key.result, $1.key.reason)
+        }) {
+            out +=
+                "passmint_push_results_total{result=\(Self.label(key.result)),reason=\(Self.label(key.reason))} \(count)\n"
+        }
+        if let oldestPendingPush {
+            out += "# HELP passmint_push_oldest_pending_seconds Age of the oldest push still waiting in the outbox "
+            out += "(since it was first due; 0 when none waits).\n"
+            out += "# TYPE passmint_push_oldest_pending_seconds gauge\n"
+            let age = oldestPendingPush.map { max(0, now.timeIntervalSince($0)) } ?? 0
+            out += "passmint_push_oldest_pending_seconds \(String(format: "%.3f", age))\n"
+        }
+        let counted = eventCounts.withLock { $0 }
+        out += "# HELP passmint_pass_events_total Pass events (passmint trace) by what became of them.\n"
+        out += "# TYPE passmint_pass_events_total counter\n"
+        out += "passmint_pass_events_total{result=\"written\"} \(counted.written)\n"
+        out += "passmint_pass_events_total{result=\"dropped\"} \(counted.dropped)\n"
         out += "# HELP passmint_http_refused_total Connections refused or cut by the server before an answer: "
         out += "per_address_limit, head_timeout, body_timeout.\n"
         out += "# TYPE passmint_http_refused_total counter\n"
@@ -185,4 +252,10 @@ package final class Metrics: Sendable {
         }
         return out + "\""
     }
+}
+
+/// A push result and its APNs reason, the labels of `passmint_push_results_total`.
+struct PushReasonKey: Hashable {
+    var result: String
+    var reason: String
 }

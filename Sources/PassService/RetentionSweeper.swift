@@ -11,11 +11,17 @@ final class RetentionSweeper: Sendable {
     private let limits: UnauthenticatedWriteLimits
     private let metrics: Metrics
     private let running = Mutex<Task<Void, Never>?>(nil)
+    /// Where pass events are kept and for how many days; nil when events are off.
+    private let events: (store: any PassEventStore, retentionDays: Int)?
 
-    init(store: any PassStore, limits: UnauthenticatedWriteLimits, metrics: Metrics) {
+    init(
+        store: any PassStore, limits: UnauthenticatedWriteLimits, metrics: Metrics,
+        events: (store: any PassEventStore, retentionDays: Int)? = nil
+    ) {
         self.store = store
         self.limits = limits
         self.metrics = metrics
+        self.events = events
     }
 
     /// Sweeps now, then every interval until `stop()`.
@@ -42,6 +48,15 @@ final class RetentionSweeper: Sendable {
     /// failed, which is logged: the next sweep tries again).
     @discardableResult
     func sweep(now: Date = Date()) -> [UnauthenticatedKind: Int] {
+        if let events {
+            do {
+                _ = try events.store.deleteEvents(
+                    before: now.addingTimeInterval(-Double(events.retentionDays) * 86_400))
+            } catch {
+                ServiceLog.error(
+                    "retention: deleting pass events older than \(events.retentionDays) days failed: \(error)")
+            }
+        }
         let cutoff = now.addingTimeInterval(-Double(limits.retentionDays) * 86_400)
         do {
             let deleted = try store.deleteUnauthenticated(storedBefore: cutoff)

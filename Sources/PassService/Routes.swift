@@ -13,6 +13,7 @@ enum Routes {
             Route(.post, "/v1/log", h.logs.append),
             Route(.get, "/admin/v1/passes/:serial", h.admin.show),
             Route(.patch, "/admin/v1/passes/:serial", h.admin.update),
+            Route(.get, "/admin/v1/passes/:serial/trace", h.admin.trace),
             Route(.post, "/admin/v1/updates", h.admin.submitUpdates),
             Route(.get, "/admin/v1/updates/:id", h.admin.showUpdates),
             Route(.post, "/admin/v1/passes/:serial/link", h.links.reissue),

@@ -48,6 +48,8 @@ package struct ServiceConfiguration: Sendable {
     /// What callers without credentials may make the service store (Wallet logs, rewards sign-ups), per client
     /// address and in all, and how long it is kept.
     package var unauthenticated = UnauthenticatedWriteLimits()
+    /// What the service records of each pass's devices and pushes for `passmint trace`; nil records nothing.
+    package var events: PassEventOptions? = PassEventOptions()
 
     package init(
         host: String = "127.0.0.1", port: Int = 8080, threadPoolSize: Int = Self.defaultThreadPoolSize,

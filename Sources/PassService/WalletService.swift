@@ -20,6 +20,8 @@ package final class WalletService: Sendable {
     private let cache: RenderCache
     /// Deletes expired log lines and sign-ups while the service runs.
     let retention: RetentionSweeper
+    /// Writes the events of passes in batches off the request path; nil when events are off.
+    package let events: EventRecorder?
     /// What the server decides from a request's head before reading its body: admin requests are authenticated
     /// there, and only an authenticated bulk change may send more than `limits.maxBodyBytes`.
     let headGuard: HeadGuard
@@ -48,8 +50,19 @@ package final class WalletService: Sendable {
         self.metrics = metrics
         let adminToken = try AdminToken.load(from: environment, variable: configuration.adminTokenVariable)
         cache = RenderCache(maxEntries: configuration.renderCacheEntries, maxBytes: configuration.renderCacheBytes)
-        retention = RetentionSweeper(store: store, limits: configuration.unauthenticated, metrics: metrics)
-        let context = HandlerContext(
+        let eventStore = store as? any PassEventStore
+        let events = configuration.events.flatMap { options in
+            eventStore.map { store in
+                EventRecorder(store: store, options: options) { written, dropped in
+                    metrics.recordEvents(written: written, dropped: dropped)
+                }
+            }
+        }
+        self.events = events
+        retention = RetentionSweeper(
+            store: store, limits: configuration.unauthenticated, metrics: metrics,
+            events: configuration.events.flatMap { options in eventStore.map { ($0, options.retentionDays) } })
+        var context = HandlerContext(
             store: store, renderer: renderer, cache: cache,
             metrics: metrics, recordValidator: recordValidator, personalization: personalization,
             unauthenticated: configuration.unauthenticated,
@@ -58,6 +71,8 @@ package final class WalletService: Sendable {
                 perHour: configuration.unauthenticated.personalizeRequestsPerAddressPerHour),
             adminToken: adminToken, adminTokenVariable: configuration.adminTokenVariable,
             onRecordUpdated: onRecordUpdated, updateJobs: updateJobs)
+        context.events = events
+        context.eventStore = eventStore
         let handlers = Routes.Handlers(
             context, links: store as? any PassLinkStore, linkBase: configuration.linkBase, google: google)
         self.router = try Router(routes: Routes.table(handlers))
@@ -106,6 +121,7 @@ package final class WalletService: Sendable {
             },
             connectionRefused: { [metrics] reason in metrics.recordRefusal(reason) })
         daemon.withLock { $0 = started }
+        events?.start()
         retention.start()
     }
 
@@ -128,6 +144,7 @@ package final class WalletService: Sendable {
             }
             withExtendedLifetime(running) {}
         }  // released by here, outside the lock: MHD_stop_daemon joins the server threads, so no request is left
+        events?.stop()
         configuration.accessLog?.flush()
     }
 

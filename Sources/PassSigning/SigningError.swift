@@ -42,6 +42,8 @@ public enum SigningError: Error, CustomStringConvertible, Equatable {
     case generationFailed(step: String, openSSL: String)
     /// OpenSSL could not compute a SHA-256 digest (it could not allocate its context).
     case digestFailed(openSSL: String)
+    /// The key is not an EC P-256 private key, so it cannot sign ES256 (an APNs auth key, `.p8`, is one).
+    case notES256Key(path: String?, found: String)
 
     public var description: String {
         switch self {
@@ -94,6 +96,9 @@ public enum SigningError: Error, CustomStringConvertible, Equatable {
             return "generating development certificates failed while \(step) (\(text))"
         case .digestFailed(let text):
             return "OpenSSL could not compute a SHA-256 digest (\(text)); check that the machine has memory to spare"
+        case .notES256Key(let path, let found):
+            return "\(path ?? "key data") is a \(found) key, not an EC P-256 key; an APNs auth key (.p8, downloaded "
+                + "from Certificates, Identifiers & Profiles > Keys) is EC P-256"
         }
     }
 }

@@ -189,6 +189,8 @@ package protocol PassStore: Sendable {
     func deleteUnauthenticated(storedBefore cutoff: Date) throws -> [UnauthenticatedKind: Int]
     func registrationsCount() throws -> Int
     func outboxDepth() throws -> Int
+    /// When the oldest push still in the outbox was first due (queued, or first tried); nil when it is empty.
+    func oldestPendingPush() throws -> Date?
     /// How many passes are stored per pass type identifier (a renewed certificate must cover each of them).
     func passTypeCounts() throws -> [String: Int]
     func details(serial: String) throws -> PassDetails?
@@ -223,6 +225,9 @@ extension PassStore {
     ) {
         try updateRecord(serial: serial, record: record, images: images, voided: nil)
     }
+
+    /// Default for stores without an outbox.
+    package func oldestPendingPush() throws -> Date? { nil }
 
     /// Default for stores without a cheaper query.
     package func passVersion(passType: String, serial: String) throws -> PassVersion? {

@@ -15,6 +15,33 @@ package struct PushJob: Sendable, Equatable {
     }
 }
 
+/// APNs' answer to one outbox row, recorded as a `pushed` event of every pass the device holds of that type.
+package struct PushAttempt: Sendable, Equatable {
+    package var outboxID: Int64
+    /// HTTP status; 0 when nothing was received.
+    package var status: Int
+    package var reason: String?
+    package var apnsID: String?
+    /// The error body's `timestamp` (410), milliseconds since 1970.
+    package var apnsTimestamp: Int64?
+    /// "certificate" or "token".
+    package var authentication: String
+    package var at: Date
+
+    package init(
+        outboxID: Int64, status: Int, reason: String?, apnsID: String?, apnsTimestamp: Int64?, authentication: String,
+        at: Date
+    ) {
+        self.outboxID = outboxID
+        self.status = status
+        self.reason = reason
+        self.apnsID = apnsID
+        self.apnsTimestamp = apnsTimestamp
+        self.authentication = authentication
+        self.at = at
+    }
+}
+
 /// The durable queue of pending pushes that the pusher drains.
 package protocol PushOutbox: Sendable {
     /// Leases up to `limit` due rows (sets `claimed_until = now + lease`) so a concurrent pusher does not take
@@ -31,9 +58,14 @@ package protocol PushOutbox: Sendable {
     /// Gives up on a row APNs will never accept (e.g. BadTopic): deletes it, keeps the registrations, records
     /// `reason` in the history where the store keeps one. Default: `completePush`.
     func abandonPush(id: Int64, reason: String) throws
+    /// Records APNs' answers as events of the passes of each row's devices (before the rows are completed or
+    /// dropped), keeping at most `keepPerPass` events per pass. Default: nothing (an outbox without events).
+    func recordPushAttempts(_ attempts: [PushAttempt], keepPerPass: Int) throws
 }
 
 extension PushOutbox {
+    package func recordPushAttempts(_ attempts: [PushAttempt], keepPerPass: Int) throws {}
+
     package func abandonPush(id: Int64, reason: String) throws {
         try completePush(id: id)
     }

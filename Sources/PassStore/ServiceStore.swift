@@ -1,6 +1,6 @@
 /// Everything `serve`, its pusher and the program's jobs need of one store: what `StoreAccess.open` returns, and
 /// what both `SQLiteStore` and `PostgresStore` are.
-package protocol ServiceStore: PassStore, PushOutbox, BulkChangeStore, UpdateJobStore, PassLinkStore,
+package protocol ServiceStore: PassStore, PushOutbox, BulkChangeStore, UpdateJobStore, PassLinkStore, PassEventStore,
     TemplateVersionStore, GoogleWalletStore
 {
     /// Calls `handler` when another process (another `serve` instance, `passmint update`) queued pushes, so a

@@ -22,6 +22,10 @@ extension StoreMigration {
         static let bulkProgress =
             "the bulk engine's progress per job (recorded with each chunk) and the admin update jobs' "
             + "status, so any serve instance answers it"
+        static let passEvents =
+            "what happened to each pass (passmint trace): its versions, written by a trigger on every new tag with "
+            + "the record keys it changed, and the events of its devices and pushes, bounded per pass and by age; "
+            + "the outbox keeps when a retried push was first due (the age of the oldest unsent push)"
         static let unauthenticatedWrites =
             "bounded writes without credentials: a pass's personalized mark, the signature returned for its "
             + "sign-up (one per pass), indexes for retention by age, and the bytes stored per kind, kept by "

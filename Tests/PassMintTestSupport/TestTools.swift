@@ -17,6 +17,21 @@ public enum TestTools {
     public static let pythonWithH2Missing: Comment =
         "python3 with h2 is not available for the APNs stand-in: apt-get install python3-h2"
 
+    /// A python3 that can `import h2` and `cryptography` (Debian python3-h2 and python3-cryptography), or nil: the
+    /// APNs stand-in checks provider tokens (ES256) with it.
+    public static let pythonWithH2AndCryptography: String? = {
+        for candidate in ["/usr/bin/python3", "python3"] {
+            if let result = try? CLI.run(candidate, ["-c", "import h2, cryptography"]), result.status == 0 {
+                return candidate
+            }
+        }
+        return nil
+    }()
+
+    /// Why a test that needs `pythonWithH2AndCryptography` is skipped.
+    public static let pythonWithH2AndCryptographyMissing: Comment =
+        "/usr/bin/python3 with h2 and cryptography is not available for the APNs stand-in's token checks: apt-get install python3-h2 python3-cryptography"
+
     /// Whether nghttp2's HTTP/2 server `nghttpd` is on PATH.
     public static let hasNghttpd: Bool = (try? CLI.run("nghttpd", ["--version"]))?.status == 0
 

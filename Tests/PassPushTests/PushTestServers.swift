@@ -11,12 +11,13 @@ final class PushScriptServer {
     let logPath: String
     private let server: APNsStandIn
 
-    init(python: String, pki: PushTestPKI, scratch: TempDir) throws {
+    /// - Parameter extraArguments: more options for the script (its token authentication, a clock file).
+    init(python: String, pki: PushTestPKI, scratch: TempDir, extraArguments: [String] = []) throws {
         logPath = scratch.path("apns-\(UUID().uuidString).jsonl")
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         server = try APNsStandIn(
             python: python, certificate: pki.serverCert, key: pki.serverKey, clientCA: pki.ca, log: logPath,
-            stderrPath: scratch.path("apns-server.err"))
+            stderrPath: scratch.path("apns-server.err"), arguments: extraArguments)
     }
 
     var port: Int { server.port }

@@ -12,6 +12,8 @@ enum PushTestTools {
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
     static let passType = "pass.com.example.test"
+    /// A pass type of another team than the APNs auth key's.
+    static let otherPassType = "pass.org.other.test"
 }
 
 /// A throwaway PKI made with the openssl CLI: CA, server certificate for 127.0.0.1 / localhost, a client
@@ -24,6 +26,9 @@ struct PushTestPKI {
     let clientKey: String
     let rogueCert: String
     let rogueKey: String
+    /// A client certificate of another pass type (`PushTestTools.otherPassType`, another team), from the same CA.
+    let otherCert: String
+    let otherKey: String
 
     init(in scratch: TempDir) throws {
         func make(_ args: [String]) throws { try CLI.check("openssl", args, cwd: scratch.url) }
@@ -45,6 +50,7 @@ struct PushTestPKI {
         }
         try leaf("client", cn: PushTestTools.passType, ca: "ca")
         try leaf("rogue", cn: PushTestTools.passType, ca: "rogue-ca")
+        try leaf("other", cn: PushTestTools.otherPassType, ca: "ca")
         ca = server.ca
         serverCert = server.certificate
         serverKey = server.key
@@ -52,6 +58,8 @@ struct PushTestPKI {
         clientKey = scratch.path("client.key")
         rogueCert = scratch.path("rogue.pem")
         rogueKey = scratch.path("rogue.key")
+        otherCert = scratch.path("other.pem")
+        otherKey = scratch.path("other.key")
     }
 
     func configuration(port: Int, maxConcurrentStreams: Int = 500) -> APNsConfiguration {
@@ -72,6 +80,12 @@ struct PushServerRecord: Decodable {
     let body: String?
     // swift-format-ignore: AlwaysUseLowerCamelCase
     let client_cn: String?
+    /// How the request authenticated: "certificate", "token" or nil (neither).
+    let auth: String?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    let token_iat: Int?
+    let status: Int?
+    let reason: String?
 
     /// Regular (non-pseudo) headers in order.
     var plainHeaders: [(String, String)] {

@@ -45,11 +45,12 @@ final class ServeFixture {
     ///   - clientCAs: the CA files the APNs stand-in trusts for client certificates (default: the shared
     ///     development identity's chain).
     ///   - serveOptions: more options for `serve` (limits, `--trust-root`), placed before the identity's.
+    ///   - apnsArguments: more options for the APNs stand-in (its token authentication).
     ///   - port: the port to listen on (0: a free one, new at each restart).
     init(
         python: String?, environment: [String: String] = [:], postgres: String? = nil,
         signingArguments: [String] = DevIdentity.signingArgs, clientCAs: [String]? = nil, serveOptions: [String] = [],
-        port: Int = 0
+        apnsArguments: [String] = [], port: Int = 0
     ) throws {
         tmp = try TempDir()
         db = tmp.path("store.db")
@@ -62,7 +63,7 @@ final class ServeFixture {
             let pki = try APNsTestPKI(in: tmp, clientCAs: clientCAs)
             let server = try APNsStandIn(
                 python: python, certificate: pki.serverCert, key: pki.serverKey, clientCA: pki.clientCA, log: apnsLog,
-                stderrPath: tmp.path("apns.err"))
+                stderrPath: tmp.path("apns.err"), arguments: apnsArguments)
             apns = server
             apnsURL = server.url
             apnsCA = ["--apns-ca", pki.ca]

@@ -3,7 +3,7 @@
 
 usage: WalletDeviceSimulator.py --pass FILE.pkpass [--base URL] [--devices N] [--device-prefix ID]
                                 [--token-prefix HEX] [--wait-file PATH | --wait-stdin] [--timeout S]
-                                [--out-dir DIR] [--threads N]
+                                [--out-dir DIR] [--threads N] [--step STEP]...
 
 It reads pass.json from the .pkpass like a phone does (webServiceURL, authenticationToken, passTypeIdentifier,
 serialNumber; --base overrides the URL) and walks Wallet's sequence (wallet-spec §6, §7) for N devices, each
@@ -28,6 +28,19 @@ Before waiting, each device prints {"device", "step": "waiting"}; at the end {"r
 On the first deviation from Apple's protocol (status, content type, JSON shape, Last-Modified, manifest hashes,
 immutable keys) it prints {"device", "step", "error"} and exits 1. Downloaded passes are kept in --out-dir as
 DEVICE-1.pkpass (first download) and DEVICE-2.pkpass (after the update).
+
+With --step (repeatable) each device walks the given steps instead, in order, to script what a phone does when
+something goes wrong; each prints its JSON line and none is checked beyond getting an HTTP answer:
+  register            POST the registration (the device's push token)
+  unregister          DELETE the registration
+  list                GET the list with no passesUpdatedSince
+  list-since          ... with the lastUpdated of the device's last 200 list
+  list-since=TAG      ... with TAG
+  download            GET the pass with no If-Modified-Since
+  download-ims        ... with the Last-Modified of the device's last 200 download
+  download-ims=DATE   ... with DATE as If-Modified-Since
+  log=TEXT            POST /v1/log {"logs": [TEXT]}; {serial}, {passType}, {device} and {url} are filled in
+  wait                (all devices) until the push arrived, as --wait-file / --wait-stdin
 """
 import argparse
 import concurrent.futures
@@ -272,6 +285,60 @@ class Device:
         self.list("list-after", None, 204)
 
 
+def run_step(device, step):
+    """One scripted step (see --step); returns nothing, prints its line."""
+    name, _, argument = step.partition("=")
+    if name == "register":
+        _, _, record = device.request(step, "POST", device.registration_path(), device.auth(),
+                                      {"pushToken": device.token})
+    elif name == "unregister":
+        _, _, record = device.request(step, "DELETE", device.registration_path(), device.auth())
+    elif name in ("list", "list-since"):
+        since = argument if argument else (device.tag if name == "list-since" else None)
+        response, data, record = device.request(step, "GET", device.list_path(since))
+        if response.status == 200:
+            device.tag = json.loads(data).get("lastUpdated", device.tag)
+    elif name in ("download", "download-ims"):
+        headers = device.auth()
+        since = argument if argument else (device.last_modified if name == "download-ims" else None)
+        if since is not None:
+            headers["If-Modified-Since"] = since
+        response, data, record = device.request(step, "GET", device.pass_path(), headers)
+        if response.status == 200:
+            device.last_modified = response.getheader("Last-Modified")
+    elif name == "log":
+        text = (argument.replace("{serial}", device.info["serialNumber"])
+                .replace("{passType}", device.info["passTypeIdentifier"])
+                .replace("{device}", device.id).replace("{url}", device.info["base"]))
+        _, _, record = device.request(step, "POST", "/v1/log", None, {"logs": [text]})
+    else:
+        raise Deviation(f"unknown step {step!r}")
+    emit(record)
+
+
+def run_script(devices, options):
+    """--step mode: the steps in order on every device; `wait` waits once for all of them."""
+    phases, current = [], []
+    for step in options.steps:
+        if step == "wait":
+            phases.append(current)
+            current = None
+            phases.append(None)
+            current = []
+        else:
+            current.append(step)
+    phases.append(current)
+    for phase in phases:
+        if phase is None:
+            for device in devices:
+                emit({"device": device.id, "step": "waiting"})
+            wait_for_push(options)
+            continue
+        for device in devices:
+            for step in phase:
+                run_step(device, step)
+
+
 def summary(content_type, data):
     if not data:
         return ""
@@ -322,6 +389,7 @@ def main():
     parser.add_argument("--timeout", type=float, default=60, help="seconds to wait for --wait-file")
     parser.add_argument("--out-dir", help="keep downloaded passes here")
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--step", dest="steps", action="append", help="script the device (see the docstring)")
     options = parser.parse_args()
     if any(c not in "0123456789abcdefABCDEF" for c in options.token_prefix) or len(options.token_prefix) > 48:
         parser.error("--token-prefix must be at most 48 hex digits")
@@ -339,6 +407,14 @@ def main():
     info["base"] = options.base or info["webServiceURL"]
 
     devices = [Device(options, number, info) for number in range(options.devices)]
+    if options.steps:
+        try:
+            run_script(devices, options)
+        except (Deviation, OSError, http.client.HTTPException) as error:
+            emit({"step": "script", "error": str(error)})
+            sys.exit(1)
+        emit({"result": "ok", "devices": len(devices)})
+        return
     run_phase(devices, "before_push", options.threads)
     try:
         wait_for_push(options)

@@ -4,6 +4,7 @@ import PassHTTP
 import PassOperations
 import PassModel
 import PassTemplates
+import PassLog
 
 /// `GET` / `PATCH /admin/v1/passes/:serial` behind `Authorization: Bearer <token>`.
 struct AdminHandlers: Sendable {
@@ -244,6 +245,37 @@ struct AdminHandlers: Sendable {
             failed: job.failed, pushesQueued: job.pushesQueued,
             failures: job.failures.map { .init(line: $0.line, column: $0.column, message: $0.message) },
             message: job.message, createdAt: job.createdAt, updatedAt: job.updatedAt)
+    }
+
+    /// What happened to the pass and why an update did not arrive (`PassTrace`): JSON, or the plain text with
+    /// `?format=text`; `?window=SECONDS` as `passmint trace --window`.
+    func trace(_ request: Request) throws(HTTPError) -> Response {
+        try authorize(request)
+        let serial = request.parameters["serial"]
+        guard let events = context.eventStore else { throw HTTPError(501, "this store keeps no pass events") }
+        var window: TimeInterval = 300
+        if let text = request.queryValue("window") {
+            guard let seconds = Int(text), seconds > 0, seconds <= 86_400 * 30 else {
+                throw .badRequest("window must be a number of seconds from 1 to 2592000, not \(text)")
+            }
+            window = TimeInterval(seconds)
+        }
+        let format = request.queryValue("format") ?? "json"
+        guard format == "json" || format == "text" else {
+            throw .badRequest("format must be json or text, not \(format)")
+        }
+        let tracer = PassTracer(
+            store: context.store, events: events, templates: context.store as? any TemplateVersionStore)
+        let found: PassTrace?
+        do {
+            found = try tracer.trace(serial: serial, window: window)
+        } catch {
+            ServiceLog.error("trace \(serial): \(error)")
+            throw HTTPError(503, "the store could not be read; try again shortly")
+        }
+        guard let trace = found else { throw .notFound("no stored pass has serial number \(serial)") }
+        if format == "text" { return .text(200, trace.text()) }
+        return .json(200, String(decoding: trace.json(), as: UTF8.self))
     }
 
     /// Install figures (`InstallReport.json`): query `from` and `to` (UTC days, `YYYY-MM-DD`, both included) and

@@ -50,6 +50,10 @@ struct HandlerContext: Sendable {
     let onRecordUpdated: @Sendable (StoredPass, Int) -> Void
     /// Runs `POST /admin/v1/updates`; nil when the service has no bulk updates (answered 501).
     var updateJobs: UpdateJobRunner? = nil
+    /// Records what devices do with each pass (`passmint trace`); nil when events are off.
+    var events: EventRecorder? = nil
+    /// Reads the events back for the trace route; nil when the store keeps none.
+    var eventStore: (any PassEventStore)? = nil
 
     /// The stored version of the pass the request names, when its `Authorization: ApplePass <token>` matches the
     /// pass's token (compared in constant time); 401 otherwise, the same for an unknown pass as for a wrong token.

@@ -1,3 +1,4 @@
+import Foundation
 import PassHTTP
 import PassStore
 /// `POST /v1/log` (wallet-spec §6, call 5): Wallet's diagnostics, stored as untrusted text.
@@ -29,6 +30,17 @@ struct LogHandlers: Sendable {
                 retryAfter: context.unauthenticated.capRetryAfterSeconds)
         }
         context.metrics.recordUnauthenticated(.log, .stored)
+        if let events = context.events {
+            let now = Date()
+            for line in lines {
+                for mention in WalletLogLine.mentions(in: line) {
+                    events.record(
+                        PassEvent(
+                            serial: mention.serial, passType: mention.passType, device: mention.device, at: now,
+                            detail: .logged(line: String(line.prefix(PassEvent.maxLogLineLength)))))
+                }
+            }
+        }
         return .empty(200)
     }
 }
@@ -44,6 +56,8 @@ struct OperationsHandlers: Sendable {
     func metrics(_ request: Request) throws(HTTPError) -> Response {
         let registrations = try? context.store.registrationsCount()
         let depth = try? context.store.outboxDepth()
+        let oldest: Date??
+        do { oldest = .some(try context.store.oldestPendingPush()) } catch { oldest = nil }
         let installs = context.metrics.installTotals { try context.store.installTotals() }
         let usage = try? context.store.unauthenticatedUsage()
         let stored = usage.map { usage in
@@ -54,7 +68,8 @@ struct OperationsHandlers: Sendable {
         return .text(
             200,
             context.metrics.render(
-                registrations: registrations, outboxDepth: depth, installs: installs, unauthenticated: stored),
+                registrations: registrations, outboxDepth: depth, installs: installs, unauthenticated: stored,
+                oldestPendingPush: oldest),
             contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

@@ -1,5 +1,7 @@
+import Foundation
 import PassHTTP
 import PassPush
+import PassStore
 /// Wallet's device endpoints: register, unregister, list updated serials (wallet-spec §6, calls 1, 2, 4).
 struct RegistrationHandlers: Sendable {
     let context: HandlerContext
@@ -7,7 +9,7 @@ struct RegistrationHandlers: Sendable {
     /// `POST /v1/devices/:device/registrations/:passType/:serial` → 201 new, 200 known, 401, 400.
     func register(_ request: Request) throws(HTTPError) -> Response {
         let (device, passType, serial) = Self.identifiers(request)
-        try authenticate(request, passType: passType, serial: serial)
+        let version = try context.authenticatedVersion(request, passType: passType, serial: serial)
         let body = try decodeObjectBody(request, expected: #"{"pushToken": "<hex>"}"#)
         guard let pushToken = body["pushToken"]?.stringValue else {
             throw .badRequest(#"request body must contain "pushToken" (a string)"#)
@@ -16,6 +18,10 @@ struct RegistrationHandlers: Sendable {
         let outcome = try context.storeCall {
             try context.store.register(device: device, passType: passType, serial: serial, pushToken: token.hex)
         }
+        context.events?.record(
+            PassEvent(
+                serial: serial, passType: passType, device: device, at: Date(), tag: version.tag,
+                detail: .registered(created: outcome == .created, pushTokenPrefix: PushToken.redacted(token.hex))))
         return .empty(outcome == .created ? 201 : 200)
     }
 
@@ -23,7 +29,12 @@ struct RegistrationHandlers: Sendable {
     func unregister(_ request: Request) throws(HTTPError) -> Response {
         let (device, passType, serial) = Self.identifiers(request)
         try authenticate(request, passType: passType, serial: serial)
-        _ = try context.storeCall { try context.store.unregister(device: device, passType: passType, serial: serial) }
+        let found = try context.storeCall {
+            try context.store.unregister(device: device, passType: passType, serial: serial)
+        }
+        context.events?.record(
+            PassEvent(
+                serial: serial, passType: passType, device: device, at: Date(), detail: .unregistered(found: found)))
         return .empty(200)
     }
 
@@ -42,8 +53,16 @@ struct RegistrationHandlers: Sendable {
                 try context.store.updatedSerials(device: device, passType: passType, since: since)
             })
         else {
+            context.events?.record(
+                ListRequest(
+                    device: device, passType: passType, since: since, status: 204, serials: [], lastUpdated: nil,
+                    at: Date()))
             return .empty(204)
         }
+        context.events?.record(
+            ListRequest(
+                device: device, passType: passType, since: since, status: 200, serials: result.serials,
+                lastUpdated: result.lastUpdated, at: Date()))
         let serials = result.serials.map(JSONText.string).joined(separator: ",")
         return .json(200, "{\"lastUpdated\":\"\(result.lastUpdated)\",\"serialNumbers\":[\(serials)]}")
     }

@@ -46,7 +46,8 @@ extension PostgresStore {
             try db.query(
                 """
                 WITH row AS (
-                    UPDATE push_outbox SET attempts = attempts + 1, due_at = $2, claimed_until = 0, last_error = $3
+                    UPDATE push_outbox SET attempts = attempts + 1, first_due_at = coalesce(first_due_at, due_at),
+                        due_at = $2, claimed_until = 0, last_error = $3
                     WHERE id = $1 RETURNING serial, pass_type, tag
                 )
                 INSERT INTO push_history (serial, pass_type, tag, result, detail, at)
@@ -65,6 +66,14 @@ extension PostgresStore {
             try db.query("DELETE FROM push_outbox WHERE id = $1 OR push_token = $2", [String(id), pushToken])
             try Self.deleteDeadTokenRegistrations(db, pushToken: pushToken, day: UTCDay(now()).number)
             try db.query("DELETE FROM devices WHERE push_token = $1", [pushToken])
+        }
+    }
+
+    package func oldestPendingPush() throws -> Date? {
+        try pool.withConnection { db in
+            let result = try db.query("SELECT min(coalesce(first_due_at, due_at)) FROM push_outbox")
+            guard result.rowCount > 0, let ms = result.optionalString(0, 0).flatMap({ Int64($0) }) else { return nil }
+            return Date(timeIntervalSince1970: Double(ms) / 1000)
         }
     }
 

@@ -210,6 +210,52 @@ enum SQLiteSchema {
                 END;
                 """),
         StoreMigration(
+            version: 12, purpose: StoreMigration.Purpose.passEvents,
+            sql: """
+                CREATE TABLE IF NOT EXISTS pass_events (
+                    id INTEGER PRIMARY KEY,
+                    serial TEXT NOT NULL,
+                    pass_type TEXT NOT NULL,
+                    device TEXT,
+                    kind TEXT NOT NULL,
+                    at INTEGER NOT NULL,
+                    tag INTEGER,
+                    detail TEXT NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS pass_events_serial ON pass_events (serial, id);
+                CREATE TABLE IF NOT EXISTS pass_versions (
+                    id INTEGER PRIMARY KEY,
+                    serial TEXT NOT NULL,
+                    tag INTEGER NOT NULL,
+                    modified_at INTEGER NOT NULL,
+                    voided INTEGER NOT NULL,
+                    changed TEXT NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS pass_versions_serial ON pass_versions (serial, id);
+                CREATE INDEX IF NOT EXISTS pass_versions_at ON pass_versions (modified_at);
+                CREATE TRIGGER IF NOT EXISTS passes_version_insert AFTER INSERT ON passes BEGIN
+                    INSERT INTO pass_versions (serial, tag, modified_at, voided, changed)
+                    VALUES (NEW.serial, NEW.tag, NEW.modified_at, NEW.voided, '{}');
+                END;
+                CREATE TRIGGER IF NOT EXISTS passes_version_update AFTER UPDATE OF tag ON passes
+                WHEN NEW.tag <> OLD.tag BEGIN
+                    INSERT INTO pass_versions (serial, tag, modified_at, voided, changed)
+                    VALUES (NEW.serial, NEW.tag, NEW.modified_at, NEW.voided, (
+                        SELECT coalesce(json_group_object(key, json_array(old, new)), '{}') FROM (
+                            SELECT n.key AS key, o.value AS old, n.value AS new FROM json_each(NEW.record) n
+                            LEFT JOIN json_each(OLD.record) o ON o.key = n.key WHERE o.value IS NOT n.value
+                            UNION ALL
+                            SELECT o.key, o.value, NULL FROM json_each(OLD.record) o
+                            WHERE NOT EXISTS (SELECT 1 FROM json_each(NEW.record) n WHERE n.key = o.key))));
+                    DELETE FROM pass_versions WHERE serial = NEW.serial AND id <= (
+                        SELECT id FROM pass_versions WHERE serial = NEW.serial ORDER BY id DESC
+                        LIMIT 1 OFFSET \(PassEventLimits.versionsPerPass));
+                END;
+                INSERT INTO pass_versions (serial, tag, modified_at, voided, changed)
+                    SELECT serial, tag, modified_at, voided, '{}' FROM passes;
+                ALTER TABLE push_outbox ADD COLUMN first_due_at INTEGER;
+                """),
+        StoreMigration(
             version: 13,
             purpose: StoreMigration.Purpose.googleWallet,
             sql: SQLiteStore.googleMigration),

@@ -52,7 +52,8 @@ extension SQLiteStore {
             try Self.recordHistory(db, id: id, result: .retry, detail: reason, at: nowSeconds)
             try db.withStatement(
                 """
-                UPDATE push_outbox SET attempts = attempts + 1, due_at = ?2, claimed_until = 0, last_error = ?3
+                UPDATE push_outbox SET attempts = attempts + 1, first_due_at = coalesce(first_due_at, due_at),
+                    due_at = ?2, claimed_until = 0, last_error = ?3
                 WHERE id = ?1
                 """
             ) { s in
@@ -85,6 +86,15 @@ extension SQLiteStore {
                     try s.bind(1, pushToken)
                     try s.run()
                 }
+            }
+        }
+    }
+
+    package func oldestPendingPush() throws -> Date? {
+        try pool.withConnection { db in
+            try db.withStatement("SELECT min(coalesce(first_due_at, due_at)) FROM push_outbox") { s in
+                guard try s.step(), let text = s.optionalString(0), let ms = Int64(text) else { return nil }
+                return Date(timeIntervalSince1970: Double(ms) / 1000)
             }
         }
     }

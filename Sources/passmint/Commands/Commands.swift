@@ -11,6 +11,7 @@ enum Commands {
         ResignCommand.self,
         LinksCommand.self,
         StatsCommand.self,
+        TraceCommand.self,
         TemplatesPublishCommand.self,
         TemplatesListCommand.self,
         MigrateCommand.self,

@@ -3,6 +3,7 @@ import Foundation
 import PassService
 import PassSigning
 import PassHTTP
+import PassMint
 import PassServer
 
 /// `passmint serve`: the Wallet web service and the push sender.
@@ -42,6 +43,22 @@ struct ServeCommand: Command {
         "request-timeout", "SECONDS",
         "deadline of a request's head, and of its body plus 1 s/KiB (default 30; 0: none)", allowZero: true)
 
+    static let apnsKey = Option<String>(
+        "apns-key", "FILE",
+        "APNs auth key (.p8) to push with a provider token for the pass types of its team (with --apns-key-id, --apns-team-id)"
+    )
+    static let apnsKeyID = Option<String>("apns-key-id", "ID", "the auth key's 10-character key ID")
+    static let apnsTeamID = Option<String>("apns-team-id", "ID", "the auth key's 10-character team ID")
+    static let apnsCertDir = RepeatedOption(
+        "apns-cert-dir", "DIR",
+        "another Pass Type ID certificate (pass-cert.pem, pass-key.pem, wwdr.pem in DIR) that pushes for its own pass type"
+    )
+    static let eventsPerPass = Option<Int>.integer(
+        "events-per-pass", "N", "most events kept per pass for passmint trace (default 200; the oldest go first)")
+    static let eventRetentionDays = Option<Int>.integer(
+        "event-retention-days", "DAYS", "events and versions older than this are deleted (default 30)")
+    static let noPassEvents = Flag("no-pass-events", "record no events (passmint trace then shows versions only)")
+
     static let spec = CommandSpec(
         name: "serve",
         abstract: "run the Wallet update web service and the APNs push sender",
@@ -53,6 +70,12 @@ struct ServeCommand: Command {
             default PASSMINT_ADMIN_TOKEN; disabled when unset), /healthz and /metrics. Passes are re-rendered and
             signed from their stored record. Changes made with `passmint update` or the admin PATCH are pushed to
             every registered device over HTTP/2 with the Pass Type ID certificate as TLS client certificate.
+            With --apns-key, --apns-key-id and --apns-team-id the pass types whose certificate is of the key's team
+            push with an APNs provider token instead (ES256, one per instance, renewed every 50 minutes and when
+            APNs answers ExpiredProviderToken); every other pass type keeps its certificate (--apns-cert-dir adds
+            the certificate of another pass type). Apple documents only the certificate for pass updates; the
+            token is what other libraries use in production. At start serve says which pass types push how.
+            Pushes go to Apple's production host only: the sandbox host is refused.
             Stops cleanly on SIGINT or SIGTERM. On SIGHUP the signing identity is loaded again from the same
             files: a renewed certificate that covers the stored pass types and the team, chains to the WWDR
             intermediate and is valid signs every download from then on; a refused one is logged and the one in
@@ -74,6 +97,11 @@ struct ServeCommand: Command {
             --retention-days (at start and every 10 minutes). Personalize signs only a token of Wallet's shape for
             a pass whose template has personalization.json and nfc, not personalized yet, once per pass (a repeat
             gets the same signature); any other request gets the same 404, whether or not the serial exists.
+
+            What happens to each pass is recorded for `passmint trace`: registrations, list requests, downloads,
+            APNs answers and the device's log lines that name it, written in batches off the request path, at most
+            --events-per-pass per pass (oldest dropped) for --event-retention-days; no authentication token is
+            kept, and a push token only as its first 8 characters. --no-pass-events records none.
 
             --access-log writes one JSON object per answered request: time (UTC), method, route (the pattern,
             such as GET /v1/passes/:passType/:serial, or unmatched), status, bytes (body) and duration_ms; never
@@ -108,6 +136,10 @@ struct ServeCommand: Command {
             writeWorkers,
             apns,
             apnsCA,
+            apnsKey,
+            apnsKeyID,
+            apnsTeamID,
+            apnsCertDir,
             adminTokenEnv,
             LinkArguments.option,
             accessLog,
@@ -121,6 +153,9 @@ struct ServeCommand: Command {
             maxBulkBytes,
             perAddressConnections,
             requestTimeout,
+            eventsPerPass,
+            eventRetentionDays,
+            noPassEvents,
             TrustArguments.option,
         ] + ServeGoogleArguments.options + UnauthenticatedArguments.options
             + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp)
@@ -162,11 +197,24 @@ struct ServeCommand: Command {
             adminTokenVariable: args[Self.adminTokenEnv] ?? "PASSMINT_ADMIN_TOKEN")
         configuration.linkBase = try LinkArguments.base(args)
         configuration.unauthenticated = try UnauthenticatedArguments.limits(args)
+        if args[Self.noPassEvents] {
+            if args.given(Self.eventsPerPass) || args.given(Self.eventRetentionDays) {
+                throw .usage("--no-pass-events records nothing; leave out --events-per-pass and --event-retention-days")
+            }
+            configuration.events = nil
+        } else {
+            let defaults = PassEventOptions()
+            configuration.events = PassEventOptions(
+                retentionDays: try args[Self.eventRetentionDays] ?? defaults.retentionDays,
+                perPass: try args[Self.eventsPerPass] ?? defaults.perPass)
+        }
         options = ServiceRunner.Options(
             store: try StoreArguments.location(args) ?? .sqlite(path: "passmint.db"),
             configuration: configuration,
             apnsURL: args[Self.apns] ?? "https://api.push.apple.com", apnsCAFile: args[Self.apnsCA],
             identity: IdentityArguments.make(args), trustRoots: try TrustArguments.load(args),
+            apnsToken: try Self.tokenOptions(args),
+            pushIdentities: args[Self.apnsCertDir].map { IdentityOptions(defaultDirectory: $0) },
             google: try ServeGoogleArguments.make(args))
         switch (args[Self.accessLog], args[Self.logRequests]) {
         case (let file?, false): accessLog = file == "-" ? .standardOutput : .file(file)
@@ -179,6 +227,17 @@ struct ServeCommand: Command {
         case (nil, nil): tls = nil
         case (_?, nil): throw .usage("--tls-cert needs --tls-key, the certificate's private key")
         case (nil, _?): throw .usage("--tls-key needs --tls-cert, the certificate it belongs to")
+        }
+    }
+
+    /// `--apns-key` with its key ID and team ID, all three or none.
+    private static func tokenOptions(_ args: ParsedArguments) throws(CLIError) -> APNsTokenOptions? {
+        switch (args[Self.apnsKey], args[Self.apnsKeyID], args[Self.apnsTeamID]) {
+        case (nil, nil, nil): return nil
+        case (let key?, let id?, let team?): return APNsTokenOptions(keyPath: key, keyID: id, teamID: team)
+        default:
+            throw .usage(
+                "--apns-key, --apns-key-id and --apns-team-id go together: the .p8 file, its key ID and its team ID")
         }
     }
 
@@ -216,6 +275,7 @@ struct ServeCommand: Command {
         do {
             runner = try ServiceRunner(options: options)
             for warning in runner.warnings { Console.error("warning: \(warning)") }
+            for line in runner.pushPlan.lines { Console.error("passmint serve: \(line)") }
             reload = Self.reloadOnHangUp(runner)
             try runner.start(log: { Console.error("passmint serve: \($0)") })
         } catch {

@@ -1,0 +1,185 @@
+import Dispatch
+import Foundation
+import Synchronization
+import PassConcurrency
+import PassLog
+import PassStore
+
+/// Takes events from the request threads and writes them in batches on a thread of its own, so a request only
+/// appends to a queue: the store sees one transaction per batch (like the group commit of registrations), never
+/// one per request. The queue is bounded (`PassEventOptions.maxQueued`); what does not fit is dropped and counted.
+package final class EventRecorder: Sendable {
+    private struct Queue {
+        var events: [PassEvent] = []
+        var lists: [ListRequest] = []
+        var dropped = 0
+        var running = false
+        var stopping = false
+        var count: Int { events.count + lists.count }
+    }
+
+    /// Events one transaction writes at most.
+    static let batchLimit = 2000
+    /// How long an event may wait for its batch when few arrive.
+    static let flushInterval = DispatchTimeInterval.milliseconds(100)
+
+    private let store: any PassEventStore
+    private let options: PassEventOptions
+    /// Appended to by every request thread: a lock that sleeps rather than spins (see `SleepingLock`).
+    private let queue = SleepingLock(Queue())
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    /// Counts written and dropped events.
+    private let onWritten: @Sendable (_ written: Int, _ dropped: Int) -> Void
+
+    package init(
+        store: any PassEventStore, options: PassEventOptions,
+        onWritten: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+    ) {
+        self.store = store
+        self.options = options
+        self.onWritten = onWritten
+    }
+
+    /// Queues one event (the device's request is answered without waiting for it).
+    package func record(_ event: PassEvent) {
+        let full = queue.withLock { queue -> Bool in
+            guard queue.count < options.maxQueued else {
+                queue.dropped += 1
+                return false
+            }
+            queue.events.append(event)
+            return queue.count == Self.batchLimit
+        }
+        if full { wake.signal() }
+    }
+
+    /// Queues one list request (stored as an event of each pass the device holds of that type).
+    package func record(_ list: ListRequest) {
+        let full = queue.withLock { queue -> Bool in
+            guard queue.count < options.maxQueued else {
+                queue.dropped += 1
+                return false
+            }
+            queue.lists.append(list)
+            return queue.count == Self.batchLimit
+        }
+        if full { wake.signal() }
+    }
+
+    /// Starts the writer thread.
+    package func start() {
+        let start = queue.withLock { queue -> Bool in
+            guard !queue.running else { return false }
+            queue.running = true
+            return true
+        }
+        guard start else { return }
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "passmint-events"
+        thread.start()
+    }
+
+    /// Writes what is queued and stops the writer.
+    package func stop() {
+        let running = queue.withLock { queue -> Bool in
+            defer { queue.stopping = true }
+            return queue.running && !queue.stopping
+        }
+        guard running else { return }
+        wake.signal()
+        finished.wait()
+    }
+
+    /// Writes everything queued now, on the caller's thread (tests and tools; the writer does this on its own).
+    package func flush() {
+        while writeBatch() > 0 {}
+    }
+
+    private func run() {
+        while true {
+            _ = wake.wait(timeout: .now() + Self.flushInterval)
+            let stopping = queue.withLock { $0.stopping }
+            flush()
+            if stopping { return }
+        }
+    }
+
+    /// Takes everything queued (swapping the queue for an empty one, so request threads never wait for a copy)
+    /// and writes it in batches; the number of events taken.
+    private func writeBatch() -> Int {
+        let (events, lists, dropped) = queue.withLock { queue -> ([PassEvent], [ListRequest], Int) in
+            defer {
+                queue.events = []
+                queue.lists = []
+                queue.dropped = 0
+            }
+            return (queue.events, queue.lists, queue.dropped)
+        }
+        let taken = events.count + lists.count
+        guard taken > 0 || dropped > 0 else { return 0 }
+        var written = 0
+        var lost = dropped
+        let coalesced = Self.coalesce(events)
+        var start = 0
+        var listStart = 0
+        while start < coalesced.count || listStart < lists.count {
+            let chunk = Array(coalesced[start..<min(coalesced.count, start + Self.batchLimit)])
+            let room = Self.batchLimit - chunk.count
+            let listChunk = Array(lists[listStart..<min(lists.count, listStart + room)])
+            start += chunk.count
+            listStart += listChunk.count
+            let represented = chunk.reduce(0) { $0 + $1.count } + listChunk.count
+            do {
+                try store.recordEvents(chunk, lists: listChunk, keepPerPass: options.perPass)
+                written += represented
+            } catch {
+                ServiceLog.error("events: writing \(represented) events failed, they are dropped: \(error)")
+                lost += represented
+            }
+        }
+        onWritten(written, lost)
+        return taken
+    }
+
+    /// Downloads of one pass's version with the same answer that arrived together become one event with their
+    /// count: a fan-out sends thousands of phones for the same version at once, and the pass keeps only its
+    /// newest events. Every other event is kept as it is, in order.
+    static func coalesce(_ events: [PassEvent]) -> [PassEvent] {
+        struct Key: Hashable {
+            var serial: String
+            var tag: Int64?
+            var detail: PassEventDetail
+
+            /// The serial and numbers only: the dates as text add nothing to tell downloads apart.
+            func hash(into hasher: inout Hasher) {
+                hasher.combine(serial)
+                hasher.combine(tag)
+                if case .downloaded(_, let seconds, let status, _) = detail {
+                    hasher.combine(seconds)
+                    hasher.combine(status)
+                }
+            }
+        }
+        var out: [PassEvent] = []
+        var index: [Key: Int] = [:]
+        out.reserveCapacity(events.count)
+        for event in events {
+            guard event.device == nil, case .downloaded = event.detail else {
+                out.append(event)
+                continue
+            }
+            let key = Key(serial: event.serial, tag: event.tag, detail: event.detail)
+            if let at = index[key] {
+                out[at].count += event.count
+            } else {
+                index[key] = out.count
+                out.append(event)
+            }
+        }
+        return out
+    }
+}
