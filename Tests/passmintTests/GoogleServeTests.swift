@@ -197,9 +197,11 @@ struct GoogleServeTests {
         func apiCalls() throws -> Int {
             try f.requests().filter { ($0["path"] as? String)?.hasPrefix("/walletobjects/") == true }.count
         }
+        /// The change reached Google and the outbox is empty (its addMessage, which follows the PATCH, is sent too).
         func arrived(_ points: Int) throws -> Bool {
             try waitUntil(timeout: 60) {
                 try f.calls("PATCH", Self.objectPath("A-1"), status: nil).contains { Self.points($0["body"]) == points }
+                    && f.serve.count("google_outbox") == 0
             }
         }
         // Tokens valid for 30 s, inside the minute's margin: every call fetches its own.
