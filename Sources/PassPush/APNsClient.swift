@@ -63,7 +63,9 @@ package final class APNsClient {
                     headerToken = token
                 }
             } catch {
-                return jobs.map { PushResult(job: $0, status: 0, apnsID: nil, outcome: .failed(reason: "\(error)")) }
+                return jobs.map {
+                    PushResult(job: $0, status: 0, apnsID: nil, outcome: .failed(reason: .sender(error)))
+                }
             }
         }
         var inFlight: [Int: Int] = [:]  // slot -> job index
@@ -82,7 +84,7 @@ package final class APNsClient {
                     multi.remove(pool[slot])
                     idle.append(slot)
                     results[index] = PushResult(
-                        job: jobs[index], status: 0, apnsID: nil, outcome: .retry(reason: "\(error)"))
+                        job: jobs[index], status: 0, apnsID: nil, outcome: .retry(reason: .sender(error)))
                 }
                 inFlight.removeAll()
                 continue
@@ -100,22 +102,22 @@ package final class APNsClient {
             if done.isEmpty { multi.poll(timeoutMs: 100) }
         }
         return results.enumerated().map { index, result in
-            result ?? PushResult(job: jobs[index], status: 0, apnsID: nil, outcome: .retry(reason: "not sent"))
+            result ?? PushResult(job: jobs[index], status: 0, apnsID: nil, outcome: .retry(reason: .notSent))
         }
     }
 
     /// Starts one transfer; returns a result at once when the job cannot be sent.
     private func start(_ job: PushJob, inFlight: inout [Int: Int], index: Int) -> PushResult? {
         guard let token = PushToken(job.pushToken) else {
-            return PushResult(job: job, status: 0, apnsID: nil, outcome: .unregistered(reason: "BadDeviceToken"))
+            return PushResult(job: job, status: 0, apnsID: nil, outcome: .unregistered(reason: .malformedDeviceToken))
         }
         guard Self.isValidTopic(job.passTypeIdentifier) else {
-            return PushResult(job: job, status: 0, apnsID: nil, outcome: .failed(reason: "invalid apns-topic"))
+            return PushResult(job: job, status: 0, apnsID: nil, outcome: .failed(reason: .invalidTopic))
         }
-        do {
+        do throws(PushError) {
             let easy = try idleHandle()
             let headers = try headerList(topic: job.passTypeIdentifier)
-            do {
+            do throws(PushError) {
                 try easy.prepare(url: "\(baseURL)/3/device/\(token.hex)", headers: headers)
                 try multi.add(easy)
             } catch {
@@ -125,7 +127,7 @@ package final class APNsClient {
             inFlight[easy.slot] = index
             return nil
         } catch {
-            return PushResult(job: job, status: 0, apnsID: nil, outcome: .retry(reason: "\(error)"))
+            return PushResult(job: job, status: 0, apnsID: nil, outcome: .retry(reason: .sender(error)))
         }
     }
 
@@ -152,7 +154,7 @@ package final class APNsClient {
 
     private static func result(for job: PushJob, _ transfer: CurlTransferResult) -> PushResult {
         if let error = transfer.error {
-            return PushResult(job: job, status: 0, apnsID: nil, outcome: .retry(reason: "transport: \(error)"))
+            return PushResult(job: job, status: 0, apnsID: nil, outcome: .retry(reason: .transport(error)))
         }
         let reason = errorReason(transfer.body)
         return PushResult(

@@ -31,12 +31,14 @@ package final class APNsSender {
             do {
                 answers = try send(batch, route: route)
             } catch {
-                answers = batch.map { PushResult(job: $0, status: 0, apnsID: nil, outcome: .retry(reason: "\(error)")) }
+                answers = batch.map {
+                    PushResult(job: $0, status: 0, apnsID: nil, outcome: .retry(reason: .sender(error)))
+                }
             }
             for (index, answer) in zip(indexes, answers) { results[index] = answer }
         }
         return results.enumerated().map { index, result in
-            result ?? PushResult(job: jobs[index], status: 0, apnsID: nil, outcome: .retry(reason: "not sent"))
+            result ?? PushResult(job: jobs[index], status: 0, apnsID: nil, outcome: .retry(reason: .notSent))
         }
     }
 
@@ -56,7 +58,7 @@ package final class APNsSender {
 
     /// 403 `ExpiredProviderToken`: the token is older than APNs accepts (or APNs thinks so).
     static func isExpiredToken(_ result: PushResult) -> Bool {
-        result.status == 403 && result.reason == "ExpiredProviderToken"
+        result.status == 403 && result.reason?.apnsCode == "ExpiredProviderToken"
     }
 
     private func client(_ route: APNsAuthenticationRoute) throws(PushError) -> APNsClient {

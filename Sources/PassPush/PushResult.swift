@@ -6,11 +6,11 @@ package enum PushOutcome: Sendable, Equatable {
     /// 200: APNs accepted the notification.
     case delivered
     /// 410, or 400 `BadDeviceToken` / `DeviceTokenNotForTopic`: the token is dead; delete its registrations.
-    case unregistered(reason: String)
+    case unregistered(reason: PushReason)
     /// 429, 5xx or a transport error: try again later.
-    case retry(reason: String)
+    case retry(reason: PushReason)
     /// 403 and other 4xx: a request or credential problem; retried slowly, then given up.
-    case failed(reason: String)
+    case failed(reason: PushReason)
 
     /// The outcome without its reason; `Kind.rawValue` is the metrics label.
     package enum Kind: String, Sendable, CaseIterable {
@@ -34,10 +34,10 @@ package enum PushOutcome: Sendable, Equatable {
     ///   - status: HTTP status code.
     ///   - reason: the `reason` of the JSON error body, if any.
     package static func classify(status: Int, reason: String?) -> PushOutcome {
-        let why = reason ?? "HTTP \(status)"
+        let why: PushReason = reason.map(PushReason.apns) ?? .status(status)
         switch status {
         case 200..<300: return .delivered
-        case 410: return .unregistered(reason: reason ?? "Unregistered")
+        case 410: return .unregistered(reason: .apns(reason ?? "Unregistered"))
         case 400 where reason == "BadDeviceToken" || reason == "DeviceTokenNotForTopic":
             return .unregistered(reason: why)
         case 429, 500..<600: return .retry(reason: why)
@@ -68,8 +68,8 @@ package struct PushResult: Sendable, Equatable {
         self.apnsTimestamp = apnsTimestamp
     }
 
-    /// APNs' `reason`, or nil for a delivered push.
-    package var reason: String? {
+    /// Why the push was not delivered, nil for a delivered push.
+    package var reason: PushReason? {
         switch outcome {
         case .delivered: return nil
         case .unregistered(let reason), .retry(let reason), .failed(let reason): return reason

@@ -5,11 +5,12 @@ package enum PushDecision: Sendable, Equatable {
     /// Delete the row (delivered, or given up without touching registrations).
     case complete
     /// Delete the row and every registration of its push token.
-    case drop(reason: String)
+    case drop(reason: PushReason)
     /// Send again after `delay` seconds.
-    case retry(delay: TimeInterval, reason: String)
-    /// Stop trying: delete the row but keep the registrations (credential or request problem).
-    case giveUp(reason: String)
+    case retry(delay: TimeInterval, reason: PushReason)
+    /// Stop trying after `attempts` sends: delete the row but keep the registrations (credential or request
+    /// problem).
+    case giveUp(reason: PushReason, attempts: Int)
 }
 
 /// Exponential back-off with jitter, by the number of earlier attempts of a row.
@@ -64,11 +65,11 @@ package struct PushRetryPolicy: Sendable, Equatable {
         case .unregistered(let reason):
             return .drop(reason: reason)
         case .retry(let reason):
-            if attempts + 1 >= maxRetryAttempts { return .giveUp(reason: "\(reason) (after \(attempts + 1) attempts)") }
+            if attempts + 1 >= maxRetryAttempts { return .giveUp(reason: reason, attempts: attempts + 1) }
             return .retry(delay: delay(base: initialDelay, attempts: attempts, unit: unit), reason: reason)
         case .failed(let reason):
             if attempts + 1 >= maxFailedAttempts {
-                return .giveUp(reason: "\(reason) (after \(attempts + 1) attempts)")
+                return .giveUp(reason: reason, attempts: attempts + 1)
             }
             return .retry(delay: delay(base: failedInitialDelay, attempts: attempts, unit: unit), reason: reason)
         }

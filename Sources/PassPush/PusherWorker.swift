@@ -79,14 +79,15 @@ struct PusherWorker: Sendable {
         let now = options.clock()
         let attempts = results.map { result in
             PushAttempt(
-                outboxID: result.job.id, status: result.status, reason: result.reason, apnsID: result.apnsID,
+                outboxID: result.job.id, status: result.status, reason: result.reason?.description,
+                apnsID: result.apnsID,
                 apnsTimestamp: result.apnsTimestamp,
                 authentication: configuration.authentication(forTopic: result.job.passTypeIdentifier) == .token
                     ? "token" : "certificate",
                 at: now)
         }
         do { try outbox.recordPushAttempts(attempts, keepPerPass: keep) } catch {
-            log("recording \(attempts.count) push answers as pass events failed: \(error)")
+            log(ServiceLog.line("recording \(attempts.count) push answers as pass events failed", error))
         }
     }
 
@@ -102,17 +103,19 @@ struct PusherWorker: Sendable {
                 try outbox.completePush(id: job.id)
             case .drop(let reason):
                 log("push \(job.id) to \(token): \(reason); deleting the registrations of this token")
-                try outbox.dropPush(id: job.id, deletingRegistrationsFor: job.pushToken, reason: reason)
+                try outbox.dropPush(id: job.id, deletingRegistrationsFor: job.pushToken, reason: reason.description)
             case .retry(let delay, let reason):
                 if case .failed = result.outcome {
                     log(
                         "push \(job.id) to \(token) refused (HTTP \(result.status)): \(reason); retrying in \(Int(delay)) s"
                     )
                 }
-                try outbox.retryPush(id: job.id, at: options.clock().addingTimeInterval(delay), reason: reason)
-            case .giveUp(let reason):
-                log("push \(job.id) to \(token) given up: \(reason)")
-                try outbox.abandonPush(id: job.id, reason: reason)
+                try outbox.retryPush(
+                    id: job.id, at: options.clock().addingTimeInterval(delay), reason: reason.description)
+            case .giveUp(let reason, let attempts):
+                let why = "\(reason) (after \(attempts) attempts)"
+                log("push \(job.id) to \(token) given up: \(why)")
+                try outbox.abandonPush(id: job.id, reason: why)
             }
         } catch {
             log(

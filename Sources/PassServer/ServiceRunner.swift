@@ -137,7 +137,7 @@ package final class ServiceRunner: Sendable {
             pusherOptions.eventsPerPass = options.configuration.events?.perPass
             pusher = try Pusher(
                 outbox: store, configuration: apns, options: pusherOptions,
-                onAnswer: { metrics.recordPush(result: $0.outcome.label, reason: $0.reason) })
+                onAnswer: { metrics.recordPush(result: $0.outcome.label, reason: $0.reason?.description) })
         } catch {
             throw .push(apnsURL: options.apnsURL, error)
         }

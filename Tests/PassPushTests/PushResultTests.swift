@@ -16,11 +16,11 @@ struct PushResultTests {
             (400, "BadTopic", .failed(reason: "BadTopic")),
             (400, "PayloadEmpty", .failed(reason: "PayloadEmpty")),
             (403, "BadCertificate", .failed(reason: "BadCertificate")),
-            (404, nil, .failed(reason: "HTTP 404")),
+            (404, nil, .failed(reason: .status(404))),
             (413, "PayloadTooLarge", .failed(reason: "PayloadTooLarge")),
             (429, "TooManyRequests", .retry(reason: "TooManyRequests")),
             (500, "InternalServerError", .retry(reason: "InternalServerError")),
-            (503, nil, .retry(reason: "HTTP 503")),
+            (503, nil, .retry(reason: .status(503))),
         ] as [(Int, String?, PushOutcome)])
     func classify(status: Int, reason: String?, expected: PushOutcome) {
         #expect(PushOutcome.classify(status: status, reason: reason) == expected)

@@ -58,12 +58,12 @@ struct PushRetryPolicyTests {
                 == .retry(delay: 60, reason: "Forbidden"))
         #expect(
             policy.decision(for: result(.failed(reason: "Forbidden"), attempts: 1))
-                == .giveUp(reason: "Forbidden (after 2 attempts)"))
+                == .giveUp(reason: "Forbidden", attempts: 2))
         #expect(
-            policy.decision(for: result(.retry(reason: "HTTP 500"), attempts: 1), unit: 0.5)
-                == .retry(delay: 2, reason: "HTTP 500"))
+            policy.decision(for: result(.retry(reason: .status(500)), attempts: 1), unit: 0.5)
+                == .retry(delay: 2, reason: .status(500)))
         #expect(
-            policy.decision(for: result(.retry(reason: "HTTP 500"), attempts: 2))
-                == .giveUp(reason: "HTTP 500 (after 3 attempts)"))
+            policy.decision(for: result(.retry(reason: .status(500)), attempts: 2))
+                == .giveUp(reason: .status(500), attempts: 3))
     }
 }
