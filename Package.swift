@@ -53,26 +53,33 @@ let package = Package(
         .target(
             name: "PassHTTP", dependencies: ["CMicroHTTPD", "PassModel", "PassSigning", "PassConcurrency", "PassLog"]),
         .target(name: "PassPush", dependencies: ["CCurl", "PassLog", "PassSigning", "PassStore"]),
+        // Google Wallet: mapping a template's passes to classes and objects, save-link JWTs, the service-account
+        // identity (offline); the Wallet API client, its outbox and callbacks (online).
+        .target(
+            name: "PassGoogle",
+            dependencies: ["CCurl", "COpenSSL", "PassModel", "PassTemplates", "PassSigning", "PassMint", "PassStore"]),
         .target(
             name: "PassOperations",
-            dependencies: ["PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore"]),
+            dependencies: [
+                "PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore", "PassGoogle",
+            ]),
         .target(
             name: "PassService",
             dependencies: [
                 "PassModel", "PassTemplates", "PassMint", "PassPreview", "PassConcurrency", "PassLog", "PassStore",
-                "PassHTTP", "PassPush", "PassOperations",
+                "PassHTTP", "PassPush", "PassGoogle", "PassOperations",
             ]),
         .target(
             name: "PassServer",
             dependencies: [
-                "PassSigning", "PassMint", "PassPhotos", "PassLog", "PassStore", "PassHTTP", "PassPush",
+                "PassSigning", "PassMint", "PassPhotos", "PassLog", "PassStore", "PassHTTP", "PassPush", "PassGoogle",
                 "PassOperations", "PassService",
             ]),
         .executableTarget(
             name: "passmint",
             dependencies: [
                 "PassModel", "PassTemplates", "PassSigning", "PassArchive", "PassMint", "PassPhotos", "PassPreview",
-                "PassStore", "PassHTTP", "PassOperations", "PassService", "PassServer",
+                "PassStore", "PassHTTP", "PassGoogle", "PassOperations", "PassService", "PassServer",
             ]),
 
         // Tests mirror targets; shared test helpers (temporary folders, fixtures, the binary, a dev identity, store
@@ -91,6 +98,7 @@ let package = Package(
         .testTarget(name: "PassHTTPTests", dependencies: ["PassHTTP", "PassMintTestSupport"]),
         .testTarget(
             name: "PassPushTests", dependencies: ["PassPush", "PassMintTestSupport"], exclude: ["PushTestServer.py"]),
+        .testTarget(name: "PassGoogleTests", dependencies: ["PassGoogle", "PassMintTestSupport"]),
         .testTarget(name: "PassOperationsTests", dependencies: ["PassOperations", "PassMintTestSupport"]),
         .testTarget(name: "PassServiceTests", dependencies: ["PassService", "PassMintTestSupport"]),
         .testTarget(name: "PassServerTests", dependencies: ["PassServer", "PassMintTestSupport"]),

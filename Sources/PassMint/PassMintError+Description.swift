@@ -8,6 +8,7 @@ extension PassMintError {
         case .signing(let error): return error.description
         case .archive(let error): return error.description
         case .photo(let error): return error.description
+        case .companion(let failure): return failure.description
         case .inspection(let error): return error.description
         case .invalidPass(let file, let problems):
             let lines = problems.map {

@@ -29,6 +29,8 @@ extension PassMintError: Equatable {
         case (.storeOnlyWithoutService, .storeOnlyWithoutService), (.storeOnlyBundle, .storeOnlyBundle): return true
         case (.sink(let a, _), .sink(let b, _)): return a == b
         case (.batchStopped(let a), .batchStopped(let b)): return a.line == b.line
+        case (.companion(let a), .companion(let b)):
+            return type(of: a) == type(of: b) && a.description == b.description
         default: return false
         }
     }

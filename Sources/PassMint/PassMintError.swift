@@ -76,6 +76,8 @@ public indirect enum PassMintError: Error, CustomStringConvertible {
     /// A batch stopped for a problem of the machine (a full disk, a store that cannot be written); the passes and
     /// report so far are kept, and resuming the batch once the cause is fixed issues the rest.
     case batchStopped(BatchStop)
+    /// A companion rendering of the pass (a Google Wallet save link) failed.
+    case companion(any CompanionFailure)
 
     public var category: Category {
         switch self {
@@ -85,6 +87,7 @@ public indirect enum PassMintError: Error, CustomStringConvertible {
             return .invalidInput
         case .identity, .unreadableFile, .trustRoot, .output, .bundle, .outputFolder, .report, .sink, .batchStopped:
             return .environment
+        case .companion(let failure): return failure.isInvalidInput ? .invalidInput : .environment
         // An identity that cannot be used is the machine's problem, not the record's.
         case .signing: return .environment
         case .inspection(let error):
@@ -122,7 +125,7 @@ public indirect enum PassMintError: Error, CustomStringConvertible {
         case .sink: return .store
         case .signing(let error): return Self.input(of: error)
         case .template, .archive, .photo, .invalidPass, .renderedPass, .invalidSerialNumber, .inspection,
-            .batchStopped:
+            .batchStopped, .companion:
             return nil
         }
     }

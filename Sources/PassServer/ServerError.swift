@@ -1,3 +1,4 @@
+import PassGoogle
 import PassHTTP
 import PassMint
 import PassPush
@@ -25,6 +26,10 @@ package enum ServerError: Error, CustomStringConvertible {
     case apnsKey(path: String, APNsKeyProblem)
     /// A push certificate of another pass type cannot be used; `name` is its certificate file.
     case pushIdentity(name: String, PushIdentityProblem)
+    /// The Google Wallet identity (service-account key file, issuer ID) cannot be used.
+    case googleIdentity(GoogleError)
+    /// Google's callback root keys file cannot be used.
+    case googleRootKeys(GoogleCallbackError)
 
     /// Whether the input or the machine is at fault.
     package var category: PassMintError.Category {
@@ -61,6 +66,8 @@ package enum ServerError: Error, CustomStringConvertible {
             return "\(name) names no pass type identifier (no UID); push certificates must be Pass Type ID certificates"
         case .pushIdentity(let name, .secondForPassType(let passType)):
             return "\(name) is a second certificate for \(passType); give one per pass type"
+        case .googleIdentity(let error): return "Google Wallet: \(error.description)"
+        case .googleRootKeys(let error): return "Google Wallet: \(error.description)"
         }
     }
 }

@@ -5,6 +5,7 @@ import Synchronization
 import PassPhotos
 import PassStore
 import PassPush
+import PassGoogle
 import PassOperations
 import PassService
 import PassLog
@@ -25,15 +26,18 @@ package final class ServiceRunner: Sendable {
         package var apnsToken: APNsTokenOptions?
         /// More Pass Type ID identities whose certificates push for their own pass types.
         package var pushIdentities: [IdentityOptions]
+        /// Google Wallet: nil serves Apple Wallet only.
+        package var google: GoogleServeOptions?
 
         package init(
             store: StoreLocation, configuration: ServiceConfiguration, apnsURL: String, apnsCAFile: String?,
             identity: IdentityOptions, trustRoots: TrustRoots = .none, apnsToken: APNsTokenOptions? = nil,
-            pushIdentities: [IdentityOptions] = []
+            pushIdentities: [IdentityOptions] = [], google: GoogleServeOptions? = nil
         ) {
             self.trustRoots = trustRoots
             self.apnsToken = apnsToken
             self.pushIdentities = pushIdentities
+            self.google = google
             self.store = store
             self.configuration = configuration
             self.apnsURL = apnsURL
@@ -44,6 +48,8 @@ package final class ServiceRunner: Sendable {
 
     package let service: WalletService
     package let pusher: Pusher
+    /// Keeps Google Wallet objects and classes current; nil without Google options.
+    package let googleWorker: GoogleWorker?
     package let store: any ServiceStore
     /// Signs every pass download; its identity is replaced by `reloadIdentity()`.
     package let renderer: TemplateRenderer
@@ -135,10 +141,22 @@ package final class ServiceRunner: Sendable {
         } catch {
             throw .push(apnsURL: options.apnsURL, error)
         }
-        self.warnings = warnings
         let pusher = self.pusher
+        var google: GoogleServeSetup?
+        if let googleOptions = options.google {
+            google = try GoogleServeSetup(
+                options: googleOptions, store: store, renderer: renderer, linkBase: options.configuration.linkBase,
+                metrics: metrics, environment: environment)
+        }
+        googleWorker = google?.worker
+        warnings += google?.warnings ?? []
+        self.warnings = warnings
+        let googleWorker = self.googleWorker
         // Pushes queued by another instance or by `passmint update` are sent now, not at the next poll.
-        store.onPushesQueued { pusher.wake() }
+        store.onPushesQueued {
+            pusher.wake()
+            googleWorker?.wake()
+        }
         do {
             service = try WalletService(
                 configuration: options.configuration, store: store, renderer: renderer,
@@ -147,8 +165,16 @@ package final class ServiceRunner: Sendable {
                     isPersonalizable: { pass in renderer.isPersonalizable(pass) },
                     sign: { token in try renderer.sign(token) }),
                 metrics: metrics, environment: environment,
-                onRecordUpdated: { _, _ in pusher.wake() },
-                updateJobs: UpdateJobRunner(store: store, checker: renderer, onChunk: { pusher.wake() }))
+                onRecordUpdated: { _, _ in
+                    pusher.wake()
+                    googleWorker?.wake()
+                },
+                updateJobs: UpdateJobRunner(
+                    store: store, checker: renderer,
+                    onChunk: {
+                        pusher.wake()
+                        googleWorker?.wake()
+                    }), google: google?.hooks)
         } catch {
             throw .service(underlying: error)
         }
@@ -188,6 +214,7 @@ package final class ServiceRunner: Sendable {
             throw .listen(error)  // HTTPServerError.serverStart names the address and what to change
         }
         pusher.start()
+        googleWorker?.start()
         let daily = Task.detached { [renderer] in
             while true {
                 try? await Task.sleep(for: .seconds(86_400))
@@ -203,6 +230,7 @@ package final class ServiceRunner: Sendable {
         expiryCheck.withLock { $0?.cancel() }
         service.stop()
         pusher.stop()
+        googleWorker?.stop()
     }
 
     /// Loads the signing identity again from the same files (renewed in place or repointed by a link) and, when it

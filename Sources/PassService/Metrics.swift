@@ -21,6 +21,9 @@ package final class Metrics: Sendable {
     let unauthenticatedWrites = Mutex<[UnauthenticatedWriteKey: Int]>([:])
     let unauthenticatedExpired = Mutex<[UnauthenticatedKind: Int]>([:])
     private let refusals = Mutex<[ConnectionRefusal: Int]>([:])
+    /// Google outbox rows by result, and Google callbacks by outcome (`Metrics+Google.swift`).
+    let googleResults = Mutex<[String: Int]>([:])
+    let googleCallbacks = Mutex<[String: Int]>([:])
     /// Set once by the service that records into it; read only when the text is rendered.
     private let durations = Mutex<RequestDurations?>(nil)
     /// The install totals last read from the store and when (see `installTotals(refreshingWith:)`).
@@ -203,6 +206,7 @@ package final class Metrics: Sendable {
             out += "passmint_signing_certificate_expiring \(expiring ? 1 : 0)\n"
         }
         if let installs { out += Self.render(installs) }
+        out += renderGoogle(installs: installs)
         out += renderUnauthenticated(stored: unauthenticated)
         return out
     }

@@ -20,6 +20,8 @@ enum Routes {
             Route(.delete, "/admin/v1/passes/:serial/link", h.links.revoke),
             Route(.get, "/p/:linkToken", h.links.open),
             Route(.get, "/admin/v1/stats", h.admin.stats),
+            Route(.get, "/google/images/:file", h.google.image),
+            Route(.post, "/google/callbacks", h.google.callback),
             Route(.get, "/healthz", h.operations.health),
             Route(.get, "/metrics", h.operations.metrics),
         ]
@@ -54,15 +56,21 @@ enum Routes {
         let admin: AdminHandlers
         let operations: OperationsHandlers
         let links: LinkHandlers
+        let google: GoogleHandlers
 
-        init(_ context: HandlerContext, links: (any PassLinkStore)?, linkBase: String?) {
+        init(
+            _ context: HandlerContext, links: (any PassLinkStore)?, linkBase: String?,
+            google: GoogleWalletHooks? = nil
+        ) {
             registrations = RegistrationHandlers(context: context)
             passes = PassHandlers(context: context)
             personalization = PersonalizationHandlers(context: context)
             logs = LogHandlers(context: context)
             admin = AdminHandlers(context: context)
             operations = OperationsHandlers(context: context)
-            self.links = LinkHandlers(context: context, links: links, linkBase: linkBase)
+            self.links = LinkHandlers(context: context, links: links, linkBase: linkBase, google: google)
+            self.google = GoogleHandlers(
+                context: context, store: context.store as? any GoogleWalletStore, hooks: google)
         }
     }
 }

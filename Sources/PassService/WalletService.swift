@@ -35,6 +35,7 @@ package final class WalletService: Sendable {
     ///   - environment: where the admin token variable is looked up.
     ///   - onRecordUpdated: called after an admin PATCH stored a change (pass, pushes queued): wake the pusher.
     ///   - updateJobs: runs the bulk updates of `POST /admin/v1/updates`; nil answers that route 501.
+    ///   - google: Google Wallet's save links and callback verifier; nil: Apple Wallet only.
     /// - Throws: `ServiceError.weakAdminToken` when the admin token is shorter than 32 characters;
     ///   `HTTPServerError` when the route table is inconsistent.
     package init(
@@ -43,7 +44,7 @@ package final class WalletService: Sendable {
         personalization: PersonalizationSigning? = nil,
         metrics: Metrics = Metrics(), environment: [String: String] = ProcessInfo.processInfo.environment,
         onRecordUpdated: @escaping @Sendable (StoredPass, Int) -> Void = { _, _ in },
-        updateJobs: UpdateJobRunner? = nil
+        updateJobs: UpdateJobRunner? = nil, google: GoogleWalletHooks? = nil
     ) throws {
         self.configuration = configuration
         self.metrics = metrics
@@ -73,7 +74,7 @@ package final class WalletService: Sendable {
         context.events = events
         context.eventStore = eventStore
         let handlers = Routes.Handlers(
-            context, links: store as? any PassLinkStore, linkBase: configuration.linkBase)
+            context, links: store as? any PassLinkStore, linkBase: configuration.linkBase, google: google)
         self.router = try Router(routes: Routes.table(handlers))
         headGuard = Routes.headGuard(context, limits: configuration.limits)
         durations = metrics.makeRequestDurations(routes: router.routes.map(\.label))

@@ -55,6 +55,7 @@ package struct UTCDay: Sendable, Hashable, Comparable, CustomStringConvertible {
 ///   its registrations were deleted because APNs reported its push token dead.
 /// - `activeDevices`: distinct devices with at least one registration for a pass of the template at the end of
 ///   the day.
+/// - `google`: the same day in Google Wallet, from Google's save and delete callbacks.
 package struct InstallDay: Sendable, Equatable {
     package var template: String
     package var day: UTCDay
@@ -62,14 +63,40 @@ package struct InstallDay: Sendable, Equatable {
     package var added: Int
     package var removed: Int
     package var activeDevices: Int
+    package var google: GoogleInstallFigures
 
-    package init(template: String, day: UTCDay, issued: Int, added: Int, removed: Int, activeDevices: Int) {
+    package init(
+        template: String, day: UTCDay, issued: Int, added: Int, removed: Int, activeDevices: Int,
+        google: GoogleInstallFigures = GoogleInstallFigures()
+    ) {
         self.template = template
         self.day = day
         self.issued = issued
         self.added = added
         self.removed = removed
         self.activeDevices = activeDevices
+        self.google = google
+    }
+}
+
+/// Google Wallet's side of a template's figures (Google has no device registry: a pass is held or not).
+///
+/// - `saved`: save callbacks counted (each verified callback once, by its nonce).
+/// - `deleted`: delete callbacks counted.
+/// - `active`: passes whose last callback was a save, at the end of the day (or of the last day summed).
+/// - `silentUpdates`: changes Apple announces that went to Google silently: the pass had had 3 notifying
+///   messages in the previous 24 hours, Google's limit.
+package struct GoogleInstallFigures: Sendable, Equatable {
+    package var saved: Int
+    package var deleted: Int
+    package var active: Int
+    package var silentUpdates: Int
+
+    package init(saved: Int = 0, deleted: Int = 0, active: Int = 0, silentUpdates: Int = 0) {
+        self.saved = saved
+        self.deleted = deleted
+        self.active = active
+        self.silentUpdates = silentUpdates
     }
 }
 
@@ -80,13 +107,18 @@ package struct InstallTotals: Sendable, Equatable {
     package var added: Int
     package var removed: Int
     package var activeDevices: Int
+    package var google: GoogleInstallFigures
 
-    package init(template: String, issued: Int, added: Int, removed: Int, activeDevices: Int) {
+    package init(
+        template: String, issued: Int, added: Int, removed: Int, activeDevices: Int,
+        google: GoogleInstallFigures = GoogleInstallFigures()
+    ) {
         self.template = template
         self.issued = issued
         self.added = added
         self.removed = removed
         self.activeDevices = activeDevices
+        self.google = google
     }
 }
 
@@ -123,38 +155,54 @@ package struct InstallReport: Sendable, Equatable {
             totals[totals.count - 1].added += day.added
             totals[totals.count - 1].removed += day.removed
             totals[totals.count - 1].activeDevices = day.activeDevices
+            totals[totals.count - 1].google.saved += day.google.saved
+            totals[totals.count - 1].google.deleted += day.google.deleted
+            totals[totals.count - 1].google.silentUpdates += day.google.silentUpdates
+            totals[totals.count - 1].google.active = day.google.active
         }
         self.totals = totals
     }
 
     private struct JSONView: Encodable {
+        struct Google: Encodable {
+            var saved, deleted, active, silentUpdates: Int
+            init(_ figures: GoogleInstallFigures) {
+                saved = figures.saved
+                deleted = figures.deleted
+                active = figures.active
+                silentUpdates = figures.silentUpdates
+            }
+        }
         struct Day: Encodable {
             var template: String
             var day: String
             var issued, added, removed, activeDevices: Int
+            var google: Google
         }
         struct Total: Encodable {
             var template: String
             var issued, added, removed, activeDevices: Int
+            var google: Google
         }
         var days: [Day]
         var totals: [Total]
     }
 
     /// The stable JSON form, keys sorted:
-    /// `{"days": [{"activeDevices", "added", "day": "YYYY-MM-DD", "issued", "removed", "template"}],
-    /// "totals": [{"activeDevices", "added", "issued", "removed", "template"}]}`.
+    /// `{"days": [{"activeDevices", "added", "day": "YYYY-MM-DD", "google", "issued", "removed", "template"}],
+    /// "totals": [{"activeDevices", "added", "google", "issued", "removed", "template"}]}`, each `google`
+    /// `{"active", "deleted", "saved", "silentUpdates"}`.
     package func json() -> [UInt8] {
         let view = JSONView(
             days: days.map {
                 .init(
                     template: $0.template, day: $0.day.description, issued: $0.issued, added: $0.added,
-                    removed: $0.removed, activeDevices: $0.activeDevices)
+                    removed: $0.removed, activeDevices: $0.activeDevices, google: .init($0.google))
             },
             totals: totals.map {
                 .init(
                     template: $0.template, issued: $0.issued, added: $0.added, removed: $0.removed,
-                    activeDevices: $0.activeDevices)
+                    activeDevices: $0.activeDevices, google: .init($0.google))
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

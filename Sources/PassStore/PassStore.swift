@@ -25,14 +25,19 @@ package struct StoredPass: Sendable, Equatable {
     /// The holder signed up (rewards enrollment): the pass is rendered without its sign-up files, and the
     /// personalize endpoint signs nothing more for it. Set by the store, never by an insert.
     package var personalized: Bool
+    /// The pass's Google Wallet object ID (`<issuerId>.<suffix>`): `insertPasses` and `reissuePasses` link it in
+    /// the same transaction (see `GoogleWalletStore.linkGoogleObjects`), so `serve` keeps that object current.
+    /// Written only: reads leave it nil (`GoogleWalletStore.googleObject(serial:)` tells what is linked).
+    package var googleObjectID: String?
 
     package init(
         serialNumber: String, passTypeIdentifier: String, templatePath: String, record: [String: String],
         authenticationToken: String, tag: Int64 = 0, modifiedAt: Date = Date(timeIntervalSince1970: 0),
         voided: Bool = false, webServiceURL: String? = nil, compatiblePass: Bool = false,
-        images: [String: [UInt8]] = [:], personalized: Bool = false
+        images: [String: [UInt8]] = [:], personalized: Bool = false, googleObjectID: String? = nil
     ) {
         self.personalized = personalized
+        self.googleObjectID = googleObjectID
         self.webServiceURL = webServiceURL
         self.compatiblePass = compatiblePass
         self.images = images

@@ -108,6 +108,11 @@ package struct StoreSink: IssuedPassSink {
             templatePath: templateReference ?? issued.templateDirectory,
             record: record.filter { !$0.key.hasPrefix("@") }, authenticationToken: issued.authenticationToken,
             voided: issued.voided, webServiceURL: issued.webServiceURL, compatiblePass: compatible,
-            images: issued.images)
+            images: issued.images, googleObjectID: issued.companions[Self.googleCompanion]?["objectId"]?.stringValue)
     }
+
+    /// The name a Google Wallet companion keeps its class and object under (PassGoogle's
+    /// `GoogleCompanion.storedName`): a pass issued with one gets its Google object linked, so `serve` keeps it
+    /// current.
+    static let googleCompanion = "google"
 }

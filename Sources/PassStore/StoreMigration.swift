@@ -30,5 +30,11 @@ extension StoreMigration {
             "bounded writes without credentials: a pass's personalized mark, the signature returned for its "
             + "sign-up (one per pass), indexes for retention by age, and the bytes stored per kind, kept by "
             + "triggers so the caps hold whoever writes"
+        static let googleWallet =
+            "Google Wallet: the Google object of a pass and what was last delivered to it, the Google outbox "
+            + "(filled by triggers on a new pass version or a published template, so every writer queues in its "
+            + "own transaction), the notifying messages sent (3 per pass per 24 h), callback nonces, the Google "
+            + "install figures, and a content digest on every template file and pass image (content-addressed "
+            + "image URLs)"
     }
 }

@@ -25,7 +25,13 @@ package enum StoreTransfer {
         ("registrations", ["device", "pass_type", "serial", "created_at"], false),
         ("install_passes", ["serial", "template", "devices"], false),
         ("install_devices", ["template", "device", "passes"], false),
-        ("install_days", ["template", "day", "issued", "added", "removed", "devices_change"], false),
+        (
+            "install_days",
+            [
+                "template", "day", "issued", "added", "removed", "devices_change", "google_saved", "google_deleted",
+                "google_change", "google_silent",
+            ], false
+        ),
         (
             "push_outbox",
             ["id", "push_token", "pass_type", "serial", "tag", "attempts", "due_at", "claimed_until", "last_error"],
@@ -35,6 +41,21 @@ package enum StoreTransfer {
         ("logs", ["id", "at", "message"], true),
         ("personalizations", ["id", "serial", "pass_type", "token", "info", "at", "signature"], true),
         ("pass_links", ["serial", "token_hash", "created_at", "expires_at", "revoked_at"], false),
+        // Before the templates: copying a template row queues its Google class by trigger, with an id after the
+        // copied rows; `copy` deletes those rows again (the copy holds what the file held, nothing more).
+        (
+            "google_objects",
+            [
+                "serial", "object_id", "template", "inserted", "delivered_tag", "delivered_record", "saved",
+                "silent_updates", "linked_at",
+            ], false
+        ),
+        (
+            "google_outbox",
+            ["id", "kind", "subject", "attempts", "due_at", "claimed_until", "in_doubt", "step", "last_error"], true
+        ),
+        ("google_notices", ["serial", "at"], false),
+        ("google_callbacks", ["nonce", "object_id", "event", "expires_at", "received_at"], false),
         // The template versions passes name (passmint-template:NAME@digest): without them they cannot render.
         ("template_versions", ["digest", "designer", "file_count", "total_bytes", "created_at"], false),
         ("template_files", ["digest", "path", "bytes"], false),
@@ -63,6 +84,10 @@ package enum StoreTransfer {
                             """)
                     }
                 }
+                let lastGoogleRow = try sqlite.withStatement("SELECT coalesce(max(id), 0) FROM google_outbox") { s in
+                    try s.step() ? s.int64(0) : 0
+                }
+                try pg.query("DELETE FROM google_outbox WHERE id > $1::bigint", [String(lastGoogleRow)])
                 let lastTag = try sqlite.withStatement(
                     "SELECT max(coalesce((SELECT max(tag) FROM passes), 0), (SELECT value FROM meta WHERE key = 'tag'))"
                 ) { s in try s.step() ? s.int64(0) : 0 }

@@ -57,6 +57,12 @@ public struct Template: Sendable {
     public let warnings: [String]
     /// The `xx.lproj` folder names, sorted.
     public let localizations: [String]
+    /// The template's `google.json` (Google Wallet class and object fields that add to or override what is mapped
+    /// from pass.json), placeholders still in place; never packed into a pass. Substitute with `substitute(_:_:)`.
+    public let googleJSON: JSONValue?
+
+    /// The file with a template's Google Wallet additions.
+    public static let googleFile = "google.json"
 
     /// Files copied into every pass, and pass.strings files (substituted per pass when they hold placeholders).
     let assets: [TemplateAsset]
@@ -82,6 +88,15 @@ public struct Template: Sendable {
     var fieldsFile: String { hasTemplateJSON ? templateJSONFile : passJSONFile }
     /// tooling.json asks for the legacy fallback to be derived from `posterGeneric`.
     public var generatesCompatiblePass: Bool { tooling?.automaticallyGenerateCompatiblePass ?? false }
+
+    /// `value` with its placeholders replaced by `record`'s values, as pass.json's are (a string that is exactly
+    /// an integer or decimal field's placeholder becomes a JSON number); for documents beside pass.json such as
+    /// `googleJSON`.
+    public func substitute(_ value: JSONValue, _ record: ResolvedRecord, serialNumber: String) -> JSONValue {
+        var kinds: [String: TemplateField.Kind] = [:]
+        for field in fields { kinds[field.name] = field.kind }
+        return Substituter(values: record.values, kinds: kinds, serialNumber: serialNumber).apply(value)
+    }
 
     /// The file that makes a pass personalizable (rewards enrollment, wallet-spec §6).
     public static let personalizationFile = "personalization.json"

@@ -192,5 +192,17 @@ struct BatchStoreOnlyTests {
         let bundle = try CLI.passmint(
             base + ["--db", tmp.path("s.db"), "--web-service-url", "https://passes.example.com/", "--bundle"])
         #expect(bundle.status == 2 && bundle.stderr.contains("--bundle"), "\(bundle.stderr)")
+        // A Google object is made beside its pass file; store-only makes none, so --google needs --out.
+        let key = try GoogleWalletSupport.makeKeyFile(in: tmp)
+        let google = try CLI.passmint(
+            base + [
+                "--db", tmp.path("s.db"), "--web-service-url", "https://passes.example.com/", "--google",
+                "--google-image-base", "https://passes.example.com", "--google-class-published",
+            ],
+            environment: [
+                "GOOGLE_APPLICATION_CREDENTIALS": key, "PASSMINT_GOOGLE_ISSUER_ID": GoogleWalletSupport.issuerID,
+            ])
+        #expect(google.status == 2 && google.stderr.contains("--google") && google.stderr.contains("--out DIR"))
+        #expect(!FileManager.default.fileExists(atPath: tmp.path("s.db")), "\(google.stderr)")
     }
 }

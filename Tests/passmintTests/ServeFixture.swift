@@ -46,10 +46,11 @@ final class ServeFixture {
     ///     development identity's chain).
     ///   - serveOptions: more options for `serve` (limits, `--trust-root`), placed before the identity's.
     ///   - apnsArguments: more options for the APNs stand-in (its token authentication).
+    ///   - port: the port to listen on (0: a free one, new at each restart).
     init(
         python: String?, environment: [String: String] = [:], postgres: String? = nil,
         signingArguments: [String] = DevIdentity.signingArgs, clientCAs: [String]? = nil, serveOptions: [String] = [],
-        apnsArguments: [String] = []
+        apnsArguments: [String] = [], port: Int = 0
     ) throws {
         tmp = try TempDir()
         db = tmp.path("store.db")
@@ -71,10 +72,11 @@ final class ServeFixture {
         }
         serveArguments =
             ["serve"] + (postgres.map { ["--postgres", $0] } ?? ["--db", db])
-            + ["--port", "0", "--threads", "2", "--apns", apnsURL, "--log-requests"] + apnsCA + serveOptions
+            + ["--port", String(port), "--threads", "2", "--apns", apnsURL, "--log-requests"] + apnsCA + serveOptions
             + signingArguments
         serveEnvironment = environment
-        (serve, port) = try Self.startServe(serveArguments, environment: environment, stderrPath: tmp.path("serve.err"))
+        (serve, self.port) = try Self.startServe(
+            serveArguments, environment: environment, stderrPath: tmp.path("serve.err"))
     }
 
     /// Starts `passmint serve` and reads the port from its first line.

@@ -75,18 +75,20 @@ struct ServeStatsTests {
         try #require(days.count == 1, "\(stats.stdout)")
         let day = try #require(days[0]["day"] as? String)
         #expect(day == dayBefore || day == dayAfter)
-        // The documented shape, keys sorted, byte for byte.
+        // The documented shape, keys sorted, byte for byte (no Google Wallet callbacks here).
+        let noGoogle = #"{"active":0,"deleted":0,"saved":0,"silentUpdates":0}"#
         let expected =
-            #"{"days":[{"activeDevices":2,"added":4,"day":"\#(day)","issued":4,"removed":2,"template":"status"}],"#
-            + #""totals":[{"activeDevices":2,"added":4,"issued":4,"removed":2,"template":"status"}]}"#
+            #"{"days":[{"activeDevices":2,"added":4,"day":"\#(day)","google":\#(noGoogle),"issued":4,"removed":2,"#
+            + #""template":"status"}],"totals":[{"activeDevices":2,"added":4,"google":\#(noGoogle),"issued":4,"#
+            + #""removed":2,"template":"status"}]}"#
         #expect(stats.stdout == expected + "\n")
 
         // The table says the same.
         let table = try CLI.passmint(["stats", "--db", f.db, "--template", "status"])
         #expect(table.status == 0)
         let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        #expect(rows.contains(["status", day, "4", "4", "2", "2"]), "\(table.stdout)")
-        #expect(rows.contains(["status", "total", "4", "4", "2", "2"]), "\(table.stdout)")
+        #expect(rows.contains(["status", day, "4", "4", "2", "2", "0", "0", "0", "0"]), "\(table.stdout)")
+        #expect(rows.contains(["status", "total", "4", "4", "2", "2", "0", "0", "0", "0"]), "\(table.stdout)")
 
         // The admin route answers the same JSON; a bad day is a 400 naming the parameter; no token is a 401.
         let bearer = ["Authorization": "Bearer \(admin)"]

@@ -1,4 +1,5 @@
 import Foundation
+import PassModel
 import PassSigning
 
 /// What `passmint batch` was asked to do.
@@ -39,6 +40,8 @@ public struct BatchOptions: Sendable {
     /// Issue serials already stored as new passes (new token, new link) instead of updating them: the phones that
     /// hold them can no longer update them.
     public var startOver = false
+    /// A second rendering of every pass (a Google Wallet save link), added to its report line and kept with it.
+    public var companion: (any PassCompanion)?
 
     public init(
         templateDirectory: String, csvPath: String, outputDirectory: String, jobs: Int, reportPath: String? = nil,
@@ -127,6 +130,8 @@ public struct IssuedPassRecord: Sendable {
     public var replacesStored = false
     /// The pass is voided (a stored pass issued again keeps its voided state).
     public var voided = false
+    /// What companions keep with the pass, by name (`google`: the Google Wallet class and object).
+    public var companions: [String: JSONValue] = [:]
 
     public init(
         serialNumber: String, passTypeIdentifier: String, templateDirectory: String, record: [String: String],
@@ -164,7 +169,7 @@ extension IssuedPassSink {
     @discardableResult
     public func storeIssued(
         _ pass: IssuedPass, templateDirectory: String, token: String?, webServiceURL: String?,
-        linkBase: String? = nil, replacing: StoredIssue? = nil
+        linkBase: String? = nil, replacing: StoredIssue? = nil, companions: [String: JSONValue] = [:]
     ) throws(PassMintError) -> PassLink? {
         let link =
             replacing != nil ? nil : (linkBase ?? webServiceURL).map { PassLink(base: $0, token: .generate()) }
@@ -175,6 +180,7 @@ extension IssuedPassSink {
             webServiceURL: webServiceURL, images: pass.images, link: link)
         record.replacesStored = replacing != nil
         record.voided = replacing?.voided ?? false
+        record.companions = companions
         do { try store([record]) } catch {
             throw .sink(.storingPass(serial: pass.serialNumber), underlying: error)
         }

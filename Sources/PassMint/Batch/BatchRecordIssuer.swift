@@ -91,22 +91,33 @@ struct BatchRecordIssuer: Sendable {
             compatiblePass: options.compatiblePass, imageFolder: imageFolder,
             storedImages: previous?.images ?? [:], voided: previous?.voided ?? false)
         if options.resume, let kept = keptPass(at: path, request: request, previous: previous) {
-            return kept.result(line: input.line, file: fileName)
+            do {
+                return try kept.result(line: input.line, file: fileName, companion: options.companion)
+            } catch {
+                return Self.failed(input.line, serial, .notIssued(error))
+            }
         }
         request.authenticationToken =
             options.webServiceURL == nil ? nil : previous?.authenticationToken ?? AuthenticationToken.generate()
         do {
             let pass = try issuer.issue(request)
+            // Before the file is written: a record whose companion fails leaves no pass behind.
+            let companion = try options.companion?.render(
+                CompanionInput(
+                    serialNumber: pass.serialNumber, passJSON: pass.passJSON, pass: pass.pass, files: pass.files,
+                    record: pass.record))
             try PassOutput.write(pass.archiveParts, to: path, durable: false)
             let kind = kind(of: previous, record: pass.record, images: pass.images)
-            let row = request.authenticationToken.flatMap {
+            var row = request.authenticationToken.flatMap {
                 storeRow(
                     serial: pass.serialNumber, passType: pass.passTypeIdentifier, record: pass.record,
                     images: pass.images, token: $0, kind: kind, previous: previous)
             }
-            let outcome = BatchRecordResult(
+            row?.companions = companion?.stored ?? [:]
+            var outcome = BatchRecordResult(
                 line: input.line, serialNumber: serial, file: fileName, kind: kind, resumed: false,
                 link: row?.link?.url)
+            outcome.companionMembers = companion?.reportMembers ?? [:]
             return WorkResult(outcome: outcome, archive: options.bundle ? pass.archiveParts : nil, stored: row)
         } catch {
             return Self.failed(input.line, serial, .notIssued(error))
@@ -191,7 +202,8 @@ struct BatchRecordIssuer: Sendable {
                 images: unsigned.images, token: $0, kind: kind, previous: previous)
         }
         return KeptPass(
-            serial: request.serialNumber ?? "", bytes: bytes, kind: kind, row: row, bundle: options.bundle)
+            serial: request.serialNumber ?? "", bytes: bytes, kind: kind, row: row, bundle: options.bundle,
+            unsigned: unsigned)
     }
 
     /// A pass kept from an earlier run, and what it does to the store.
@@ -201,11 +213,21 @@ struct BatchRecordIssuer: Sendable {
         let kind: IssueKind
         let row: IssuedPassRecord?
         let bundle: Bool
+        /// What this run would make of the record (equal to the kept pass's files).
+        let unsigned: UnsignedPass
 
-        func result(line: Int, file: String) -> WorkResult {
-            let outcome = BatchRecordResult(
+        /// The record's result; a companion renders the kept pass as it would a new one.
+        func result(line: Int, file: String, companion: (any PassCompanion)?) throws(PassMintError) -> WorkResult {
+            let made = try companion?.render(
+                CompanionInput(
+                    serialNumber: serial, passJSON: unsigned.passJSON, pass: unsigned.pass, files: unsigned.files,
+                    record: unsigned.record))
+            var outcome = BatchRecordResult(
                 line: line, serialNumber: serial, file: file, kind: kind, resumed: true, link: row?.link?.url)
-            return WorkResult(outcome: outcome, archive: bundle ? ArchiveParts(bytes) : nil, stored: row)
+            outcome.companionMembers = made?.reportMembers ?? [:]
+            var stored = row
+            stored?.companions = made?.stored ?? [:]
+            return WorkResult(outcome: outcome, archive: bundle ? ArchiveParts(bytes) : nil, stored: stored)
         }
     }
 

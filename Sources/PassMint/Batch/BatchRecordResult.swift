@@ -17,6 +17,8 @@ public struct BatchRecordResult: Sendable {
     public var status: Status
     /// The pass's absolute distribution link, when it was stored with one (`--db`).
     public var link: String? = nil
+    /// The companion's members of the report line (e.g. `googleSaveUrl`).
+    public var companionMembers: [String: JSONValue] = [:]
 
     /// A made pass (`file` nil when store-only issuance wrote none).
     init(line: Int, serialNumber: String, file: String?, kind: IssueKind, resumed: Bool, link: String?) {
@@ -73,6 +75,7 @@ extension BatchRecordResult: JobOutcome {
         ]
         if resumed { object["resumed"] = .bool(true) }
         if let link { object["link"] = .string(link) }
+        for (key, value) in companionMembers { object[key] = value }
         return object
     }
 }

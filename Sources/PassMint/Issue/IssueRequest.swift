@@ -1,5 +1,6 @@
 import PassArchive
 import PassModel
+import PassTemplates
 
 /// One pass to issue: the record (template field values) and the web-service binding, if any.
 public struct IssueRequest: Sendable {
@@ -67,6 +68,11 @@ public struct IssuedPass: Sendable {
     public var archive: [UInt8] { archiveParts.bytes }
     /// The final pass.json as written.
     public let passJSON: JSONValue
+    /// `passJSON` as the typed model (already built to check the pass), for a second rendering of the same pass.
+    public let pass: Pass
+    /// The pass's other files as rendered (template files, tier images, pass.strings, per-record images), for a
+    /// second rendering of the same pass (Google Wallet).
+    public let files: [PassFile]
     /// The record after typing and defaults (what a store keeps to re-render the pass), with
     /// `IssueRequest.compatiblePassKey` when the pass was issued with `compatiblePass`.
     public let record: [String: String]

@@ -68,8 +68,8 @@ public final class PassIssuer: Sendable {
         return IssuedPass(
             serialNumber: made.json["serialNumber"]?.stringValue ?? made.serial ?? "",
             passTypeIdentifier: made.json["passTypeIdentifier"]?.stringValue ?? "",
-            archiveParts: archive, passJSON: made.json, record: made.record, images: made.images,
-            warnings: made.warnings)
+            archiveParts: archive, passJSON: made.json, pass: made.pass, files: made.files, record: made.record,
+            images: made.images, warnings: made.warnings)
     }
 
     /// What `issue(_:)` would make for `request`, without signing: its manifest.json bytes (equal to a kept pass's
@@ -78,7 +78,9 @@ public final class PassIssuer: Sendable {
     /// - Throws: what `issue(_:)` throws before signing.
     public func unsigned(_ request: IssueRequest) throws(PassMintError) -> UnsignedPass {
         let made = try assemble(request)
-        return UnsignedPass(manifest: made.manifest, record: made.record, images: made.images)
+        return UnsignedPass(
+            manifest: made.manifest, passJSON: made.json, pass: made.pass, files: made.files, record: made.record,
+            images: made.images)
     }
 
     /// What a store keeps of `request`'s pass, made without rendering or signing it: the record after typing
@@ -123,6 +125,8 @@ public final class PassIssuer: Sendable {
     private struct Assembly {
         var serial: String?
         var json: JSONValue
+        var pass: Pass
+        var files: [PassFile]
         var own: [ArchiveEntry]
         var manifest: [UInt8]
         var assets: VariantAssets
@@ -148,12 +152,14 @@ public final class PassIssuer: Sendable {
         }
         let passFile = "\(template.directory)/pass.json"
         let json: JSONValue
+        let pass: Pass
         do {
             // The typed model is the check that every key has a representable value; its strict form differs
             // from the input only at the paths it reports as normalized, so building it is skipped when there
             // are none (the usual case, on the batch's hot path).
             let parsed = try Pass.parse(rendered.passJSON)
             json = parsed.normalizedPaths.isEmpty ? rendered.passJSON : parsed.pass.jsonValue
+            pass = parsed.pass
         } catch {
             throw .renderedPass(file: passFile, error)
         }
@@ -192,7 +198,8 @@ public final class PassIssuer: Sendable {
             resolved.warnings + rendered.warnings
             + problems.filter { $0.severity == .warning }.map { "\($0.code) at \($0.path): \($0.message)" }
         return Assembly(
-            serial: serial, json: json, own: own, manifest: manifest, assets: assets, record: kept(resolved, request),
+            serial: serial, json: json, pass: pass, files: rendered.files, own: own, manifest: manifest, assets: assets,
+            record: kept(resolved, request),
             images: Dictionary(uniqueKeysWithValues: images.map { ($0.path, $0.bytes) }), warnings: warnings)
     }
 
@@ -221,6 +228,12 @@ public struct StoredRecord: Sendable {
 public struct UnsignedPass: Sendable {
     /// The manifest.json bytes the signature would cover.
     public let manifest: [UInt8]
+    /// As `IssuedPass.passJSON`.
+    public let passJSON: JSONValue
+    /// As `IssuedPass.pass`.
+    public let pass: Pass
+    /// As `IssuedPass.files`.
+    public let files: [PassFile]
     /// As `IssuedPass.record`.
     public let record: [String: String]
     /// As `IssuedPass.images`.

@@ -6,6 +6,14 @@ public struct LocatedField: Sendable, Equatable {
     public var field: PassField
     /// JSON path such as `storeCard.primaryFields[0]`.
     public var path: String
+
+    public init(style: PassStyle, group: PassFieldGroup, index: Int, field: PassField, path: String) {
+        self.style = style
+        self.group = group
+        self.index = index
+        self.field = field
+        self.path = path
+    }
 }
 
 extension Pass {

@@ -144,6 +144,11 @@ package final class TemplateRenderer: Sendable {
         }
     }
 
+    /// The stored pass as `issue` would make it, without the signature (its pass.json and files).
+    package func unsigned(_ pass: StoredPass, with issuer: PassIssuer) throws(PassMintError) -> UnsignedPass {
+        try issuer.unsigned(Self.request(pass))
+    }
+
     private static func request(_ pass: StoredPass, photos: [String: String] = [:], imageFolder: String? = nil)
         -> IssueRequest
     {

@@ -4,6 +4,7 @@ import PassModel
 import PassStore
 import PassHTTP
 import PassPreview
+import PassLog
 
 /// Distribution links: `GET /p/:linkToken` (the pass for Apple devices, a landing page for any other browser)
 /// and the admin calls that reissue and revoke a pass's link.
@@ -17,6 +18,8 @@ struct LinkHandlers: Sendable {
     let links: (any PassLinkStore)?
     /// Where absolute links start; nil: at each pass's web service URL.
     let linkBase: String?
+    /// Google Wallet's save links; nil when `serve` has no Google identity (the page offers Apple Wallet only).
+    var google: GoogleWalletHooks? = nil
 
     /// Headers of every answer under `/p/`: nothing cached, the token never leaves in a Referer, nothing loaded
     /// from elsewhere and no script (the page has none), never framed, never indexed by a search engine.
@@ -33,13 +36,20 @@ struct LinkHandlers: Sendable {
         ("X-Robots-Tag", "noindex, nofollow"),
     ]
 
-    /// `GET /p/:linkToken` (`?download=1` asks for the pass whatever the browser).
+    /// `GET /p/:linkToken` (`?download=1` asks for the pass whatever the browser, `?google=1` for Google
+    /// Wallet's save link). An Android browser is sent to Google Wallet's save link, an iPhone, iPad or Mac
+    /// Safari gets the pass, any other browser a page with both buttons.
     func open(_ request: Request) throws(HTTPError) -> Response {
         guard let token = LinkToken(parsing: request.parameters["linkToken"]), let links,
             let target = try context.storeCall({ try links.openLink(tokenHash: token.hash) }), target.state == .active
         else { return Self.page(404, LandingPage.notFound) }
         guard !target.voided else { return Self.page(410, LandingPage.voided) }
         let serial = target.serialNumber
+        if let google, request.queryValue("download") != "1",
+            request.queryValue("google") == "1" || Self.isAndroid(userAgent: request.headers["User-Agent"])
+        {
+            return try saveToGoogle(serial: serial, google)
+        }
         let wantsPass =
             request.queryValue("download") == "1" || Self.opensWallet(userAgent: request.headers["User-Agent"])
         // A cached current version is served without reading the record; the record is read to render the pass
@@ -62,7 +72,8 @@ struct LinkHandlers: Sendable {
         }
         guard wantsPass else {
             let link = (linkBase ?? pass?.webServiceURL).map { PassLink(base: $0, token: token) }
-            return Self.page(200, LandingPage.html(pkpass: body.bytes, serial: serial, link: link?.url))
+            return Self.page(
+                200, LandingPage.html(pkpass: body.bytes, serial: serial, link: link?.url, google: google != nil))
         }
         var response = Response(
             status: 200,
@@ -73,6 +84,28 @@ struct LinkHandlers: Sendable {
             body: .shared(body))
         for header in Self.securityHeaders { response.headers.add(header.name, header.value) }
         return response
+    }
+
+    /// 302 to a fresh save link of the pass (signed now, so it carries the pass as it is now).
+    private func saveToGoogle(serial: String, _ google: GoogleWalletHooks) throws(HTTPError) -> Response {
+        guard let pass = try context.storeCall({ try context.store.pass(serial: serial) }) else {
+            return Self.page(404, LandingPage.notFound)
+        }
+        guard !pass.voided else { return Self.page(410, LandingPage.voided) }
+        let url: String
+        do { url = try google.saveLink(pass) } catch {
+            ServiceLog.error("google: the save link of \(serial) cannot be made: \(error)")
+            return Self.page(503, LandingPage.googleUnavailable)
+        }
+        var response = Response.empty(302)
+        response.headers.add("Location", url)
+        for header in Self.securityHeaders { response.headers.add(header.name, header.value) }
+        return response
+    }
+
+    /// Android's browsers (Chrome and the rest name Android in their agent); Google Wallet takes the pass there.
+    static func isAndroid(userAgent: String?) -> Bool {
+        userAgent?.contains("Android") ?? false
     }
 
     /// Whether a browser can add a pass itself: Safari on iPhone, iPad and Mac, other iOS browsers (they use

@@ -61,6 +61,9 @@ public struct PrivateKey: Sendable {
         return EVP_PKEY_eq(box.pkey, publicKey) == 1
     }
 
+    /// True for an RSA key.
+    public var isRSA: Bool { EVP_PKEY_get_base_id(box.pkey) == EVP_PKEY_RSA }
+
     /// Key algorithm and size, e.g. "RSA 2048".
     public var keyDescription: String { X509Facts.keyDescription(box.pkey) }
 

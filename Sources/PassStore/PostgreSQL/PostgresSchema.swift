@@ -309,6 +309,10 @@ enum PostgresSchema {
                     SELECT serial, tag, modified_at, voided, '{}' FROM passes;
                 ALTER TABLE push_outbox ADD COLUMN first_due_at BIGINT;
                 """),
+        StoreMigration(
+            version: 13,
+            purpose: StoreMigration.Purpose.googleWallet,
+            sql: PostgresStore.googleMigration),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -57,6 +57,12 @@ extension PostgresStore {
                         issued.serialNumber, issued.templatePath, issued.webServiceURL,
                         issued.compatiblePass ? "true" : "false",
                     ])
+                if updated.rowCount > 0, let objectID = issued.googleObjectID {
+                    try Self.linkGoogleObject(
+                        db, GoogleObjectLink(serialNumber: issued.serialNumber, objectID: objectID),
+                        template: issued.templatePath, record: try RecordCoding.encode(issued.record),
+                        nowSeconds: String(RecordCoding.seconds(nowDate)))
+                }
                 guard updated.rowCount > 0,
                     let (_, pushes) = try Self.writeVersion(
                         db, serial: issued.serialNumber, record: issued.record, voided: issued.voided, now: nowDate)

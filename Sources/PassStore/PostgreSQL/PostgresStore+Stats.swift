@@ -165,9 +165,13 @@ extension PostgresStore {
             // The running sum covers every earlier day, so a range that starts late still gets the right count.
             let result = try db.query(
                 """
-                SELECT template, day, issued, added, removed, active FROM (
+                SELECT template, day, issued, added, removed, active, google_saved, google_deleted, google_active,
+                    google_silent FROM (
                     SELECT template, day, sum(issued) AS issued, sum(added) AS added, sum(removed) AS removed,
-                        sum(sum(devices_change)) OVER (PARTITION BY template ORDER BY day) AS active
+                        sum(sum(devices_change)) OVER (PARTITION BY template ORDER BY day) AS active,
+                        sum(google_saved) AS google_saved, sum(google_deleted) AS google_deleted,
+                        sum(google_silent) AS google_silent,
+                        sum(sum(google_change)) OVER (PARTITION BY template ORDER BY day) AS google_active
                     FROM install_days WHERE ($3::text IS NULL OR template = $3::text) AND day <= $2::bigint
                     GROUP BY template, day) AS days
                 WHERE day >= $1::bigint ORDER BY template COLLATE "C", day
@@ -177,7 +181,10 @@ extension PostgresStore {
                 InstallDay(
                     template: result.string(row, 0), day: UTCDay(number: result.int64(row, 1)),
                     issued: result.int(row, 2), added: result.int(row, 3), removed: result.int(row, 4),
-                    activeDevices: result.int(row, 5))
+                    activeDevices: result.int(row, 5),
+                    google: GoogleInstallFigures(
+                        saved: result.int(row, 6), deleted: result.int(row, 7), active: result.int(row, 8),
+                        silentUpdates: result.int(row, 9)))
             }
         }
     }
@@ -186,13 +193,17 @@ extension PostgresStore {
         try pool.withConnection { db in
             let result = try db.execute(
                 """
-                SELECT template, sum(issued), sum(added), sum(removed), sum(devices_change) FROM install_days
+                SELECT template, sum(issued), sum(added), sum(removed), sum(devices_change), sum(google_saved),
+                    sum(google_deleted), sum(google_change), sum(google_silent) FROM install_days
                 GROUP BY template ORDER BY template COLLATE "C"
                 """)
             return (0..<result.rowCount).map { row in
                 InstallTotals(
                     template: result.string(row, 0), issued: result.int(row, 1), added: result.int(row, 2),
-                    removed: result.int(row, 3), activeDevices: result.int(row, 4))
+                    removed: result.int(row, 3), activeDevices: result.int(row, 4),
+                    google: GoogleInstallFigures(
+                        saved: result.int(row, 5), deleted: result.int(row, 6), active: result.int(row, 7),
+                        silentUpdates: result.int(row, 8)))
             }
         }
     }

@@ -83,6 +83,12 @@ package final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
                 try Self.countIssue(
                     db, serial: pass.serialNumber, template: pass.templatePath, day: day, shard: shard)
+                if let objectID = pass.googleObjectID {
+                    try Self.linkGoogleObject(
+                        db, GoogleObjectLink(serialNumber: pass.serialNumber, objectID: objectID),
+                        template: pass.templatePath, record: try RecordCoding.encode(pass.record),
+                        nowSeconds: nowSeconds)
+                }
             }
             for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }

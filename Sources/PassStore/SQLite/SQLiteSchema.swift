@@ -255,6 +255,15 @@ enum SQLiteSchema {
                     SELECT serial, tag, modified_at, voided, '{}' FROM passes;
                 ALTER TABLE push_outbox ADD COLUMN first_due_at INTEGER;
                 """),
+        StoreMigration(
+            version: 13,
+            purpose: StoreMigration.Purpose.googleWallet,
+            sql: SQLiteStore.googleMigration),
+    ]
+
+    /// Steps SQL cannot take in SQLite, run after the SQL of their version in the same transaction.
+    static let swiftSteps: [Int: @Sendable (SQLiteConnection) throws -> Void] = [
+        13: { db in try SQLiteStore.fillImageDigests(db) }
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -270,7 +279,10 @@ enum SQLiteSchema {
                 throw StoreError.schemaTooNew(server: db.path, found: current, known: latestVersion)
             }
             let missing = migrations.filter { $0.version > current }
-            for migration in missing { try db.execute(migration.sql) }
+            for migration in missing {
+                try db.execute(migration.sql)
+                try swiftSteps[migration.version]?(db)
+            }
             if !missing.isEmpty { try db.execute("PRAGMA user_version = \(latestVersion)") }
             try db.execute("COMMIT")
             return missing.map(\.version)

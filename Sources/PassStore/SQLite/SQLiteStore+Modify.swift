@@ -56,6 +56,12 @@ extension SQLiteStore {
                 pass.record = issued.record
                 pass.images = issued.images
                 pass.voided = issued.voided
+                if let objectID = issued.googleObjectID {
+                    try Self.linkGoogleObject(
+                        db, GoogleObjectLink(serialNumber: issued.serialNumber, objectID: objectID),
+                        template: issued.templatePath, record: try Self.encode(pass.record),
+                        nowSeconds: Self.seconds(nowDate))
+                }
                 queued[issued.serialNumber] = try Self.writeVersion(db, &pass, replacingImages: true, now: nowDate)
             }
             return (queued, fresh)

@@ -1,4 +1,5 @@
 import Foundation
+import PassSigning
 
 /// Row mapping and small shared queries of `SQLiteStore`.
 extension SQLiteStore {
@@ -35,10 +36,14 @@ extension SQLiteStore {
             try s.run()
         }
         for (path, bytes) in images.sorted(by: { $0.key < $1.key }) {
-            try db.withStatement("INSERT INTO pass_images (serial, path, bytes) VALUES (?1, ?2, ?3)") { s in
+            try db.withStatement(
+                "INSERT INTO pass_images (serial, path, bytes, content_digest) VALUES (?1, ?2, ?3, ?4)"
+            ) {
+                s in
                 try s.bind(1, serial)
                 try s.bind(2, path)
                 try s.bind(3, blob: bytes)
+                try s.bind(4, SHA256Digest.hex(bytes))
                 try s.run()
             }
         }

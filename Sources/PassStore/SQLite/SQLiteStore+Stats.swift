@@ -173,9 +173,12 @@ extension SQLiteStore {
             // The running sum covers every earlier day, so a range that starts late still gets the right count.
             try db.withStatement(
                 """
-                SELECT template, day, issued, added, removed, active FROM (
+                SELECT template, day, issued, added, removed, active, google_saved, google_deleted, google_active,
+                    google_silent FROM (
                     SELECT template, day, issued, added, removed,
-                        sum(devices_change) OVER (PARTITION BY template ORDER BY day) AS active
+                        sum(devices_change) OVER (PARTITION BY template ORDER BY day) AS active,
+                        google_saved, google_deleted, google_silent,
+                        sum(google_change) OVER (PARTITION BY template ORDER BY day) AS google_active
                     FROM install_days WHERE (?3 IS NULL OR template = ?3) AND day <= ?2)
                 WHERE day >= ?1 ORDER BY template, day
                 """
@@ -188,7 +191,9 @@ extension SQLiteStore {
                     days.append(
                         InstallDay(
                             template: s.string(0), day: UTCDay(number: s.int64(1)), issued: s.int(2), added: s.int(3),
-                            removed: s.int(4), activeDevices: s.int(5)))
+                            removed: s.int(4), activeDevices: s.int(5),
+                            google: GoogleInstallFigures(
+                                saved: s.int(6), deleted: s.int(7), active: s.int(8), silentUpdates: s.int(9))))
                 }
                 return days
             }
@@ -199,7 +204,8 @@ extension SQLiteStore {
         try pool.withConnection { db in
             try db.withStatement(
                 """
-                SELECT template, sum(issued), sum(added), sum(removed), sum(devices_change) FROM install_days
+                SELECT template, sum(issued), sum(added), sum(removed), sum(devices_change), sum(google_saved),
+                    sum(google_deleted), sum(google_change), sum(google_silent) FROM install_days
                 GROUP BY template ORDER BY template
                 """
             ) { s in
@@ -208,7 +214,9 @@ extension SQLiteStore {
                     totals.append(
                         InstallTotals(
                             template: s.string(0), issued: s.int(1), added: s.int(2), removed: s.int(3),
-                            activeDevices: s.int(4)))
+                            activeDevices: s.int(4),
+                            google: GoogleInstallFigures(
+                                saved: s.int(5), deleted: s.int(6), active: s.int(7), silentUpdates: s.int(8))))
                 }
                 return totals
             }

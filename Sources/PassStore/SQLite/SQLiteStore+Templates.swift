@@ -1,4 +1,5 @@
 import Foundation
+import PassSigning
 
 /// Template versions in SQLite (see `TemplateVersionStore`).
 extension SQLiteStore: TemplateVersionStore {
@@ -21,10 +22,13 @@ extension SQLiteStore: TemplateVersionStore {
             }
             guard inserted else { return false }
             for (path, bytes) in version.files.sorted(by: { $0.key < $1.key }) {
-                try db.withStatement("INSERT INTO template_files (digest, path, bytes) VALUES (?1, ?2, ?3)") { s in
+                try db.withStatement(
+                    "INSERT INTO template_files (digest, path, bytes, content_digest) VALUES (?1, ?2, ?3, ?4)"
+                ) { s in
                     try s.bind(1, version.digest)
                     try s.bind(2, path)
                     try s.bind(3, blob: bytes)
+                    try s.bind(4, SHA256Digest.hex(bytes))
                     try s.run()
                 }
             }

@@ -74,6 +74,11 @@ package final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
                 let name = names[pass.templatePath] ?? InstallStats.templateName(pass.templatePath)
                 names[pass.templatePath] = name
                 try Self.countIssue(db, serial: pass.serialNumber, name: name, day: day)
+                if let objectID = pass.googleObjectID {
+                    try Self.linkGoogleObject(
+                        db, GoogleObjectLink(serialNumber: pass.serialNumber, objectID: objectID),
+                        template: pass.templatePath, record: record, nowSeconds: nowSeconds)
+                }
             }
             for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }

@@ -42,6 +42,7 @@ extension Template {
             keyFields = keyed.names
         }
         warnings += localizationWarnings(assets, directory: source.name)
+        let google = try googleDocument(source, fields: fields.map(\.name), warnings: &warnings)
 
         let serial = documents.pass.value["serialNumber"]?.stringValue
         let literalSerial = serial.map { (try? PlaceholderScan.uses(in: $0, path: "", file: ""))?.isEmpty == true }
@@ -51,7 +52,28 @@ extension Template {
             tiers: tiers, passJSON: documents.pass.value, leniencies: documents.pass.leniencies,
             hasLiteralSerialNumber: literalSerial ?? false, hasTemplateJSON: documents.manifest != nil,
             isDesignerTemplate: source.isDesignerTemplate, tooling: documents.tooling, warnings: warnings,
-            localizations: localizations, assets: assets, tierImages: tierImages)
+            localizations: localizations, googleJSON: google, assets: assets, tierImages: tierImages)
+    }
+
+    /// google.json, parsed, its placeholders checked against the template's fields (nil when there is none).
+    static func googleDocument(
+        _ source: TemplateSource, fields: [String], warnings: inout [String]
+    ) throws(TemplateError) -> JSONValue? {
+        guard let bytes = source.files[googleFile] else { return nil }
+        let file = source.file(googleFile)
+        let document = try parseJSON(bytes, file: file)
+        for leniency in document.leniencies {
+            warnings.append("\(file): \(leniency); strict JSON readers reject this")
+        }
+        guard document.value.objectValue != nil else {
+            throw .invalidPassJSON(
+                file: file, path: "",
+                message: "the top level must be an object with \"class\" and \"object\" members, found "
+                    + document.value.kindName)
+        }
+        let uses = try PlaceholderScan.uses(in: document.value, path: "", file: file, warnings: &warnings)
+        try PlaceholderScan.checkKnown(uses, fields: fields, file: file)
+        return document.value
     }
 
     /// pass.json, template.json and tooling.json, parsed and checked.
@@ -171,7 +193,7 @@ extension Template {
         var localizations: [String] = []
         for name in source.topLevelFiles {
             switch name {
-            case "pass.json", "template.json", ToolingManifest.fileName:
+            case "pass.json", "template.json", ToolingManifest.fileName, Template.googleFile:
                 continue
             case "manifest.json", "signature":
                 warnings.append("\(source.file(name)): skipped; it is made anew when the pass is signed")

@@ -1,3 +1,4 @@
+import PassGoogle
 import PassHTTP
 import PassMint
 import PassOperations
@@ -42,6 +43,8 @@ extension CLIError {
     init(_ error: any Error) {
         switch error {
         case let error as CLIError: self = error
+        case let error as GoogleError: self = error.cli()
+        case PassMintError.companion(let failure as GoogleError): self = failure.cli()
         case let error as any ReportedError: self = error.cli
         case let error as StoreError: self = error.cli
         case let error as PreviewError: self = error.cli

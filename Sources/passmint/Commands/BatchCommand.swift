@@ -1,5 +1,7 @@
 import Foundation
+import PassGoogle
 import PassMint
+import PassTemplates
 import PassPhotos
 import PassStore
 import PassOperations
@@ -32,7 +34,7 @@ struct BatchCommand: Command {
         name: "batch",
         abstract: "issue one signed pass per CSV record, in parallel, with a per-record report",
         usage:
-            "batch --template DIR --csv FILE (--out DIR | --db FILE | --postgres URL) [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--template-name NAME] [--start-over] [--shard i/N] [--compatible]",
+            "batch --template DIR --csv FILE (--out DIR | --db FILE | --postgres URL) [--jobs N] [--report FILE] [--images DIR] [--bundle] [--resume] [--db FILE | --postgres URL] [--web-service-url URL] [--template-name NAME] [--start-over] [--shard i/N] [--compatible] [--google …]",
         discussion: """
             The CSV header names template fields (plus an optional serialNumber column and the other reserved
             keys: barcode.message, barcode.altText, relevantDate.start, relevantDate.end, expirationDate,
@@ -61,6 +63,11 @@ struct BatchCommand: Command {
             each record is typed and stored with its authentication token and distribution link (in the report),
             no .pkpass file is written, and `passmint serve` renders and signs each pass on its first download.
             The first record of each tier is rendered and signed as a check.
+            --google also makes each pass's Google Wallet object (and the template's class) and adds
+            "googleSaveUrl", its Save to Google Wallet link, to the record's report line; with --db the class and
+            object are stored with the pass. A record whose Google object breaks Google's rules fails, reported
+            with its line. Links carry the class while they fit in 1,800 characters; otherwise, offline, give
+            --google-class-published once the class is at Google (see generate).
             Exit 0 when every record was issued, 1 when any failed.
             """,
         options: [
@@ -78,7 +85,7 @@ struct BatchCommand: Command {
             shard,
             compatible,
             TemplateNameArgument.option,
-        ] + CSVArguments.options + [TrustArguments.option]
+        ] + CSVArguments.options + [TrustArguments.option] + GoogleArguments.options
             + StoreArguments.options(
                 dbHelp:
                     "store issued passes in this SQLite database for `passmint serve` ($PASSMINT_DB with --web-service-url)"
@@ -95,6 +102,7 @@ struct BatchCommand: Command {
     var options: BatchOptions
     let store: StoreLocation?
     let templateName: String?
+    let google: GoogleArguments?
 
     init(_ args: ParsedArguments) throws(CLIError) {
         var shard: (Int, Int)?
@@ -149,9 +157,24 @@ struct BatchCommand: Command {
         if options.linkBase != nil, options.webServiceURL == nil {
             throw .usage("--link-base needs --web-service-url and --db: batch stores only passes bound to the service")
         }
+        google = try GoogleArguments(args, linkBase: options.linkBase, webServiceURL: options.webServiceURL)
+        if google?.jsonPath != nil {
+            throw .usage("--google-json writes one pass's class and object; it is for generate")
+        }
+        if google != nil, options.storeOnly {
+            throw .usage("--google makes each record's Google object beside its pass file; give --out DIR")
+        }
     }
 
     func run() throws(CLIError) -> Int32 {
+        var options = options
+        if let google {
+            let template: Template
+            do { template = try PassFactory.loadTemplate(options.templateDirectory) } catch { throw error.cli }
+            let (links, warnings) = try google.links(for: template)
+            for warning in warnings { Console.error("warning: \(warning)") }
+            options.companion = GoogleCompanion(links: links)
+        }
         do {
             var sink: (any IssuedPassSink)?
             if let store {

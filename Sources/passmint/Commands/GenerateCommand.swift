@@ -1,5 +1,7 @@
 import Foundation
+import PassGoogle
 import PassMint
+import PassModel
 import PassPhotos
 import PassSigning
 import PassStore
@@ -25,7 +27,7 @@ struct GenerateCommand: Command {
         name: "generate",
         abstract: "make one signed .pkpass from a template",
         usage:
-            "generate --template DIR [--set key=value]… [--data FILE.json] [--images DIR] [--serial S] [--compatible] [--db FILE | --postgres URL] [--template-name NAME] [--start-over] --out FILE.pkpass",
+            "generate --template DIR [--set key=value]… [--data FILE.json] [--images DIR] [--serial S] [--compatible] [--db FILE | --postgres URL] [--template-name NAME] [--start-over] [--google …] --out FILE.pkpass",
         discussion: """
             Values come from --data (a JSON object) and then --set (which wins). Template fields not given take
             their defaults from template.json. A Pass Designer .pkpasstemplate (folder or zipped) is personalized
@@ -42,6 +44,12 @@ struct GenerateCommand: Command {
             registrations, distribution link and install figures kept), or reported unchanged when the values are
             the stored ones. --start-over issues it as a new pass instead (new token, new link): the phones that
             hold the old one can no longer update it (the service answers them 401).
+            --google also makes the pass's Google Wallet class and object and prints a line
+            "google: https://pay.google.com/gp/v/save/<JWT>" after the line naming the .pkpass. The link carries
+            the class and the object while its JWT stays within 1,800 characters; a longer one needs the class
+            inserted through the Google Wallet API first, so offline it is refused (publish the class, then give
+            --google-class-published and the link carries the object only). Images go to Google as URLs under
+            --google-image-base (default: --link-base, else --web-service-url), where `serve` publishes them.
             """,
         options: [
             template,
@@ -57,6 +65,7 @@ struct GenerateCommand: Command {
             startOver,
             TrustArguments.option,
         ]
+            + GoogleArguments.options
             + StoreArguments.options(
                 dbHelp:
                     "store the pass in this SQLite database for `passmint serve` ($PASSMINT_DB with --web-service-url)")
@@ -66,6 +75,7 @@ struct GenerateCommand: Command {
             "passmint generate --template Templates/status --set memberName='Ada Lovelace' --set tier=Gold --out ada.pkpass",
             "passmint generate --template Templates/designer-club.pkpasstemplate --set MEMBER_NAME='Ada Lovelace' --out ada.pkpass",
             "passmint generate --template Templates/status --set image.thumbnail=photos/ada.jpg --out ada.pkpass",
+            "passmint generate --template Templates/loyalty --google --google-image-base https://passes.example.com --google-class-published --out ada.pkpass",
         ]
     )
 
@@ -82,6 +92,7 @@ struct GenerateCommand: Command {
     let imageFolder: String?
     let templateName: String?
     let startOver: Bool
+    let google: GoogleArguments?
     /// Record keys whose values came from --data (their image paths start at the data file's folder).
     let imageFolders: [String: String]
 
@@ -107,6 +118,7 @@ struct GenerateCommand: Command {
         imageFolder = args[Self.images]
         templateName = try TemplateNameArgument.value(args, store: store)
         startOver = args[Self.startOver]
+        google = try GoogleArguments(args, linkBase: linkBase, webServiceURL: webServiceURL)
         if startOver, store == nil {
             throw .usage("--start-over replaces a stored pass; give --db FILE or --postgres URL")
         }
@@ -167,10 +179,24 @@ struct GenerateCommand: Command {
                 Console.error("warning: \(warning)")
             }
             try PassSelfCheck.require(pass, name: out, trust: trust)
+            // Made before the file is written: a pass whose Google link cannot be made is not issued at all.
+            let googleLink = try google.map { google throws(CLIError) in try makeGoogleLink(google, issuer, pass) }
             try PassOutput.write(pass.archiveParts, to: out)
+            if let googleLink, let path = google?.jsonPath {
+                try PassOutput.write(JSONWriter.serialize(googleLink.pass.storedJSON), to: path)
+            }
             print(
                 "wrote \(out): \(pass.passTypeIdentifier) serial \(pass.serialNumber), \(pass.archiveParts.count) bytes"
             )
+            if let googleLink {
+                print("google: \(googleLink.link.url)")
+                if googleLink.link.content != .classAndObject {
+                    Console.error(
+                        "note: the Google link carries the object only; its class \(googleLink.pass.classID) is at Google"
+                    )
+                }
+            }
+            let companions = googleLink.map { [GoogleCompanion.storedName: $0.pass.storedJSON] } ?? [:]
             // Stored only once the file exists, so the service never knows a pass its holder was not given.
             guard let issuance else { return 0 }
             if let previous {
@@ -182,7 +208,7 @@ struct GenerateCommand: Command {
                 }
                 try issuance.sink.storeIssued(
                     pass, templateDirectory: templateDir, token: token, webServiceURL: webServiceURL,
-                    replacing: previous)
+                    replacing: previous, companions: companions)
                 let link =
                     previous.voided
                     ? "the pass stays voided, so its distribution link answers 410"
@@ -194,7 +220,7 @@ struct GenerateCommand: Command {
             }
             let link = try issuance.sink.storeIssued(
                 pass, templateDirectory: templateDir, token: token, webServiceURL: webServiceURL,
-                linkBase: linkBase)
+                linkBase: linkBase, companions: companions)
             if let link {
                 print("link: \(link.url)")
             } else {
@@ -205,6 +231,22 @@ struct GenerateCommand: Command {
             return 0
         } catch {
             throw CLIError(error)
+        }
+    }
+
+    /// The pass's Google class and object and its save link.
+    private func makeGoogleLink(_ google: GoogleArguments, _ issuer: PassIssuer, _ pass: IssuedPass) throws(CLIError)
+        -> (pass: GooglePass, link: GoogleSaveLink)
+    {
+        let (links, warnings) = try google.links(for: issuer.template)
+        for warning in warnings { Console.error("warning: \(warning)") }
+        do {
+            return try links.link(
+                for: GoogleMappingInput(
+                    passJSON: pass.passJSON, files: pass.files, record: pass.record, pass: pass.pass),
+                issuedAt: Int64(Date().timeIntervalSince1970))
+        } catch {
+            throw error.cli()
         }
     }
 }

@@ -1,5 +1,7 @@
+import PassGoogle
 import PassModel
 import PassPreview
+import PassTemplates
 
 /// `passmint lint`: a design review printed as one Before / After / What this changes table.
 struct LintCommand: Command {
@@ -9,7 +11,7 @@ struct LintCommand: Command {
     static let spec = CommandSpec(
         name: "lint",
         abstract: "review a pass's design as a Before / After / What this changes table",
-        usage: "lint TEMPLATE_DIR|FILE.pkpass… [--json] [--set K=V]…",
+        usage: "lint TEMPLATE_DIR|FILE.pkpass… [--json] [--set K=V]… [--google]",
         discussion: """
             Prints one markdown table | Before | After | What this changes |: Before quotes the value now (or —),
             After is the exact replacement, the last column what the pass holder will see differently. A template
@@ -22,11 +24,15 @@ struct LintCommand: Command {
             text.placeholder, back.app-link-missing, barcode.not-readable,
             text.truncated (a text the preview cuts with "…", in pass.json's text or a localization's),
             localization.missing-keys.
+            --google adds what Google Wallet could not show as Apple Wallet does: google.unmapped (a key, image
+            or barcode Google has no place for), google.style-fallback, google.long-text, google.not-shown,
+            google.logo-not-square, and google.refused (what Google would refuse, with the reason).
             Exit status: 0 no rows, 1 rows printed (or the input cannot be read), 2 usage.
             """,
         options: [
             json,
             set,
+            GoogleArguments.lintFlag,
         ],
         positionals: 1...Int.max,
         examples: ["passmint lint Templates/loyalty", "passmint lint --json pass.pkpass"]
@@ -35,18 +41,27 @@ struct LintCommand: Command {
     let inputs: [String]
     let json: Bool
     let record: [String: String]
+    let google: Bool
 
     init(_ args: ParsedArguments) throws(CLIError) {
         inputs = args.positionals
         json = args[Self.json]
         record = try args.keyValues(Self.set)
+        google = args[GoogleArguments.lintFlag]
     }
 
     func run() throws(CLIError) -> Int32 {
         var results: [(name: String, rows: [LintRow])] = []
         for input in inputs {
             do {
-                results += try PassLinter.lint(path: input, record: record)
+                var linted = try PassLinter.lint(path: input, record: record)
+                if google {
+                    let sources = try PreviewSource.load(path: input, record: record)
+                    for (index, source) in sources.enumerated() where index < linted.count {
+                        linted[index].rows += Self.googleRows(source, record: record)
+                    }
+                }
+                results += linted
             } catch {
                 throw CLIError(error)
             }
@@ -60,5 +75,19 @@ struct LintCommand: Command {
             }
         }
         return results.contains { !$0.rows.isEmpty } ? 1 : 0
+    }
+
+    /// The google.* rows of one pass: a template's own, or a pass's read as a template of itself.
+    static func googleRows(_ source: PreviewSource, record: [String: String]) -> [LintRow] {
+        var files = source.files
+        files["pass.json"] = JSONWriter.serialize(source.passJSON)
+        guard let template = source.template ?? (try? Template.load(TemplateSource(name: source.name, files: files)))
+        else { return [] }
+        let passFiles = source.files.keys.sorted().map {
+            PassFile(path: $0, bytes: source.files[$0]!, isSharedAsset: true)
+        }
+        return GoogleLint.rows(template: template, passJSON: source.passJSON, files: passFiles, record: record).map {
+            LintRow(ProblemCode($0.code), path: $0.path, before: $0.before, after: $0.after, change: $0.change)
+        }
     }
 }

@@ -63,7 +63,7 @@ struct ServeCommand: Command {
         name: "serve",
         abstract: "run the Wallet update web service and the APNs push sender",
         usage:
-            "serve [--db FILE | --postgres URL [--pool-size N]] [--host 127.0.0.1] [--port 8080] [--apns URL] [--apns-ca FILE] [--admin-token-env VAR]",
+            "serve [--db FILE | --postgres URL [--pool-size N]] [--host 127.0.0.1] [--port 8080] [--apns URL] [--apns-ca FILE] [--admin-token-env VAR] [--google …]",
         discussion: """
             Serves Apple's PassKit web service under /v1 (registrations, updated passes, log, personalize), the
             admin API under /admin/v1 (bearer token from the environment variable named by --admin-token-env,
@@ -108,6 +108,22 @@ struct ServeCommand: Command {
             the path, a header or a body, so no device ID, token or push token. /metrics has per-route request
             duration histograms. --tls-cert and --tls-key serve HTTPS only (TLS 1.2 and 1.3) without a proxy.
 
+            --google keeps Google Wallet passes current as well, through a Google outbox beside the push outbox
+            (the same guarantees: written with the change, deleted only once Google answered): `templates
+            publish` inserts or patches the template's classes; each new version of a pass whose Google object is
+            stored (issued with --google into the store, or saved from its /p/ link) patches that object, inserting
+            it when Google has none (404); a change Apple announces with a field's changeMessage also adds a
+            message with TEXT_AND_NOTIFY, at most 3 per pass per 24 hours (past that the update is silent and
+            counted: stats, /metrics). Access tokens come from the service account (JWT bearer grant) and are
+            cached until shortly before they expire; 429, 5xx and lost connections are retried with exponential
+            back-off (Retry-After respected), 401/403 are logged with what to fix in Google's console. Requests are
+            paced to --google-rate per second. /google/images/<sha256>.png serves every template image and member
+            photo the store holds (immutable), which classes and objects point at; /p/<token> sends Android
+            browsers to the pass's Save to Google Wallet link and shows other browsers both buttons. With
+            --google-root-keys, POST /google/callbacks takes Google's save and delete callbacks (ECv2SigningOnly:
+            the intermediate key verified against the root keys, then the message; expired keys and messages get
+            401, replayed nonces 409) and counts them in the install figures.
+
             With --postgres (or PASSMINT_DATABASE_URL) several instances share one PostgreSQL database behind a
             load balancer: the schema is migrated by whichever starts first, every instance's pusher drains the
             one outbox. While the database is unreachable requests get 503 with Retry-After; an unreachable
@@ -141,13 +157,15 @@ struct ServeCommand: Command {
             eventRetentionDays,
             noPassEvents,
             TrustArguments.option,
-        ] + UnauthenticatedArguments.options + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp)
+        ] + ServeGoogleArguments.options + UnauthenticatedArguments.options
+            + StoreArguments.options(dbHelp: StoreArguments.defaultFileHelp)
             + IdentityArguments.options,
         examples: [
             "PASSMINT_ADMIN_TOKEN=$(openssl rand -hex 32) passmint serve --db passmint.db --port 8080",
             "passmint serve --db passmint.db --apns https://127.0.0.1:8443 --apns-ca test-ca.pem",
             "PASSMINT_DATABASE_URL=postgresql://passmint@db.internal/passmint passmint serve --pool-size 16",
             "passmint serve --host 0.0.0.0 --port 443 --tls-cert chain.pem --tls-key key.pem --access-log access.jsonl",
+            "passmint serve --db passmint.db --link-base https://passes.example.com --google --google-root-keys google-keys.json",
         ]
     )
 
@@ -196,7 +214,8 @@ struct ServeCommand: Command {
             apnsURL: args[Self.apns] ?? "https://api.push.apple.com", apnsCAFile: args[Self.apnsCA],
             identity: IdentityArguments.make(args), trustRoots: try TrustArguments.load(args),
             apnsToken: try Self.tokenOptions(args),
-            pushIdentities: args[Self.apnsCertDir].map { IdentityOptions(defaultDirectory: $0) })
+            pushIdentities: args[Self.apnsCertDir].map { IdentityOptions(defaultDirectory: $0) },
+            google: try ServeGoogleArguments.make(args))
         switch (args[Self.accessLog], args[Self.logRequests]) {
         case (let file?, false): accessLog = file == "-" ? .standardOutput : .file(file)
         case (nil, true): accessLog = .standardError

@@ -11,7 +11,8 @@ struct StatsCommand: Command {
 
     static let spec = CommandSpec(
         name: "stats",
-        abstract: "install figures per template and day: passes issued, added, removed, active devices",
+        abstract:
+            "install figures per template and day, Apple and Google Wallet: issued, added, removed, active, saved",
         usage: "stats [--db FILE | --postgres URL] [--from DAY] [--to DAY] [--template NAME] [--json]",
         discussion: """
             Days are UTC; only days with an event are listed. issued: new serials stored (storing a serial again
@@ -21,9 +22,14 @@ struct StatsCommand: Command {
             registered for at least one pass of the template at the end of the day, counting every earlier day
             even when --from starts later. The totals sum the listed days; their active devices are those at the
             end of the last listed day. A template is named by its folder's last component (Templates/loyalty is
-            loyalty, Coffee.pkpasstemplate is Coffee) or by NAME of passmint-template:NAME@…. --json prints
-            {"days": [{"template", "day", "issued", "added", "removed", "activeDevices"}], "totals":
-            [{"template", "issued", "added", "removed", "activeDevices"}]}, the same as GET /admin/v1/stats.
+            loyalty, Coffee.pkpasstemplate is Coffee) or by NAME of passmint-template:NAME@…. Google Wallet
+            (serve --google with --google-root-keys): g saved and g deleted count Google's verified save and
+            delete callbacks (each once, by its nonce); g active is the passes whose last callback was a save, at
+            the end of the day; g silent is changes Apple announces that went to Google silently because the pass
+            had had 3 notifying messages in 24 hours. --json prints {"days": [{"template", "day", "issued",
+            "added", "removed", "activeDevices", "google": {"saved", "deleted", "active", "silentUpdates"}}],
+            "totals": [{"template", "issued", "added", "removed", "activeDevices", "google": {…}}]}, the same as
+            GET /admin/v1/stats.
             """,
         options: [
             from,
@@ -80,22 +86,29 @@ struct StatsCommand: Command {
         return 0
     }
 
-    /// One line per template and day, then one total line per template; numbers right-aligned.
+    /// One line per template and day, then one total line per template; numbers right-aligned. Apple Wallet's
+    /// columns, then Google Wallet's.
     static func table(_ report: InstallReport) -> String {
-        var rows = [["template", "day", "issued", "added", "removed", "active devices"]]
+        var rows = [
+            [
+                "template", "day", "issued", "added", "removed", "active devices", "g saved", "g deleted", "g active",
+                "g silent",
+            ]
+        ]
+        func numbers(_ apple: [Int], _ google: GoogleInstallFigures) -> [String] {
+            (apple + [google.saved, google.deleted, google.active, google.silentUpdates]).map { String($0) }
+        }
         for day in report.days {
             rows.append(
                 [day.template, day.day.description]
-                    + [day.issued, day.added, day.removed, day.activeDevices].map {
-                        String($0)
-                    })
+                    + numbers([day.issued, day.added, day.removed, day.activeDevices], day.google))
         }
         for total in report.totals {
             rows.append(
                 [total.template, "total"]
-                    + [total.issued, total.added, total.removed, total.activeDevices].map { String($0) })
+                    + numbers([total.issued, total.added, total.removed, total.activeDevices], total.google))
         }
-        let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
         var out = ""
         for row in rows {
             let cells = row.enumerated().map { column, cell in
