@@ -59,8 +59,8 @@ package struct PassEvent: Sendable, Equatable {
     /// The pass's tag the event concerns (pushed: the tag queued; downloaded: the tag served).
     package var tag: Int64?
     package var detail: PassEventDetail
-    /// How many identical events this one stands for (downloads of one version that arrive together are kept as
-    /// one event with their count).
+    /// How many identical events this one stands for (identical events that arrive together, such as the
+    /// downloads of one version after a push, are kept as one event with their count).
     package var count: Int
 
     package var kind: PassEventKind { detail.kind }
@@ -89,10 +89,14 @@ package struct ListRequest: Sendable, Equatable {
     package var serials: [String]
     package var lastUpdated: Int64?
     package var at: Date
+    /// How many identical list requests this one stands for (a device asking again with the same answer).
+    package var count: Int
 
     package init(
-        device: String, passType: String, since: Int64?, status: Int, serials: [String], lastUpdated: Int64?, at: Date
+        device: String, passType: String, since: Int64?, status: Int, serials: [String], lastUpdated: Int64?, at: Date,
+        count: Int = 1
     ) {
+        self.count = count
         self.device = device
         self.passType = passType
         self.since = since
@@ -131,11 +135,12 @@ package struct PassVersionRecord: Sendable, Equatable {
 }
 
 /// The bounded history of what happened to each pass (`passmint trace`). Events arrive in batches from a writer
-/// off the request path; each batch also trims the passes it touched to the newest `keepPerPass` events.
+/// off the request path; a pass never holds more than `keepPerPass` events: when a write could take it past that,
+/// it is trimmed to its newest three quarters of them (`EventTrimLedger`).
 package protocol PassEventStore: Sendable {
     /// Stores events and list requests (expanded to one event per registered pass of the device and type) and
-    /// log lines (kept only for a pass that exists), in one transaction; then keeps at most `keepPerPass` events
-    /// of each pass written to, dropping the oldest.
+    /// log lines (kept only for a pass that exists), in one transaction; then trims each pass written to that can
+    /// hold more than `keepPerPass` events to its newest three quarters of them.
     func recordEvents(_ events: [PassEvent], lists: [ListRequest], keepPerPass: Int) throws
     /// A pass's events, oldest first.
     func passEvents(serial: String) throws -> [PassEvent]

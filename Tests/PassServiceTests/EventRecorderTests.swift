@@ -45,4 +45,43 @@ struct EventRecorderTests {
         recorder.flush()
         #expect(try f.store.passEvents(serial: "A").map(\.count) == [6, 1, 1, 1])
     }
+
+    @Test(
+        "a device's repeated registration and identical list requests queued together are stored once with their count")
+    func repeatsCoalesce() throws {
+        let f = try StoreFixture()
+        try f.store.insertPasses([samplePass("A"), samplePass("B")])
+        for serial in ["A", "B"] {
+            _ = try f.store.register(device: "d1", passType: Self.type, serial: serial, pushToken: "aa11bb22cc")
+        }
+        let recorder = EventRecorder(store: f.store, options: PassEventOptions())
+        let now = f.clock.now
+        let type = Self.type
+        func registered(_ device: String, created: Bool, _ second: Double) -> PassEvent {
+            PassEvent(
+                serial: "A", passType: type, device: device, at: now.addingTimeInterval(second), tag: 1,
+                detail: .registered(created: created, pushTokenPrefix: "aa11bb22"))
+        }
+        func list(_ since: Int64?, _ second: Double) -> ListRequest {
+            ListRequest(
+                device: "d1", passType: type, since: since, status: 200, serials: ["A"], lastUpdated: 9,
+                at: now.addingTimeInterval(second))
+        }
+        for n in 0..<3 { recorder.record(registered("d1", created: false, Double(n))) }
+        recorder.record(registered("d2", created: false, 3))
+        recorder.record(registered("d1", created: true, 4))
+        for n in 0..<4 { recorder.record(list(7, 10 + Double(n))) }
+        recorder.record(list(8, 20))
+        recorder.flush()
+
+        let a = try f.store.passEvents(serial: "A")
+        #expect(a.map(\.kind) == [.registered, .registered, .registered, .listed, .listed], "\(a)")
+        #expect(a.map(\.count) == [3, 1, 1, 4, 1])
+        #expect(a.map(\.device) == ["d1", "d2", "d1", "d1", "d1"])
+        #expect(a[3].at == now.addingTimeInterval(10), "a coalesced list request keeps the first one's time")
+        #expect(a[3].detail == .listed(since: 7, status: 200, included: true, lastUpdated: 9))
+        let b = try f.store.passEvents(serial: "B")
+        #expect(b.map(\.count) == [4, 1], "the other pass of the device: the same list requests, not in the answer")
+        #expect(b.first?.detail == .listed(since: 7, status: 200, included: false, lastUpdated: 9))
+    }
 }

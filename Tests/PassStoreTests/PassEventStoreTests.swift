@@ -49,10 +49,38 @@ struct PassEventStoreTests {
         #expect(b.map(\.detail) == [.listed(since: 7, status: 200, included: false, lastUpdated: 9)])
         #expect(a.first?.device == "d1" && a.first?.tag == 7)
         #expect(try f.store.passEvents(serial: "C").isEmpty, "another pass type is not listed")
+
+        var repeated = list
+        repeated.count = 3
+        try f.store.recordEvents([], lists: [repeated], keepPerPass: 50)
+        #expect(try f.store.passEvents(serial: "A").map(\.count) == [1, 3], "a list request's count is kept")
+        #expect(try f.store.passEvents(serial: "B").last?.detail == b.first?.detail)
     }
 
     @Test(
-        "a log line is kept for a pass that exists only; events are trimmed to the newest N per pass",
+        "a pass written to batch by batch never holds more than N, at least three quarters of N, always its newest",
+        arguments: StoreBackend.all)
+    func boundBetweenTrims(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
+        try f.store.insertPasses([samplePass("A")])
+        let keep = 8
+        var counts: [Int] = []
+        for n in 0..<40 {
+            let event = PassEvent(
+                serial: "A", passType: type, device: nil, at: f.clock.now.addingTimeInterval(Double(n)), tag: Int64(n),
+                detail: .downloaded(
+                    ifModifiedSince: nil, ifModifiedSinceSeconds: nil, status: 200, lastModified: "n\(n)"))
+            try f.store.recordEvents([event], lists: [], keepPerPass: keep)
+            let tags = try f.store.passEvents(serial: "A").compactMap(\.tag)
+            counts.append(tags.count)
+            #expect(tags == ((n + 1 - tags.count)...n).map { Int64($0) }, "the newest, in order, none missing")
+        }
+        #expect(counts.max() == keep, "\(counts)")
+        #expect(counts.suffix(30).min() == 6, "trimmed to three quarters of N, not below: \(counts)")
+    }
+
+    @Test(
+        "a log line is kept for a pass that exists only; events are trimmed to the newest per pass",
         arguments: StoreBackend.all)
     func logsAndBound(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
@@ -74,10 +102,10 @@ struct PassEventStoreTests {
         try f.store.recordEvents(Array(downloads.prefix(20)), lists: [], keepPerPass: 10)
         try f.store.recordEvents(Array(downloads.suffix(10)), lists: [], keepPerPass: 10)
         let kept = try f.store.passEvents(serial: "A")
-        #expect(kept.count == 10)
-        #expect(kept.map(\.tag) == (20..<30).map { Int64($0) }, "the newest ten, oldest dropped")
+        #expect(kept.count == 8)
+        #expect(kept.map(\.tag) == (22..<30).map { Int64($0) }, "the newest three quarters of ten, oldest dropped")
 
-        #expect(try f.store.deleteEvents(before: f.clock.now.addingTimeInterval(25)) >= 5)
+        #expect(try f.store.deleteEvents(before: f.clock.now.addingTimeInterval(25)) >= 3)
         #expect(try f.store.passEvents(serial: "A").map(\.tag) == (25..<30).map { Int64($0) })
         #expect(try f.store.passVersions(serial: "A").count == 1, "the current version stays")
     }

@@ -73,7 +73,6 @@ extension PassTrace {
             out += "downloaded"
             out += event.ifModifiedSince.map { " with If-Modified-Since \($0)" } ?? ""
             out += " → \(event.status ?? 0), tag \(event.tag ?? "?"), Last-Modified \(event.lastModified ?? "?")"
-            out += event.count.map { " (×\($0))" } ?? ""
         case "pushed":
             out += "push for tag \(event.tag ?? "?") → "
             out += event.status.map { $0 == 0 ? "no answer from APNs:" : "APNs \($0)" } ?? "?"
@@ -86,6 +85,7 @@ extension PassTrace {
         default:
             out += event.kind
         }
+        out += event.count.map { " (×\($0))" } ?? ""
         return out
     }
 }

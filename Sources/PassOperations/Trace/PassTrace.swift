@@ -50,7 +50,7 @@ package struct PassTrace: Sendable, Encodable {
         package var apnsTimestamp: Date?
         package var authentication: String?
         package var line: String?
-        /// How many identical events this one stands for (downloads that arrived together), when more than one.
+        /// How many identical events this one stands for (identical events that arrived together), when more than one.
         package var count: Int?
     }
 

@@ -7,7 +7,8 @@ import PassStore
 
 /// Takes events from the request threads and writes them in batches on a thread of its own, so a request only
 /// appends to a queue: the store sees one transaction per batch (like the group commit of registrations), never
-/// one per request. The queue is bounded (`PassEventOptions.maxQueued`); what does not fit is dropped and counted.
+/// one per request; identical events of one batch are stored once with their count. The queue is bounded
+/// (`PassEventOptions.maxQueued`); what does not fit is dropped and counted.
 package final class EventRecorder: Sendable {
     private struct Queue {
         var events: [PassEvent] = []
@@ -111,7 +112,7 @@ package final class EventRecorder: Sendable {
     /// Takes everything queued (swapping the queue for an empty one, so request threads never wait for a copy)
     /// and writes it in batches; the number of events taken.
     private func writeBatch() -> Int {
-        let (events, lists, dropped) = queue.withLock { queue -> ([PassEvent], [ListRequest], Int) in
+        let (events, queuedLists, dropped) = queue.withLock { queue -> ([PassEvent], [ListRequest], Int) in
             defer {
                 queue.events = []
                 queue.lists = []
@@ -119,11 +120,12 @@ package final class EventRecorder: Sendable {
             }
             return (queue.events, queue.lists, queue.dropped)
         }
-        let taken = events.count + lists.count
+        let taken = events.count + queuedLists.count
         guard taken > 0 || dropped > 0 else { return 0 }
         var written = 0
         var lost = dropped
         let coalesced = Self.coalesce(events)
+        let lists = Self.coalesce(queuedLists)
         var start = 0
         var listStart = 0
         while start < coalesced.count || listStart < lists.count {
@@ -132,7 +134,7 @@ package final class EventRecorder: Sendable {
             let listChunk = Array(lists[listStart..<min(lists.count, listStart + room)])
             start += chunk.count
             listStart += listChunk.count
-            let represented = chunk.reduce(0) { $0 + $1.count } + listChunk.count
+            let represented = chunk.reduce(0) { $0 + $1.count } + listChunk.reduce(0) { $0 + $1.count }
             do {
                 try store.recordEvents(chunk, lists: listChunk, keepPerPass: options.perPass)
                 written += represented
@@ -145,22 +147,33 @@ package final class EventRecorder: Sendable {
         return taken
     }
 
-    /// Downloads of one pass's version with the same answer that arrived together become one event with their
-    /// count: a fan-out sends thousands of phones for the same version at once, and the pass keeps only its
-    /// newest events. Every other event is kept as it is, in order.
+    /// Identical events that arrived together become one event with their count, at the first one's time: a
+    /// fan-out sends thousands of phones for the same version at once, a 304 or a registration repeated is the same
+    /// answer again, and the pass keeps only its newest events. The rest stay as they are, in order.
     static func coalesce(_ events: [PassEvent]) -> [PassEvent] {
         struct Key: Hashable {
             var serial: String
+            var passType: String
+            var device: String?
             var tag: Int64?
             var detail: PassEventDetail
 
-            /// The serial and numbers only: the dates as text add nothing to tell downloads apart.
+            /// The serial, device and numbers only: the dates and prefixes as text add little to tell events apart.
             func hash(into hasher: inout Hasher) {
                 hasher.combine(serial)
+                hasher.combine(device)
                 hasher.combine(tag)
-                if case .downloaded(_, let seconds, let status, _) = detail {
+                switch detail {
+                case .downloaded(_, let seconds, let status, _):
                     hasher.combine(seconds)
                     hasher.combine(status)
+                case .registered(let created, _): hasher.combine(created)
+                case .listed(let since, let status, let included, _):
+                    hasher.combine(since)
+                    hasher.combine(status)
+                    hasher.combine(included)
+                case .pushed(let status, _, _, _, _): hasher.combine(status)
+                case .unregistered, .logged: hasher.combine(detail.kind)
                 }
             }
         }
@@ -168,16 +181,42 @@ package final class EventRecorder: Sendable {
         var index: [Key: Int] = [:]
         out.reserveCapacity(events.count)
         for event in events {
-            guard event.device == nil, case .downloaded = event.detail else {
-                out.append(event)
-                continue
-            }
-            let key = Key(serial: event.serial, tag: event.tag, detail: event.detail)
+            let key = Key(
+                serial: event.serial, passType: event.passType, device: event.device, tag: event.tag,
+                detail: event.detail)
             if let at = index[key] {
                 out[at].count += event.count
             } else {
                 index[key] = out.count
                 out.append(event)
+            }
+        }
+        return out
+    }
+
+    /// Identical list requests of a device that arrived together (the same question, the same answer) become one
+    /// with their count, at the first one's time.
+    static func coalesce(_ lists: [ListRequest]) -> [ListRequest] {
+        struct Key: Hashable {
+            var device: String
+            var passType: String
+            var since: Int64?
+            var status: Int
+            var serials: [String]
+            var lastUpdated: Int64?
+        }
+        var out: [ListRequest] = []
+        var index: [Key: Int] = [:]
+        out.reserveCapacity(lists.count)
+        for list in lists {
+            let key = Key(
+                device: list.device, passType: list.passType, since: list.since, status: list.status,
+                serials: list.serials, lastUpdated: list.lastUpdated)
+            if let at = index[key] {
+                out[at].count += list.count
+            } else {
+                index[key] = out.count
+                out.append(list)
             }
         }
         return out

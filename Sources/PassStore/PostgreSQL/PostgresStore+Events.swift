@@ -6,7 +6,7 @@ extension PostgresStore: PassEventStore {
     package func recordEvents(_ events: [PassEvent], lists: [ListRequest], keepPerPass: Int) throws {
         guard !events.isEmpty || !lists.isEmpty else { return }
         try pool.transaction { db in
-            var touched = Set<String>()
+            var touched: [String: Int] = [:]
             if !events.isEmpty {
                 // A log line is anyone's text: kept only for a pass that exists.
                 let inserted = try db.query(
@@ -26,7 +26,7 @@ extension PostgresStore: PassEventStore {
                         Self.textArray(events.map { $0.tag.map(String.init) }),
                         Self.textArray(events.map { PassEventCoding.encode($0.detail, count: $0.count) }),
                     ])
-                for row in 0..<inserted.rowCount { touched.insert(inserted.string(row, 0)) }
+                for row in 0..<inserted.rowCount { touched[inserted.string(row, 0), default: 0] += 1 }
             }
             if !lists.isEmpty {
                 let answers = lists.map { list in
@@ -39,9 +39,9 @@ extension PostgresStore: PassEventStore {
                     INSERT INTO pass_events (serial, pass_type, device, kind, at, tag, detail)
                     SELECT r.serial, r.pass_type, r.device, 'listed', u.at, u.since,
                         json_build_object('status', u.status, 'included', u.answers::jsonb ? r.serial,
-                            'since', u.since, 'lastUpdated', u.last_updated)::text
-                    FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::text[], $6::bigint[], $7::bigint[])
-                        AS u(device, pass_type, since, status, answers, last_updated, at)
+                            'since', u.since, 'lastUpdated', u.last_updated, 'count', nullif(u.count, 1))::text
+                    FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::text[], $6::bigint[], $7::bigint[],
+                        $8::int[]) AS u(device, pass_type, since, status, answers, last_updated, at, count)
                     JOIN registrations r ON r.device = u.device AND r.pass_type = u.pass_type
                     RETURNING serial
                     """,
@@ -51,10 +51,11 @@ extension PostgresStore: PassEventStore {
                         Self.textArray(lists.map { String($0.status) }), Self.textArray(answers),
                         Self.textArray(lists.map { $0.lastUpdated.map(String.init) }),
                         Self.textArray(lists.map { String(RecordCoding.milliseconds($0.at)) }),
+                        Self.textArray(lists.map { String($0.count) }),
                     ])
-                for row in 0..<inserted.rowCount { touched.insert(inserted.string(row, 0)) }
+                for row in 0..<inserted.rowCount { touched[inserted.string(row, 0), default: 0] += 1 }
             }
-            try Self.trimEvents(db, serials: touched, keep: keepPerPass)
+            try trimEvents(db, added: touched, keep: keepPerPass)
         }
     }
 
@@ -91,9 +92,9 @@ extension PostgresStore: PassEventStore {
                     Self.textArray(attempts.map { String(RecordCoding.milliseconds($0.at)) }),
                     Self.textArray(details),
                 ])
-            var touched = Set<String>()
-            for row in 0..<inserted.rowCount { touched.insert(inserted.string(row, 0)) }
-            try Self.trimEvents(db, serials: touched, keep: keepPerPass)
+            var touched: [String: Int] = [:]
+            for row in 0..<inserted.rowCount { touched[inserted.string(row, 0), default: 0] += 1 }
+            try trimEvents(db, added: touched, keep: keepPerPass)
         }
     }
 
@@ -147,8 +148,10 @@ extension PostgresStore: PassEventStore {
         }
     }
 
-    /// Keeps the newest `keep` events of each of `serials`.
-    static func trimEvents(_ db: PGConnection, serials: Set<String>, keep: Int) throws {
+    /// Trims each pass of `added` (serial → events just written) that can hold more than `keep` events to its
+    /// newest `EventTrimLedger.target(keep:)`.
+    func trimEvents(_ db: PGConnection, added: [String: Int], keep: Int) throws {
+        let serials = eventLedger.toTrim(added, keep: keep)
         guard !serials.isEmpty else { return }
         try db.query(
             """
@@ -158,6 +161,7 @@ extension PostgresStore: PassEventStore {
                 FROM unnest($1::text[]) AS t(serial)
             ) c
             WHERE e.serial = c.serial AND e.id <= c.cut
-            """, [textArray(serials.sorted()), String(max(1, keep))])
+            """, [Self.textArray(serials), String(EventTrimLedger.target(keep: keep))])
+        eventLedger.trimmed(serials, keep: keep)
     }
 }

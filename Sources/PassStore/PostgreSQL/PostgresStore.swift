@@ -9,6 +9,8 @@ import Foundation
 package final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     let pool: PostgresPool
     let now: @Sendable () -> Date
+    /// Which passes' events need trimming (`recordEvents`).
+    let eventLedger = EventTrimLedger()
     /// The caches of `passVersion` and `updatedSerials` and the pusher wake-up; nil unless listening.
     let changes: PostgresChangeFeed?
     /// Registrations that arrive together are written by one statement (`PostgresStore+Registrations.swift`).

@@ -14,11 +14,12 @@ extension SQLiteStore: PassEventStore {
             [false, true].map { included in
                 PassEventCoding.encode(
                     .listed(
-                        since: list.since, status: list.status, included: included, lastUpdated: list.lastUpdated))
+                        since: list.since, status: list.status, included: included, lastUpdated: list.lastUpdated),
+                    count: list.count)
             }
         }
         try pool.write { db in
-            var touched = Set<String>()
+            var touched: [String: Int] = [:]
             for (event, detail) in zip(events, details) {
                 if case .logged = event.detail {
                     // A log line is anyone's text: kept only for a pass that exists.
@@ -30,7 +31,7 @@ extension SQLiteStore: PassEventStore {
                     guard known else { continue }
                 }
                 try Self.insert(db, event, detail: detail)
-                touched.insert(event.serial)
+                touched[event.serial, default: 0] += 1
             }
             for (list, detail) in zip(lists, listDetails) {
                 let serials: [String] = try db.withStatement(
@@ -50,10 +51,10 @@ extension SQLiteStore: PassEventStore {
                             since: list.since, status: list.status, included: answered.contains(serial),
                             lastUpdated: list.lastUpdated))
                     try Self.insert(db, event, detail: detail[answered.contains(serial) ? 1 : 0])
-                    touched.insert(serial)
+                    touched[serial, default: 0] += 1
                 }
             }
-            try Self.trimEvents(db, serials: touched, keep: keepPerPass)
+            try trimEvents(db, added: touched, keep: keepPerPass)
         }
     }
 
@@ -66,7 +67,7 @@ extension SQLiteStore: PassEventStore {
                     apnsTimestamp: attempt.apnsTimestamp, authentication: attempt.authentication))
         }
         try pool.write { db in
-            var touched = Set<String>()
+            var touched: [String: Int] = [:]
             for (attempt, detail) in zip(attempts, details) {
                 // One event per pass the device holds of this type: the push wakes it for all of them.
                 let perPass = try db.withStatement(
@@ -85,7 +86,7 @@ extension SQLiteStore: PassEventStore {
                     while try s.step() { serials.append(s.string(0)) }
                     return serials
                 }
-                touched.formUnion(perPass)
+                for serial in perPass { touched[serial, default: 0] += 1 }
                 if perPass.isEmpty {
                     let serial: String? = try db.withStatement(
                         """
@@ -99,10 +100,10 @@ extension SQLiteStore: PassEventStore {
                         try s.bind(3, detail)
                         return try s.step() ? s.string(0) : nil
                     }
-                    if let serial { touched.insert(serial) }
+                    if let serial { touched[serial, default: 0] += 1 }
                 }
             }
-            try Self.trimEvents(db, serials: touched, keep: keepPerPass)
+            try trimEvents(db, added: touched, keep: keepPerPass)
         }
     }
 
@@ -176,9 +177,11 @@ extension SQLiteStore: PassEventStore {
         }
     }
 
-    /// Keeps the newest `keep` events of each of `serials`.
-    static func trimEvents(_ db: SQLiteConnection, serials: Set<String>, keep: Int) throws {
-        for serial in serials.sorted() {
+    /// Trims each pass of `added` (serial → events just written) that can hold more than `keep` events to its
+    /// newest `EventTrimLedger.target(keep:)`. Called under the write lock, so the ledger follows the commits.
+    func trimEvents(_ db: SQLiteConnection, added: [String: Int], keep: Int) throws {
+        let serials = eventLedger.toTrim(added, keep: keep)
+        for serial in serials {
             try db.withStatement(
                 """
                 DELETE FROM pass_events WHERE serial = ?1 AND id <= (
@@ -186,10 +189,11 @@ extension SQLiteStore: PassEventStore {
                 """
             ) { s in
                 try s.bind(1, serial)
-                try s.bind(2, max(1, keep))
+                try s.bind(2, EventTrimLedger.target(keep: keep))
                 try s.run()
             }
         }
+        eventLedger.trimmed(serials, keep: keep)
     }
 
     private static func insert(_ db: SQLiteConnection, _ event: PassEvent, detail: String) throws {

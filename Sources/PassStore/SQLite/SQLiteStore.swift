@@ -5,6 +5,8 @@ import Foundation
 package final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
     let pool: SQLiteConnectionPool
     let now: @Sendable () -> Date
+    /// Which passes' events need trimming (`recordEvents`).
+    let eventLedger = EventTrimLedger()
 
     /// Store files that other users can read, found when the store was opened (see `StoreFileExposure`).
     package let exposures: [StoreFileExposure]
