@@ -52,12 +52,15 @@ let package = Package(
             ]),
         .target(
             name: "PassHTTP", dependencies: ["CMicroHTTPD", "PassModel", "PassSigning", "PassConcurrency", "PassLog"]),
-        .target(name: "PassPush", dependencies: ["CCurl", "PassLog", "PassSigning", "PassStore"]),
+        .target(name: "PassPush", dependencies: ["CCurl", "PassConcurrency", "PassLog", "PassSigning", "PassStore"]),
         // Google Wallet: mapping a template's passes to classes and objects, save-link JWTs, the service-account
         // identity (offline); the Wallet API client, its outbox and callbacks (online).
         .target(
             name: "PassGoogle",
-            dependencies: ["CCurl", "COpenSSL", "PassModel", "PassTemplates", "PassSigning", "PassMint", "PassStore"]),
+            dependencies: [
+                "CCurl", "COpenSSL", "PassModel", "PassTemplates", "PassSigning", "PassMint", "PassStore",
+                "PassConcurrency",
+            ]),
         .target(
             name: "PassOperations",
             dependencies: [

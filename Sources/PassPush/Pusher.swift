@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PassConcurrency
 import Synchronization
 import PassStore
 
@@ -108,71 +109,29 @@ package final class Pusher: Sendable {
     package func stop() { control.stopAndJoin() }
 }
 
-/// Start / wake / stop signalling between the `Pusher` and its worker thread.
+/// The pusher's worker signalling plus the hand-over of a renewed credential to its thread.
 final class PusherControl: Sendable {
-    private struct State {
-        var started = false
-        var stopping = false
-        var woken = false
-        /// A renewed credential the worker has not switched to yet.
-        var credential: APNsConfiguration.Credential?
-    }
+    /// Start, wake and stop.
+    let worker = WorkerControl()
+    /// A renewed credential the worker has not switched to yet.
+    private let credential = Mutex<APNsConfiguration.Credential?>(nil)
 
-    private let state = Mutex(State())
-    private let wakeSignal = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-
-    var isStopping: Bool { state.withLock { $0.stopping } }
-
-    /// True the first time, when the worker may start.
-    func markStarted() -> Bool {
-        state.withLock { state in
-            guard !state.started, !state.stopping else { return false }
-            state.started = true
-            return true
-        }
-    }
-
-    func markFinished() { finished.signal() }
+    var isStopping: Bool { worker.isStopping }
+    func markStarted() -> Bool { worker.markStarted() }
+    func markFinished() { worker.markFinished() }
+    func wake() { worker.wake() }
+    func waitForWork(_ interval: TimeInterval) { worker.waitForWork(interval) }
+    func stopAndJoin() { worker.stopAndJoin() }
 
     func replaceCredential(_ credential: APNsConfiguration.Credential) {
-        state.withLock { $0.credential = credential }
+        self.credential.withLock { $0 = credential }
     }
 
     /// The credential to switch to, once.
     func takeCredential() -> APNsConfiguration.Credential? {
-        state.withLock { state in
-            defer { state.credential = nil }
-            return state.credential
+        credential.withLock { pending in
+            defer { pending = nil }
+            return pending
         }
-    }
-
-    func wake() {
-        let signal = state.withLock { state -> Bool in
-            defer { state.woken = true }
-            return !state.woken
-        }
-        if signal { wakeSignal.signal() }
-    }
-
-    /// Sleeps up to `interval` unless woken or stopping.
-    func waitForWork(_ interval: TimeInterval) {
-        let skip = state.withLock { state -> Bool in
-            defer { state.woken = false }
-            return state.woken || state.stopping
-        }
-        if !skip { _ = wakeSignal.wait(timeout: .now() + interval) }
-        state.withLock { $0.woken = false }
-    }
-
-    /// Asks the worker to stop and waits for it (no-op when never started or already stopped).
-    func stopAndJoin() {
-        let join = state.withLock { state -> Bool in
-            defer { state.stopping = true }
-            return state.started && !state.stopping
-        }
-        guard join else { return }
-        wakeSignal.signal()
-        finished.wait()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PassConcurrency
 import PassModel
 import PassStore
 
@@ -13,7 +14,7 @@ struct GoogleDrain: Sendable {
     let onResult: @Sendable (String) -> Void
     let log: @Sendable (String) -> Void
 
-    func run(_ control: GoogleWorkerControl) {
+    func run(_ control: WorkerControl) {
         let client: GoogleWalletClient
         do {
             client = try GoogleWalletClient(identity: identity, configuration: configuration, tokens: tokens)

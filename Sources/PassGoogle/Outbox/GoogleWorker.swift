@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PassConcurrency
 import PassStore
 import Synchronization
 
@@ -36,7 +37,7 @@ package final class GoogleWorker: Sendable {
     }
 
     private let drain: GoogleDrain
-    private let control = GoogleWorkerControl()
+    private let control = WorkerControl()
 
     /// Writes one line to standard error.
     package static let standardErrorLog: @Sendable (String) -> Void = { line in
@@ -80,57 +81,4 @@ package final class GoogleWorker: Sendable {
 
     /// Stops the worker after its current row.
     package func stop() { control.stopAndJoin() }
-}
-
-/// Start / wake / stop signalling between the worker and its thread.
-final class GoogleWorkerControl: Sendable {
-    private struct State {
-        var started = false
-        var stopping = false
-        var woken = false
-    }
-
-    private let state = Mutex(State())
-    private let wakeSignal = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-
-    var isStopping: Bool { state.withLock { $0.stopping } }
-
-    func markStarted() -> Bool {
-        state.withLock { state in
-            guard !state.started, !state.stopping else { return false }
-            state.started = true
-            return true
-        }
-    }
-
-    func markFinished() { finished.signal() }
-
-    func wake() {
-        let signal = state.withLock { state -> Bool in
-            defer { state.woken = true }
-            return !state.woken
-        }
-        if signal { wakeSignal.signal() }
-    }
-
-    /// Sleeps up to `interval` unless woken or stopping.
-    func waitForWork(_ interval: TimeInterval) {
-        let skip = state.withLock { state -> Bool in
-            defer { state.woken = false }
-            return state.woken || state.stopping
-        }
-        if !skip { _ = wakeSignal.wait(timeout: .now() + interval) }
-        state.withLock { $0.woken = false }
-    }
-
-    func stopAndJoin() {
-        let join = state.withLock { state -> Bool in
-            defer { state.stopping = true }
-            return state.started && !state.stopping
-        }
-        guard join else { return }
-        wakeSignal.signal()
-        finished.wait()
-    }
 }
