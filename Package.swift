@@ -52,14 +52,18 @@ let package = Package(
             ]),
         .target(
             name: "PassHTTP", dependencies: ["CMicroHTTPD", "PassModel", "PassSigning", "PassConcurrency", "PassLog"]),
-        .target(name: "PassPush", dependencies: ["CCurl", "PassConcurrency", "PassLog", "PassSigning", "PassStore"]),
+        // libcurl response capture shared by the APNs and Google clients.
+        .target(name: "PassCurl", dependencies: ["CCurl"]),
+        .target(
+            name: "PassPush",
+            dependencies: ["CCurl", "PassConcurrency", "PassCurl", "PassLog", "PassSigning", "PassStore"]),
         // Google Wallet: mapping a template's passes to classes and objects, save-link JWTs, the service-account
         // identity (offline); the Wallet API client, its outbox and callbacks (online).
         .target(
             name: "PassGoogle",
             dependencies: [
                 "CCurl", "COpenSSL", "PassModel", "PassTemplates", "PassSigning", "PassMint", "PassStore",
-                "PassConcurrency",
+                "PassConcurrency", "PassCurl",
             ]),
         .target(
             name: "PassOperations",

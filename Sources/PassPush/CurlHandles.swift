@@ -1,4 +1,5 @@
 internal import CCurl
+import PassCurl
 import Foundation
 
 /// `curl_global_init` exactly once per process (Swift runs static initialisers once, thread-safely).
@@ -43,10 +44,9 @@ final class CurlEasy {
     let slot: Int
     fileprivate let handle: UnsafeMutableRawPointer
     private var headers: CurlHeaderList?
-    fileprivate var body: [UInt8] = []
-    fileprivate var apnsID: String?
+    /// The answer of the current transfer: body and `apns-id`.
+    private let response = CurlResponseCapture(bodyLimit: 4096, header: "apns-id")
     /// Error bodies are tiny JSON; never buffer more than this.
-    fileprivate static let bodyLimit = 4096
 
     /// - Parameter credential: the TLS client certificate; nil connects without one (token authentication).
     init(slot: Int, configuration: APNsConfiguration, credential: APNsConfiguration.Credential?) throws(PushError) {
@@ -109,20 +109,14 @@ final class CurlEasy {
             try check(pm_curl_easy_setopt_string(handle, CURLOPT_SSLKEYTYPE, "PEM"), "key type")
         }
         if let ca = config.caFile { try check(pm_curl_easy_setopt_string(handle, CURLOPT_CAINFO, ca), "CA file") }
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        try check(pm_curl_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, curlEasyWriteBody), "body callback")
-        try check(pm_curl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me), "body callback data")
-        try check(
-            pm_curl_easy_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, curlEasyWriteHeader), "header callback")
-        try check(pm_curl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me), "header callback data")
+        try check(response.attach(to: handle), "response callbacks")
         try check(
             pm_curl_easy_setopt_pointer(handle, CURLOPT_PRIVATE, UnsafeMutableRawPointer(bitPattern: slot + 1)), "slot")
     }
 
     /// Points the handle at one push; clears the previous response.
     func prepare(url: String, headers: CurlHeaderList) throws(PushError) {
-        body.removeAll(keepingCapacity: true)
-        apnsID = nil
+        response.reset()
         try check(pm_curl_easy_setopt_string(handle, CURLOPT_URL, url), "URL")
         if self.headers !== headers {
             try check(pm_curl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headers.list), "headers")
@@ -138,46 +132,11 @@ final class CurlEasy {
         _ = pm_curl_easy_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects)
         let error = code == CURLE_OK ? nil : String(cString: curl_easy_strerror(code))
         return CurlTransferResult(
-            code: Int32(bitPattern: code.rawValue), error: error, status: status, body: body, apnsID: apnsID,
+            code: Int32(bitPattern: code.rawValue), error: error, status: status, body: response.body,
+            apnsID: response.headerValue,
             newConnections: connects)
     }
-
-    fileprivate func appendHeader(_ line: UnsafeBufferPointer<UInt8>) {
-        let prefix = Array("apns-id:".utf8)
-        guard line.count > prefix.count else { return }
-        for (i, byte) in prefix.enumerated() where (line[i] | 0x20) != (byte | 0x20) { return }
-        let value = String(decoding: line[prefix.count...], as: UTF8.self).trimmingCharacters(
-            in: .whitespacesAndNewlines)
-        apnsID = value.isEmpty ? nil : value
-    }
 }
-
-/// CURLOPT_WRITEFUNCTION: append to the easy owner's body buffer (capped).
-private let curlEasyWriteBody:
-    @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
-        data, size, count, user in
-        let total = size * count
-        guard let data, let user else { return total }
-        let easy = Unmanaged<CurlEasy>.fromOpaque(user).takeUnretainedValue()
-        let room = max(0, CurlEasy.bodyLimit - easy.body.count)
-        data.withMemoryRebound(to: UInt8.self, capacity: total) { bytes in
-            easy.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(total, room)))
-        }
-        return total
-    }
-
-/// CURLOPT_HEADERFUNCTION: one header line per call; keep `apns-id`.
-private let curlEasyWriteHeader:
-    @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
-        data, size, count, user in
-        let total = size * count
-        guard let data, let user else { return total }
-        let easy = Unmanaged<CurlEasy>.fromOpaque(user).takeUnretainedValue()
-        data.withMemoryRebound(to: UInt8.self, capacity: total) { bytes in
-            easy.appendHeader(UnsafeBufferPointer(start: bytes, count: total))
-        }
-        return total
-    }
 
 /// Owner of one curl multi handle: the single multiplexed HTTP/2 connection lives in its connection cache.
 final class CurlMulti {

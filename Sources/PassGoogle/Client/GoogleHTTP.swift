@@ -1,4 +1,5 @@
 internal import CCurl
+import PassCurl
 import Foundation
 
 /// One HTTPS request to Google (or a stand-in).
@@ -37,8 +38,8 @@ package final class GoogleHTTP {
     package static let bodyLimit = 4 << 20
 
     private let handle: UnsafeMutableRawPointer
-    fileprivate var body: [UInt8] = []
-    fileprivate var retryAfter: Int?
+    /// The answer of the current request: body and `Retry-After`.
+    private let response = CurlResponseCapture(bodyLimit: GoogleHTTP.bodyLimit, header: "retry-after")
 
     /// - Parameters:
     ///   - caFile: trust this CA instead of the system store (tests aim at a local stand-in).
@@ -49,7 +50,6 @@ package final class GoogleHTTP {
             throw .transport(url: "-", message: "curl_easy_init returned NULL")
         }
         self.handle = handle
-        let me = Unmanaged.passUnretained(self).toOpaque()
         var codes = [
             pm_curl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "https"),
             pm_curl_easy_setopt_long(handle, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2)),
@@ -57,10 +57,7 @@ package final class GoogleHTTP {
             pm_curl_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1),
             pm_curl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(timeout * 1000)),
             pm_curl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(min(timeout, 10) * 1000)),
-            pm_curl_easy_setopt_write_function(handle, CURLOPT_WRITEFUNCTION, googleCurlWriteBody),
-            pm_curl_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, me),
-            pm_curl_easy_setopt_write_function(handle, CURLOPT_HEADERFUNCTION, googleCurlWriteHeader),
-            pm_curl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me),
+            response.attach(to: handle),
         ]
         if let caFile { codes.append(pm_curl_easy_setopt_string(handle, CURLOPT_CAINFO, caFile)) }
         if let failed = codes.first(where: { $0 != CURLE_OK }) {
@@ -74,8 +71,7 @@ package final class GoogleHTTP {
     /// Sends `request` and waits for the answer.
     /// - Throws: `GoogleAPIError.transport` when no HTTP answer came.
     package func send(_ request: GoogleHTTPRequest) throws(GoogleAPIError) -> GoogleHTTPResponse {
-        body.removeAll(keepingCapacity: true)
-        retryAfter = nil
+        response.reset()
         var list: UnsafeMutablePointer<curl_slist>?
         defer { if let list { curl_slist_free_all(list) } }
         for line in request.headers + ["Expect:"] {
@@ -110,42 +106,7 @@ package final class GoogleHTTP {
         }
         var status = 0
         _ = pm_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return GoogleHTTPResponse(status: status, body: body, retryAfter: retryAfter)
-    }
-
-    fileprivate func header(_ line: UnsafeBufferPointer<UInt8>) {
-        let prefix = Array("retry-after:".utf8)
-        guard line.count > prefix.count else { return }
-        for (i, byte) in prefix.enumerated() where (line[i] | 0x20) != byte { return }
-        let value = String(decoding: line[prefix.count...], as: UTF8.self).trimmingCharacters(
-            in: .whitespacesAndNewlines)
-        retryAfter = Int(value).map { max(0, min($0, 86_400)) }
+        let retryAfter = response.headerValue.flatMap { Int($0) }.map { max(0, min($0, 86_400)) }
+        return GoogleHTTPResponse(status: status, body: response.body, retryAfter: retryAfter)
     }
 }
-
-/// CURLOPT_WRITEFUNCTION: append to the owner's body (capped at `GoogleHTTP.bodyLimit`).
-private let googleCurlWriteBody:
-    @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
-        data, size, count, user in
-        let total = size * count
-        guard let data, let user else { return total }
-        let owner = Unmanaged<GoogleHTTP>.fromOpaque(user).takeUnretainedValue()
-        let room = max(0, GoogleHTTP.bodyLimit - owner.body.count)
-        data.withMemoryRebound(to: UInt8.self, capacity: total) { bytes in
-            owner.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(total, room)))
-        }
-        return total
-    }
-
-/// CURLOPT_HEADERFUNCTION: one header line per call; keeps `Retry-After`.
-private let googleCurlWriteHeader:
-    @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
-        data, size, count, user in
-        let total = size * count
-        guard let data, let user else { return total }
-        let owner = Unmanaged<GoogleHTTP>.fromOpaque(user).takeUnretainedValue()
-        data.withMemoryRebound(to: UInt8.self, capacity: total) { bytes in
-            owner.header(UnsafeBufferPointer(start: bytes, count: total))
-        }
-        return total
-    }
