@@ -1,4 +1,5 @@
 import Foundation
+import PassConcurrency
 
 /// What the pusher does with one outbox row after a send.
 package enum PushDecision: Sendable, Equatable {
@@ -43,14 +44,12 @@ package struct PushRetryPolicy: Sendable, Equatable {
 
     /// `base * 2^attempts`, capped at `maxDelay`, without jitter.
     package func nominalDelay(base: TimeInterval, attempts: Int) -> TimeInterval {
-        let exponent = Double(min(max(attempts, 0), 62))
-        return min(maxDelay, base * pow(2, exponent))
+        Backoff(maxDelay: maxDelay, jitter: jitter).nominalDelay(base: base, attempts: attempts)
     }
 
     /// The nominal delay scaled by jitter; `unit` is a uniform random number in `0..<1`.
     package func delay(base: TimeInterval, attempts: Int, unit: Double) -> TimeInterval {
-        let factor = 1 - jitter + 2 * jitter * min(max(unit, 0), 1)
-        return min(maxDelay, nominalDelay(base: base, attempts: attempts) * factor)
+        Backoff(maxDelay: maxDelay, jitter: jitter).delay(base: base, attempts: attempts, unit: unit)
     }
 
     /// The decision for a row that has been tried `result.job.attempts` times before this answer.

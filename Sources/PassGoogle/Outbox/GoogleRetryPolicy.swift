@@ -1,4 +1,5 @@
 import Foundation
+import PassConcurrency
 
 /// When a Google outbox row is tried again: 429, 5xx and no answer back off exponentially (doubling from
 /// `initialDelay` up to `maxDelay`, at least Google's `Retry-After`, with jitter); a 401/403 waits long (a
@@ -32,16 +33,15 @@ package struct GoogleRetryPolicy: Sendable, Equatable {
 
     /// - Parameter unit: a uniform random number in `0..<1` for the jitter.
     package func decision(for error: GoogleAPIError, attempts: Int, unit: Double = .random(in: 0..<1)) -> Decision {
-        let factor = 1 - jitter + 2 * jitter * min(max(unit, 0), 1)
-        let exponent = Double(min(max(attempts, 0), 30))
+        let backoff = Backoff(maxDelay: maxDelay, jitter: jitter)
         switch error {
         case .transport, .rateLimited, .server:
             guard attempts + 1 < maxTransientAttempts else { return .giveUp }
-            let backOff = min(maxDelay, initialDelay * pow(2, exponent) * factor)
-            return .retry(after: max(backOff, TimeInterval(error.retryAfter ?? 0)))
+            let delay = backoff.delay(base: initialDelay, attempts: attempts, unit: unit)
+            return .retry(after: max(delay, TimeInterval(error.retryAfter ?? 0)))
         case .forbidden, .unauthorized, .tokenRefused, .assertionNotSigned:
             guard attempts + 1 < maxRefusedAttempts else { return .giveUp }
-            return .retry(after: min(maxDelay, refusedDelay * factor))
+            return .retry(after: backoff.jittered(refusedDelay, unit: unit))
         case .notFound, .conflict, .rejected, .badAnswer:
             return .giveUp
         }
