@@ -47,9 +47,18 @@ package final class ConnectionGuard: Sendable {
     }
 
     func opened(_ connection: MHDConnectionState) {
-        state.withLock { state in
-            state.perAddress[connection.address, default: 0] += 1
+        let overCap = state.withLock { state -> Bool in
+            let before = state.perAddress[connection.address, default: 0]
+            state.perAddress[connection.address] = before + 1
             state.open[ObjectIdentifier(connection)] = connection
+            return limits.perAddress > 0 && before >= limits.perAddress
+        }
+        // `admits` and this count are two steps: two network threads can admit one address's connections at the
+        // same moment. The one past the cap is counted (its close balances it) and cut at once.
+        if overCap {
+            refused(.perAddressLimit)
+            shutdown(connection.socket, Int32(SHUT_RDWR))
+            return
         }
         awaitHead(connection)
     }

@@ -11,7 +11,7 @@ struct RouterTests {
     func serviceTableIsValid() throws {
         let f = try StoreFixture()
         let service = try WalletService(configuration: .init(), store: f.store, renderer: TestRenderer())
-        #expect(service.router.routes.count == 18)
+        #expect(service.router.routes.count == 19)
     }
 
     @Test(
