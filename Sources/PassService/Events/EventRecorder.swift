@@ -177,21 +177,9 @@ package final class EventRecorder: Sendable {
                 }
             }
         }
-        var out: [PassEvent] = []
-        var index: [Key: Int] = [:]
-        out.reserveCapacity(events.count)
-        for event in events {
-            let key = Key(
-                serial: event.serial, passType: event.passType, device: event.device, tag: event.tag,
-                detail: event.detail)
-            if let at = index[key] {
-                out[at].count += event.count
-            } else {
-                index[key] = out.count
-                out.append(event)
-            }
+        return merging(events, count: \.count) {
+            Key(serial: $0.serial, passType: $0.passType, device: $0.device, tag: $0.tag, detail: $0.detail)
         }
-        return out
     }
 
     /// Identical list requests of a device that arrived together (the same question, the same answer) become one
@@ -205,18 +193,27 @@ package final class EventRecorder: Sendable {
             var serials: [String]
             var lastUpdated: Int64?
         }
-        var out: [ListRequest] = []
+        return merging(lists, count: \.count) {
+            Key(
+                device: $0.device, passType: $0.passType, since: $0.since, status: $0.status, serials: $0.serials,
+                lastUpdated: $0.lastUpdated)
+        }
+    }
+
+    /// Items with equal keys become the first of them with their counts added, in the order first seen.
+    private static func merging<Item, Key: Hashable>(
+        _ items: [Item], count: WritableKeyPath<Item, Int>, key: (Item) -> Key
+    ) -> [Item] {
+        var out: [Item] = []
         var index: [Key: Int] = [:]
-        out.reserveCapacity(lists.count)
-        for list in lists {
-            let key = Key(
-                device: list.device, passType: list.passType, since: list.since, status: list.status,
-                serials: list.serials, lastUpdated: list.lastUpdated)
+        out.reserveCapacity(items.count)
+        for item in items {
+            let key = key(item)
             if let at = index[key] {
-                out[at].count += list.count
+                out[at][keyPath: count] += item[keyPath: count]
             } else {
                 index[key] = out.count
-                out.append(list)
+                out.append(item)
             }
         }
         return out
