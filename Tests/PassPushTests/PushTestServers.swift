@@ -26,9 +26,10 @@ final class PushScriptServer {
 
     /// Every logged line (connections and requests).
     func records() throws -> [PushServerRecord] {
-        let text = try String(contentsOfFile: logPath, encoding: .utf8)
         let decoder = JSONDecoder()
-        return try text.split(separator: "\n").map { try decoder.decode(PushServerRecord.self, from: Data($0.utf8)) }
+        return try AppendedLog.completeLines(ofFile: logPath).map {
+            try decoder.decode(PushServerRecord.self, from: Data($0.utf8))
+        }
     }
 
     func requests() throws -> [PushServerRecord] { try records().filter { $0.event == nil } }

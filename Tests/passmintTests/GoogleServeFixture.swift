@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PassMintTestSupport
 
 /// `serve --google` against the local HTTPS stand-in of the Wallet API (Tests/Tools/google-wallet-standin.py):
 /// a service-account key and callback root keys made for the test, the stand-in (which checks the OAuth assertion
@@ -109,10 +110,7 @@ final class GoogleServeFixture {
 
     /// What the stand-in was asked, in order.
     func requests() throws -> [[String: Any]] {
-        let text = try String(contentsOfFile: standInLog, encoding: .utf8)
-        return try text.split(separator: "\n").compactMap {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
+        try AppendedLog.records(ofFile: standInLog)
     }
 
     /// The requests to `path` (under /walletobjects/v1/) answered `status` (any when nil), by method.

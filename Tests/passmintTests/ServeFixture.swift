@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PassMintTestSupport
 
 /// One HTTP answer as curl saw it.
 struct HTTPReply {
@@ -157,14 +158,7 @@ final class ServeFixture {
 
     /// The requests PushTestServer.py logged (connection lines left out).
     func apnsRequests() throws -> [[String: Any]] {
-        let text = try String(contentsOfFile: apnsLog, encoding: .utf8)
-        // The stand-in appends while the test reads: a last line without its newline is still being written.
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: true)
-        if !text.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }
-        return try lines.compactMap {
-            let record = try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            return record?["event"] == nil ? record : nil
-        }
+        try AppendedLog.records(ofFile: apnsLog).filter { $0["event"] == nil }
     }
 
     /// One request with curl, to this instance or to `base` (a proxy in front of it, with `curlOptions`).
