@@ -136,6 +136,71 @@ struct SQLiteGroupCommitTests {
         #expect(!grouped.isEmpty, "in 20 rounds the refused write never shared a transaction: no group formed")
     }
 
+    @Test("a write alone in its transaction runs without a savepoint: when it fails, none of its rows stay")
+    func loneWriteFailure() throws {
+        let directory = try TempDir()
+        let pool = try pool(directory)
+        #expect(throws: StoreError.self) {
+            try pool.write { db in
+                for i in 0..<100 { try insert(db, "lone-\(i)", i) }
+                try insert(db, "lone-0", -1)  // the primary key refuses it: the whole write fails
+            }
+        }
+        #expect(try count(pool) == 0)
+        // The connection is usable again: its transaction was rolled back, not left open.
+        try pool.write { db in try insert(db, "after", 1) }
+        #expect(try count(pool) == 1)
+    }
+
+    @Test("a statement journal of a few hundred KB stays in memory: no temporary file is open for it")
+    func statementJournalsInMemory() throws {
+        let directory = try TempDir()
+        let pool = try pool(directory)
+        // A statement that fires a trigger keeps a statement journal: the original of every page it changes.
+        try pool.withWriter { db in
+            try db.execute(
+                """
+                CREATE TABLE u (k INTEGER PRIMARY KEY, v TEXT NOT NULL);
+                CREATE TABLE u_log (k INTEGER NOT NULL);
+                CREATE TRIGGER u_changed AFTER UPDATE ON u BEGIN INSERT INTO u_log (k) VALUES (NEW.k); END;
+                """)
+        }
+        let padding = String(repeating: "x", count: 300)
+        try pool.write { db in
+            for i in 0..<1_000 {
+                try db.withStatement("INSERT INTO u (k, v) VALUES (?1, ?2)") { s in
+                    try s.bind(1, i)
+                    try s.bind(2, padding)
+                    try s.run()
+                }
+            }
+        }
+        // About 80 pages (320 KB) of journal: beyond SQLite's default of 64 KiB in memory, within the store's.
+        let openTemporaryFiles = try pool.write { db in
+            try db.withStatement("UPDATE u SET v = ?1") { s in
+                try s.bind(1, padding.uppercased())
+                try s.run()
+            }
+            // A journal moved to a file stays open (unlinked) until the transaction ends: look before it does.
+            return Self.openSQLiteTemporaryFiles()
+        }
+        #expect(openTemporaryFiles.isEmpty, "\(openTemporaryFiles)")
+        let changed = try pool.withConnection { db in
+            try db.withStatement("SELECT count(*) FROM u_log") { s in
+                _ = try s.step()
+                return s.int(0)
+            }
+        }
+        #expect(changed == 1_000)
+    }
+
+    /// The files this process holds open that SQLite created as temporary files (`etilqs_` names).
+    private static func openSQLiteTemporaryFiles() -> [String] {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
+            .filter { $0.contains("etilqs_") }
+    }
+
     @Test("with background checkpoints the log is copied into the database file while the store stays open")
     func backgroundCheckpoint() throws {
         let directory = try TempDir()

@@ -9,7 +9,17 @@ final class SQLiteConnection: @unchecked Sendable {
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
 
+    /// Process-wide SQLite settings, made once before the first connection opens (SQLite takes them only before
+    /// it initializes itself). Every statement that writes rows through a trigger or an upsert keeps a statement
+    /// journal: the original of each page it changes, for its own rollback. Past 64 KiB (SQLite's default) that
+    /// journal becomes a temporary file for the rest of the transaction, and a write of thousands of rows then
+    /// spends most of its time in `pwrite` to that file. 1 MiB keeps one statement's journal in memory.
+    private static let processSettings: Void = {
+        _ = pm_sqlite3_config_statement_journal_spill(1 << 20)
+    }()
+
     init(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+        Self.processSettings
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)

@@ -63,13 +63,17 @@ final class SQLiteConnectionPool: Sendable {
         return try body(connection)
     }
 
-    /// One transaction for `batch`, each write in its own savepoint.
+    /// One transaction for `batch`, each write in its own savepoint (a write alone in it needs none).
     private func commit(_ batch: [any GroupedWrite]) {
         do {
             try withWriter { db in
                 try db.withStatement("BEGIN IMMEDIATE") { try $0.run() }
                 do {
-                    for write in batch { write.run(on: db) }
+                    if batch.count == 1, !batch[0].run(on: db, alone: true) {
+                        try db.withStatement("ROLLBACK") { try $0.run() }
+                        return
+                    }
+                    if batch.count > 1 { for write in batch { write.run(on: db, alone: false) } }
                     try db.withStatement("COMMIT") { try $0.run() }
                 } catch {
                     try? db.withStatement("ROLLBACK") { try $0.run() }

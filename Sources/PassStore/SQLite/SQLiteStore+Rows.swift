@@ -50,14 +50,18 @@ extension SQLiteStore {
     }
 
     /// The next value of the update-tag sequence (call inside a write transaction).
-    static func nextTag(_ db: SQLiteConnection) throws -> Int64 {
-        try db.withStatement("UPDATE meta SET value = value + 1 WHERE key = 'tag' RETURNING value") { s in
+    static func nextTag(_ db: SQLiteConnection) throws -> Int64 { try nextTags(db, count: 1).lowerBound }
+
+    /// The next `count` values of the update-tag sequence, taken in one step (call inside a write transaction).
+    static func nextTags(_ db: SQLiteConnection, count: Int) throws -> ClosedRange<Int64> {
+        try db.withStatement("UPDATE meta SET value = value + ?1 WHERE key = 'tag' RETURNING value") { s in
+            try s.bind(1, count)
             guard try s.step() else {
                 throw StoreError.database(path: db.path, operation: "next tag", message: "meta row 'tag' missing")
             }
-            let value = s.int64(0)
+            let last = s.int64(0)
             while try s.step() {}
-            return value
+            return (last - Int64(count) + 1)...last
         }
     }
 

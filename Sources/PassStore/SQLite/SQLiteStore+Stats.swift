@@ -76,11 +76,12 @@ extension SQLiteStore {
                 devices_change = devices_change + excluded.devices_change;
         """
 
-    /// Counts `serial` as issued unless the store has seen it before (call in the insert's transaction).
+    /// Records `serial` as issued unless the store has seen it before (call in the insert's transaction); returns
+    /// whether it was new, to be counted on its day with `countIssues` once per write rather than once per pass.
     /// - Parameter name: the template's name in the figures (`InstallStats.templateName`), worked out once per
     ///   template by the caller: a batch stores thousands of passes of one template per transaction.
-    static func countIssue(_ db: SQLiteConnection, serial: String, name: String, day: Int64) throws {
-        let isNew = try db.withStatement(
+    static func recordIssue(_ db: SQLiteConnection, serial: String, name: String) throws -> Bool {
+        try db.withStatement(
             "INSERT INTO install_passes (serial, template, devices) VALUES (?1, ?2, 0) ON CONFLICT (serial) DO NOTHING"
         ) { s in
             try s.bind(1, serial)
@@ -88,7 +89,11 @@ extension SQLiteStore {
             try s.run()
             return db.changes == 1
         }
-        if isNew { try addToDay(db, template: name, day: day, issued: 1) }
+    }
+
+    /// Adds `count` newly issued passes of template `name` to `day`.
+    static func countIssues(_ db: SQLiteConnection, name: String, day: Int64, count: Int) throws {
+        if count > 0 { try addToDay(db, template: name, day: day, issued: count) }
     }
 
     /// Counts a registration row just deleted (call in its transaction).

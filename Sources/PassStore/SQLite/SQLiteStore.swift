@@ -47,8 +47,9 @@ package final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
         let day = UTCDay(seconds: nowSeconds).number
         var names: [String: String] = [:]
         try pool.write { db in
-            for pass in passes {
-                let tag = try Self.nextTag(db)
+            let tags = try Self.nextTags(db, count: passes.count)
+            var issued: [String: Int] = [:]
+            for (pass, tag) in zip(passes, tags) {
                 let record = try Self.encode(pass.record)
                 try db.withStatement(
                     """
@@ -75,12 +76,15 @@ package final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
                 try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
                 let name = names[pass.templatePath] ?? InstallStats.templateName(pass.templatePath)
                 names[pass.templatePath] = name
-                try Self.countIssue(db, serial: pass.serialNumber, name: name, day: day)
+                if try Self.recordIssue(db, serial: pass.serialNumber, name: name) { issued[name, default: 0] += 1 }
                 if let objectID = pass.googleObjectID {
                     try Self.linkGoogleObject(
                         db, GoogleObjectLink(serialNumber: pass.serialNumber, objectID: objectID),
                         template: pass.templatePath, record: record, nowSeconds: nowSeconds)
                 }
+            }
+            for (name, count) in issued.sorted(by: { $0.key < $1.key }) {
+                try Self.countIssues(db, name: name, day: day, count: count)
             }
             for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
         }
