@@ -43,26 +43,19 @@ package final class EventRecorder: Sendable {
     }
 
     /// Queues one event (the device's request is answered without waiting for it).
-    package func record(_ event: PassEvent) {
-        let full = queue.withLock { queue -> Bool in
-            guard queue.count < options.maxQueued else {
-                queue.dropped += 1
-                return false
-            }
-            queue.events.append(event)
-            return queue.count == Self.batchLimit
-        }
-        if full { wake.signal() }
-    }
+    package func record(_ event: PassEvent) { enqueue { $0.events.append(event) } }
 
     /// Queues one list request (stored as an event of each pass the device holds of that type).
-    package func record(_ list: ListRequest) {
+    package func record(_ list: ListRequest) { enqueue { $0.lists.append(list) } }
+
+    /// Adds to the queue unless it is full (then counts a drop), and wakes the writer once a batch is waiting.
+    private func enqueue(_ add: (inout Queue) -> Void) {
         let full = queue.withLock { queue -> Bool in
             guard queue.count < options.maxQueued else {
                 queue.dropped += 1
                 return false
             }
-            queue.lists.append(list)
+            add(&queue)
             return queue.count == Self.batchLimit
         }
         if full { wake.signal() }
