@@ -118,6 +118,8 @@ extension PassMintError {
         case storingPass(serial: String)
         /// Reading the stored pass of a serial, to issue it again with its token.
         case readingStoredPass(serial: String)
+        /// Asking whether the store holds passes of the batch's template.
+        case findingTemplatePasses
     }
 
     /// Why a batch stopped before its end.

@@ -103,6 +103,10 @@ package struct StoreSink: IssuedPassSink {
         return found
     }
 
+    package func holdsPasses(templateDirectory: String) throws -> Bool {
+        try !store.passes(after: nil, limit: 1, templatePath: templateReference ?? templateDirectory).isEmpty
+    }
+
     private func storedPass(_ issued: IssuedPassRecord) -> StoredPass {
         // The pipeline marks the fallback with a reserved `@` key; the store keeps it as a field of its own.
         var record = issued.record

@@ -11,6 +11,9 @@ struct BatchJob: ResumableJob {
     let webServiceURL: String?
     /// Store-only issuance (`BatchOptions.storeOnly`): larger windows.
     let storeOnly: Bool
+    /// The store holds passes of this template, some perhaps under serials an earlier version derived: those are
+    /// looked up too.
+    let earlierSerials: Bool
     var source: BatchRecordSource
     var outputs: WindowOutputs
 
@@ -88,7 +91,7 @@ struct BatchJob: ResumableJob {
     /// issued with its stored pass's token. None without a store bound to a web service.
     private func storedPasses(of window: [BatchInput]) throws(PassMintError) -> [String: StoredIssue] {
         guard let sink = workers.sink, webServiceURL != nil else { return [:] }
-        let serials = window.compactMap(workers.serial(of:))
+        let serials = window.flatMap { workers.lookups(of: $0, earlier: earlierSerials) }
         do { return try sink.storedPasses(serials: serials) } catch {
             throw .sink(
                 .readingStoredPasses(lines: Self.line(of: window[0])...Self.line(of: window[window.count - 1])),
@@ -122,9 +125,7 @@ struct BatchWorkers: Sendable {
             if i < outputs.count {
                 do throws(PassMintError) { try write(outputs[i]) } catch { failure.withLock { $0 = $0 ?? error } }
             } else {
-                let input = window[i - outputs.count]
-                let result = records.issue(
-                    input, stored: stored.isEmpty ? nil : serial(of: input).flatMap { stored[$0] })
+                let result = records.issue(window[i - outputs.count], stored: stored)
                 results.withLock { $0[i - outputs.count] = result }
             }
         }
@@ -165,10 +166,12 @@ struct BatchWorkers: Sendable {
         }
     }
 
-    /// The serial number of a record that can be issued.
-    func serial(of input: BatchInput) -> String? {
-        guard case .record(let record) = input else { return nil }
-        return records.values(of: record)?.serial
+    /// The serial numbers a record's stored pass may have: its serial and, when `earlier`, the one an earlier
+    /// version derived for it.
+    func lookups(of input: BatchInput, earlier: Bool) -> [String] {
+        guard case .record(let record) = input, let values = records.values(of: record) else { return [] }
+        guard earlier, let before = values.earlierSerial else { return [values.serial] }
+        return [values.serial, before]
     }
 }
 

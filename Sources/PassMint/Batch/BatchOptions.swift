@@ -155,6 +155,8 @@ public protocol IssuedPassSink: Sendable {
     func store(_ passes: [IssuedPassRecord]) throws
     /// The passes already stored under `serials`, by serial (unknown serials left out).
     func storedPasses(serials: [String]) throws -> [String: StoredIssue]
+    /// Whether any stored pass was issued from the template at `templateDirectory`.
+    func holdsPasses(templateDirectory: String) throws -> Bool
 }
 
 extension IssuedPassSink {

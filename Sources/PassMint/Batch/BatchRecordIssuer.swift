@@ -24,6 +24,22 @@ struct BatchRecordIssuer: Sendable {
     let imageFolder: String
     /// The tiers whose first record was rendered and signed (store-only issuance).
     let renderChecks = TierRenderChecks()
+    /// The first eight hex digits of every serial this batch derives: its template's identity and CSV's name.
+    let serialPrefix: String
+
+    init(
+        issuer: PassIssuer, options: BatchOptions, columns: Columns, csvName: String, templateIdentity: String,
+        templateAbsolutePath: String, imageFolder: String
+    ) {
+        self.issuer = issuer
+        self.options = options
+        self.columns = columns
+        self.csvName = csvName
+        self.templateIdentity = templateIdentity
+        self.templateAbsolutePath = templateAbsolutePath
+        self.imageFolder = imageFolder
+        serialPrefix = Self.upperHex(Manifest.sha1Hex(Array("\(templateIdentity)\n\(csvName)".utf8)).utf8.prefix(8))
+    }
 
     /// One record's outcome plus what the window's writers need.
     struct WorkResult: Sendable {
@@ -32,21 +48,48 @@ struct BatchRecordIssuer: Sendable {
         var stored: IssuedPassRecord?
     }
 
-    /// The record's values (the used columns, empty cells left out) and its serial number, nil when the record
-    /// cannot be read.
-    func values(of input: CSVRecord) -> (record: [String: String], serial: String)? {
+    /// A record's values and the serial numbers it may be stored under.
+    struct RecordValues {
+        /// The used columns, empty cells left out.
+        var record: [String: String]
+        /// The `serialNumber` column, or the serial derived from the record.
+        var serial: String
+        /// For a derived serial, the one PassMint derived for the same record before serials were ordered by line:
+        /// a pass stored under it is this record's pass.
+        var earlierSerial: String?
+    }
+
+    /// The record's values and serial numbers, nil when the record cannot be read. The same record in the same file
+    /// through the same template always gets the same serial, so `--resume` finds its pass again; another template
+    /// gives another serial.
+    func values(of input: CSVRecord) -> RecordValues? {
         guard let fields = input.fields, fields.count == columns.names.count else { return nil }
         var record: [String: String] = [:]
         for (name, value) in zip(columns.names, fields) where columns.used.contains(name) && !value.isEmpty {
             record[name] = value
         }
-        let serial = record.removeValue(forKey: "serialNumber") ?? stableSerial(line: input.line, fields: fields)
-        return (record, serial)
+        if let given = record.removeValue(forKey: "serialNumber") {
+            return RecordValues(record: record, serial: given)
+        }
+        let material = "\(templateIdentity)\n\(csvName)\n\(input.line)\n" + fields.joined(separator: "\u{1F}")
+        let digest = Self.upperHex(Manifest.sha1Hex(Array(material.utf8)).utf8.prefix(24))
+        // Eight hex digits of the batch (template and file), eight of the line, eight of the record: a batch's
+        // passes then reach every serial-keyed index of the store in key order, so each index page is written
+        // once per window instead of the whole index being rewritten at random.
+        let line = String(UInt32(truncatingIfNeeded: input.line), radix: 16, uppercase: true)
+        let ordered = serialPrefix + String(repeating: "0", count: 8 - line.utf8.count) + line + digest.prefix(8)
+        return RecordValues(record: record, serial: ordered, earlierSerial: digest)
+    }
+
+
+    /// Hex digits upper-cased byte-wise (only a-f change).
+    private static func upperHex(_ digits: some Sequence<UInt8>) -> String {
+        String(decoding: digits.map { $0 >= 0x61 ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
 
     /// Issues one record (or finds its pass from an earlier run with `--resume`) and writes its file.
-    /// - Parameter stored: the pass already stored under the record's serial, if any.
-    func issue(_ input: BatchInput, stored: StoredIssue?) -> WorkResult {
+    /// - Parameter stored: the window's stored passes, by serial (`BatchWorkers.lookups(of:)`).
+    func issue(_ input: BatchInput, stored: [String: StoredIssue]) -> WorkResult {
         switch input {
         case .refused(let line, let problem):
             return Self.failed(line, nil, problem)
@@ -60,14 +103,21 @@ struct BatchRecordIssuer: Sendable {
             outcome: BatchRecordResult(line: line, serialNumber: serial, failed: problem), archive: nil, stored: nil)
     }
 
-    private func issue(_ input: CSVRecord, stored: StoredIssue?) -> WorkResult {
+    private func issue(_ input: CSVRecord, stored window: [String: StoredIssue]) -> WorkResult {
         let fields: [String]
         switch input.content {
         case .unreadable(let problem): return Self.failed(input.line, nil, .unreadable(problem))
         case .fields(let read): fields = read
         }
-        guard let (record, serial) = values(of: input) else {
+        guard let values = values(of: input) else {
             return Self.failed(input.line, nil, .fieldCount(fields.count, header: columns.names.count))
+        }
+        let record = values.record
+        var serial = values.serial
+        var stored = window[serial]
+        // A pass an earlier version stored under the record's earlier serial stays that member's pass.
+        if stored == nil, let earlier = values.earlierSerial, let kept = window[earlier] {
+            (serial, stored) = (earlier, kept)
         }
         guard IdentifierGrammar.serialNumber.accepts(serial) else {
             return Self.failed(input.line, serial, .invalidSerial(serial))
@@ -236,12 +286,4 @@ struct BatchRecordIssuer: Sendable {
         (options.linkBase ?? options.webServiceURL).map { PassLink(base: $0, token: .generate()) }
     }
 
-    /// The same record in the same file through the same template always gets the same serial, so `--resume`
-    /// finds its pass again; another template gives another serial.
-    private func stableSerial(line: Int, fields: [String]) -> String {
-        let material = "\(templateIdentity)\n\(csvName)\n\(line)\n" + fields.joined(separator: "\u{1F}")
-        // The first 24 hex digits, upper-cased byte-wise (only a-f change).
-        let digits = Manifest.sha1Hex(Array(material.utf8)).utf8.prefix(24).map { $0 >= 0x61 ? $0 - 0x20 : $0 }
-        return String(decoding: digits, as: UTF8.self)
-    }
 }

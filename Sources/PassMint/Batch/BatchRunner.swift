@@ -77,6 +77,7 @@ public final class BatchRunner: Sendable {
         var job = BatchJob(
             workers: BatchWorkers(records: records, sink: sink, jobs: options.jobs),
             webServiceURL: options.webServiceURL, storeOnly: options.storeOnly,
+            earlierSerials: try holdsPassesOfTemplate(),
             source: BatchRecordSource(reader: reader, shard: options.shard, columns: columns),
             outputs: WindowOutputs(bundler: bundler, storing: sink != nil))
         let run = try JobEngine.run(
@@ -105,6 +106,15 @@ public final class BatchRunner: Sendable {
             material += Array(path.utf8) + [0] + Array(Manifest.sha1Hex(source.files[path]!).utf8) + [0x0A]
         }
         return Manifest.sha1Hex(material)
+    }
+
+    /// Whether the store may hold passes of this template under serials an earlier version derived (it holds
+    /// passes of this template at all): only then does each window look those serials up too.
+    private func holdsPassesOfTemplate() throws(PassMintError) -> Bool {
+        guard let sink, options.webServiceURL != nil else { return false }
+        do { return try sink.holdsPasses(templateDirectory: templateAbsolutePath) } catch {
+            throw .sink(.findingTemplatePasses, underlying: error)
+        }
     }
 
     private func prepareOutputDirectory() throws(PassMintError) {
