@@ -81,7 +81,6 @@ struct BatchRecordIssuer: Sendable {
         return RecordValues(record: record, serial: ordered, earlierSerial: digest)
     }
 
-
     /// Hex digits upper-cased byte-wise (only a-f change).
     private static func upperHex(_ digits: some Sequence<UInt8>) -> String {
         String(decoding: digits.map { $0 >= 0x61 ? $0 - 0x20 : $0 }, as: UTF8.self)
