@@ -219,6 +219,54 @@ struct SQLiteGroupCommitTests {
         #expect(grown, "the database file is still \((try? fileSize(file)) ?? -1) bytes")
     }
 
+    @Test("under writes that never pause, with a reader always open, the log is restarted instead of growing")
+    func logBoundedUnderSustainedWrites() throws {
+        // 64 frames (about 256 KB) past which a checkpoint restarts the log, against no restarts at all.
+        let restarting = try largestLog(restartFrames: 64)
+        let growing = try largestLog(restartFrames: .max)
+        #expect(growing > 32 << 20, "without restarts the log should have grown: \(growing) bytes")
+        #expect(restarting * 3 < growing, "with restarts the log reached \(restarting) bytes, without \(growing)")
+    }
+
+    /// The largest the log file gets in 3 s of two writers and a reader that never pause, with background
+    /// checkpoints restarting the log past `restartFrames`.
+    private func largestLog(restartFrames: Int64) throws -> Int {
+        let directory = try TempDir()
+        let pool = SQLiteConnectionPool(
+            path: directory.path("group.sqlite"), backgroundCheckpoints: true, restartFrames: restartFrames)
+        try pool.withWriter { try $0.execute("CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER)") }
+        let stop = Atomic<Bool>(false)
+        let group = DispatchGroup()
+        for writer in 0..<2 {
+            group.enter()
+            Thread {
+                var n = 0
+                while !stop.load(ordering: .relaxed) {
+                    _ = try? pool.write { db in
+                        for i in 0..<4 { try insert(db, "\(writer)-\(n)-\(i)" + String(repeating: "v", count: 800), i) }
+                    }
+                    n += 1
+                }
+                group.leave()
+            }.start()
+        }
+        group.enter()
+        Thread {
+            while !stop.load(ordering: .relaxed) { _ = try? count(pool, where: "v = 3") }
+            group.leave()
+        }.start()
+        let clock = ContinuousClock()
+        let start = clock.now
+        var largest = 0
+        while clock.now - start < .seconds(3) {
+            largest = max(largest, (try? fileSize(directory.path("group.sqlite-wal"))) ?? 0)
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        stop.store(true, ordering: .relaxed)
+        group.wait()
+        return largest
+    }
+
     private func fileSize(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }

@@ -19,17 +19,32 @@ final class SQLiteConnectionPool: Sendable {
     private let group = GroupCommit<any GroupedWrite>()
     private let checkpointer: SQLiteCheckpointer?
 
-    /// - Parameter backgroundCheckpoints: checkpoint on a thread of its own instead of inside the COMMIT that
-    ///   crosses SQLite's threshold (for a long-running process with many writes: `serve`).
-    init(path: String, busyTimeoutMilliseconds: Int32 = 10_000, maxIdle: Int = 128, backgroundCheckpoints: Bool = false)
-    {
+    /// - Parameters:
+    ///   - backgroundCheckpoints: checkpoint on a thread of its own instead of inside the COMMIT that crosses
+    ///     SQLite's threshold (for a long-running process with many writes: `serve`).
+    ///   - restartFrames: the log size, in frames, past which a background checkpoint restarts the log.
+    init(
+        path: String, busyTimeoutMilliseconds: Int32 = 10_000, maxIdle: Int = 128, backgroundCheckpoints: Bool = false,
+        restartFrames: Int64 = SQLiteCheckpointer.restartFrames
+    ) {
         self.path = path
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.maxIdle = maxIdle
-        self.writer = WriterSlot(automaticCheckpoints: !backgroundCheckpoints)
+        let writer = WriterSlot(automaticCheckpoints: !backgroundCheckpoints)
+        self.writer = writer
         self.checkpointer =
             backgroundCheckpoints
-            ? SQLiteCheckpointer(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) : nil
+            ? SQLiteCheckpointer(
+                path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, restartFrames: restartFrames
+            ) {
+                // On the write connection, under its lock: this process's writers wait for the restart instead of
+                // starving it (a checkpoint that waits for them meets a new transaction at every retry).
+                writer.lock.lock()
+                defer { writer.lock.unlock() }
+                guard let db = try? writer.connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                else { return }
+                _ = SQLiteCheckpointer.checkpoint(db, mode: "RESTART")
+            } : nil
     }
 
     /// Runs `body` as one atomic write: inside a savepoint of a transaction that may also carry the writes other
