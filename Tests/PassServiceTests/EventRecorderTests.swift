@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import PassStore
 @testable import PassService
@@ -83,5 +84,25 @@ struct EventRecorderTests {
         let b = try f.store.passEvents(serial: "B")
         #expect(b.map(\.count) == [4, 1], "the other pass of the device: the same list requests, not in the answer")
         #expect(b.first?.detail == .listed(since: 7, status: 200, included: false, lastUpdated: 9))
+    }
+
+    @Test("a full queue drops new events only: a repeat of a queued one still adds to its count")
+    func fullQueueKeepsRepeats() throws {
+        let f = try StoreFixture()
+        try f.store.insertPasses([samplePass("A"), samplePass("B"), samplePass("C")])
+        let counts = Mutex((written: 0, dropped: 0))
+        let recorder = EventRecorder(store: f.store, options: PassEventOptions(maxQueued: 2)) { written, dropped in
+            counts.withLock { $0 = ($0.written + written, $0.dropped + dropped) }
+        }
+        let now = f.clock.now
+        recorder.record(Self.download("A", status: 304, at: now))
+        recorder.record(Self.download("B", status: 304, at: now.addingTimeInterval(1)))
+        recorder.record(Self.download("C", status: 304, at: now.addingTimeInterval(2)))  // a third: no room
+        for n in 0..<3 { recorder.record(Self.download("A", status: 304, at: now.addingTimeInterval(3 + Double(n)))) }
+        recorder.flush()
+        #expect(try f.store.passEvents(serial: "A").map(\.count) == [4])
+        #expect(try f.store.passEvents(serial: "B").map(\.count) == [1])
+        #expect(try f.store.passEvents(serial: "C").isEmpty)
+        #expect(counts.withLock { $0 } == (written: 5, dropped: 1))
     }
 }

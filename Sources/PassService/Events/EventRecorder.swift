@@ -7,16 +7,18 @@ import PassStore
 
 /// Takes events from the request threads and writes them in batches on a thread of its own, so a request only
 /// appends to a queue: the store sees one transaction per batch (like the group commit of registrations), never
-/// one per request; identical events of one batch are stored once with their count. The queue is bounded
-/// (`PassEventOptions.maxQueued`); what does not fit is dropped and counted.
+/// one per request. Identical events of one batch are one queued event with their count, at the first one's time
+/// (a fan-out sends thousands of phones for the same version at once, a 304 or a registration repeated is the same
+/// answer again, and the pass keeps only its newest events): a repeat only adds to a count. The queue is bounded
+/// (`PassEventOptions.maxQueued` distinct events); what does not fit is dropped and counted.
 package final class EventRecorder: Sendable {
     private struct Queue {
-        var events: [PassEvent] = []
-        var lists: [ListRequest] = []
+        var events = Coalescing<PassEvent>()
+        var lists = Coalescing<ListRequest>()
         var dropped = 0
         var running = false
         var stopping = false
-        var count: Int { events.count + lists.count }
+        var count: Int { events.items.count + lists.items.count }
     }
 
     /// Events one transaction writes at most.
@@ -43,19 +45,22 @@ package final class EventRecorder: Sendable {
     }
 
     /// Queues one event (the device's request is answered without waiting for it).
-    package func record(_ event: PassEvent) { enqueue { $0.events.append(event) } }
+    package func record(_ event: PassEvent) {
+        let key = EventKey(event)
+        enqueue { queue, room in queue.events.add(event, key: key, room: room) }
+    }
 
     /// Queues one list request (stored as an event of each pass the device holds of that type).
-    package func record(_ list: ListRequest) { enqueue { $0.lists.append(list) } }
+    package func record(_ list: ListRequest) {
+        let key = ListKey(list)
+        enqueue { queue, room in queue.lists.add(list, key: key, room: room) }
+    }
 
-    /// Adds to the queue unless it is full (then counts a drop), and wakes the writer once a batch is waiting.
-    private func enqueue(_ add: (inout Queue) -> Void) {
+    /// Adds to the queue (a repeat to its first one's count; a new item only while there is room, else a drop is
+    /// counted), and wakes the writer once a batch is waiting.
+    private func enqueue(_ add: (inout Queue, _ room: Bool) -> Bool) {
         let full = queue.withLock { queue -> Bool in
-            guard queue.count < options.maxQueued else {
-                queue.dropped += 1
-                return false
-            }
-            add(&queue)
+            if !add(&queue, queue.count < options.maxQueued) { queue.dropped += 1 }
             return queue.count == Self.batchLimit
         }
         if full { wake.signal() }
@@ -105,20 +110,18 @@ package final class EventRecorder: Sendable {
     /// Takes everything queued (swapping the queue for an empty one, so request threads never wait for a copy)
     /// and writes it in batches; the number of events taken.
     private func writeBatch() -> Int {
-        let (events, queuedLists, dropped) = queue.withLock { queue -> ([PassEvent], [ListRequest], Int) in
+        let (coalesced, lists, dropped) = queue.withLock { queue -> ([PassEvent], [ListRequest], Int) in
             defer {
-                queue.events = []
-                queue.lists = []
+                queue.events = Coalescing()
+                queue.lists = Coalescing()
                 queue.dropped = 0
             }
-            return (queue.events, queue.lists, queue.dropped)
+            return (queue.events.items, queue.lists.items, queue.dropped)
         }
-        let taken = events.count + queuedLists.count
+        let taken = coalesced.count + lists.count
         guard taken > 0 || dropped > 0 else { return 0 }
         var written = 0
         var lost = dropped
-        let coalesced = Self.coalesce(events)
-        let lists = Self.coalesce(queuedLists)
         var start = 0
         var listStart = 0
         while start < coalesced.count || listStart < lists.count {
@@ -140,75 +143,86 @@ package final class EventRecorder: Sendable {
         return taken
     }
 
-    /// Identical events that arrived together become one event with their count, at the first one's time: a
-    /// fan-out sends thousands of phones for the same version at once, a 304 or a registration repeated is the same
-    /// answer again, and the pass keeps only its newest events. The rest stay as they are, in order.
-    static func coalesce(_ events: [PassEvent]) -> [PassEvent] {
-        struct Key: Hashable {
-            var serial: String
-            var passType: String
-            var device: String?
-            var tag: Int64?
-            var detail: PassEventDetail
+    /// What makes two events identical: everything but the time.
+    struct EventKey: Hashable {
+        var serial: String
+        var passType: String
+        var device: String?
+        var tag: Int64?
+        var detail: PassEventDetail
 
-            /// The serial, device and numbers only: the dates and prefixes as text add little to tell events apart.
-            func hash(into hasher: inout Hasher) {
-                hasher.combine(serial)
-                hasher.combine(device)
-                hasher.combine(tag)
-                switch detail {
-                case .downloaded(_, let seconds, let status, _):
-                    hasher.combine(seconds)
-                    hasher.combine(status)
-                case .registered(let created, _): hasher.combine(created)
-                case .listed(let since, let status, let included, _):
-                    hasher.combine(since)
-                    hasher.combine(status)
-                    hasher.combine(included)
-                case .pushed(let status, _, _, _, _): hasher.combine(status)
-                case .unregistered, .logged: hasher.combine(detail.kind)
-                }
+        init(_ event: PassEvent) {
+            (serial, passType, device, tag, detail) = (
+                event.serial, event.passType, event.device, event.tag, event.detail
+            )
+        }
+
+        /// The serial, device and numbers only: the dates and prefixes as text add little to tell events apart.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(serial)
+            hasher.combine(device)
+            hasher.combine(tag)
+            switch detail {
+            case .downloaded(_, let seconds, let status, _):
+                hasher.combine(seconds)
+                hasher.combine(status)
+            case .registered(let created, _): hasher.combine(created)
+            case .listed(let since, let status, let included, _):
+                hasher.combine(since)
+                hasher.combine(status)
+                hasher.combine(included)
+            case .pushed(let status, _, _, _, _): hasher.combine(status)
+            case .unregistered, .logged: hasher.combine(detail.kind)
             }
         }
-        return merging(events, count: \.count) {
-            Key(serial: $0.serial, passType: $0.passType, device: $0.device, tag: $0.tag, detail: $0.detail)
-        }
     }
 
-    /// Identical list requests of a device that arrived together (the same question, the same answer) become one
-    /// with their count, at the first one's time.
-    static func coalesce(_ lists: [ListRequest]) -> [ListRequest] {
-        struct Key: Hashable {
-            var device: String
-            var passType: String
-            var since: Int64?
-            var status: Int
-            var serials: [String]
-            var lastUpdated: Int64?
-        }
-        return merging(lists, count: \.count) {
-            Key(
-                device: $0.device, passType: $0.passType, since: $0.since, status: $0.status, serials: $0.serials,
-                lastUpdated: $0.lastUpdated)
-        }
-    }
+    /// What makes two list requests identical (the same question from the same device, the same answer).
+    struct ListKey: Hashable {
+        var device: String
+        var passType: String
+        var since: Int64?
+        var status: Int
+        var serials: [String]
+        var lastUpdated: Int64?
 
-    /// Items with equal keys become the first of them with their counts added, in the order first seen.
-    private static func merging<Item, Key: Hashable>(
-        _ items: [Item], count: WritableKeyPath<Item, Int>, key: (Item) -> Key
-    ) -> [Item] {
-        var out: [Item] = []
-        var index: [Key: Int] = [:]
-        out.reserveCapacity(items.count)
-        for item in items {
-            let key = key(item)
-            if let at = index[key] {
-                out[at][keyPath: count] += item[keyPath: count]
-            } else {
-                index[key] = out.count
-                out.append(item)
-            }
+        init(_ list: ListRequest) {
+            (device, passType, since, status, serials, lastUpdated) = (
+                list.device, list.passType, list.since, list.status, list.serials, list.lastUpdated
+            )
         }
-        return out
     }
+}
+
+/// Queued items in the order first seen; an item equal (by key) to one queued is added to that one's count.
+private struct Coalescing<Item: CountedEvent> {
+    private(set) var items: [Item] = []
+    private var index: [Item.Key: Int] = [:]
+
+    /// Adds `item`: to the count of the queued one with its key, else as a new item when there is `room`.
+    /// Returns false when it was neither.
+    mutating func add(_ item: Item, key: Item.Key, room: Bool) -> Bool {
+        if let at = index[key] {
+            items[at].count += item.count
+            return true
+        }
+        guard room else { return false }
+        index[key] = items.count
+        items.append(item)
+        return true
+    }
+}
+
+/// An event that stands for `count` identical ones.
+private protocol CountedEvent {
+    associatedtype Key: Hashable
+    var count: Int { get set }
+}
+
+extension PassEvent: CountedEvent {
+    fileprivate typealias Key = EventRecorder.EventKey
+}
+
+extension ListRequest: CountedEvent {
+    fileprivate typealias Key = EventRecorder.ListKey
 }
