@@ -45,8 +45,10 @@ struct BatchJob: ResumableJob {
     }
 
     mutating func commit(_ window: [BatchInput]) throws(PassMintError) -> Committed {
-        let found = try storedPasses(of: window)
-        let (results, outputFailure) = workers.process(window, stored: found, writing: outputs.pending)
+        let values = workers.values(of: window)
+        let found = try storedPasses(of: window, values: values)
+        let (results, outputFailure) = workers.process(
+            window, values: values, stored: found, writing: outputs.pending)
         outputs.next(results)
         // The window's passes are written and reported either way; a bundle or the store could not be.
         if let outputFailure { return Committed(outcomes: results, stop: .outputs(outputFailure)) }
@@ -89,9 +91,16 @@ struct BatchJob: ResumableJob {
 
     /// The passes the store already holds under the window's serials (one query per window), so each record is
     /// issued with its stored pass's token. None without a store bound to a web service.
-    private func storedPasses(of window: [BatchInput]) throws(PassMintError) -> [String: StoredIssue] {
+    private func storedPasses(
+        of window: [BatchInput], values: [BatchRecordIssuer.RecordValues?]
+    ) throws(PassMintError) -> [String: StoredIssue] {
         guard let sink = workers.sink, webServiceURL != nil else { return [:] }
-        let serials = window.flatMap { workers.lookups(of: $0, earlier: earlierSerials) }
+        let serials = values.flatMap { values -> [String] in
+            guard let values else { return [] }
+            // Also the serial an earlier version derived, where such passes may be stored.
+            guard earlierSerials, let before = values.earlierSerial else { return [values.serial] }
+            return [values.serial, before]
+        }
         do { return try sink.storedPasses(serials: serials) } catch {
             throw .sink(
                 .readingStoredPasses(lines: Self.line(of: window[0])...Self.line(of: window[window.count - 1])),
@@ -117,7 +126,8 @@ struct BatchWorkers: Sendable {
     /// Issues one window's records on `jobs` threads; the same threads first write `outputs` (from the window
     /// before). Returns the records' results and the first output that could not be written.
     func process(
-        _ window: [BatchInput], stored: [String: StoredIssue], writing outputs: [BatchJob.WindowOutput]
+        _ window: [BatchInput], values: [BatchRecordIssuer.RecordValues?], stored: [String: StoredIssue],
+        writing outputs: [BatchJob.WindowOutput]
     ) -> (results: [BatchRecordIssuer.WorkResult], outputFailure: PassMintError?) {
         let results = Mutex<[BatchRecordIssuer.WorkResult?]>(Array(repeating: nil, count: window.count))
         let failure = Mutex<PassMintError?>(nil)
@@ -125,7 +135,7 @@ struct BatchWorkers: Sendable {
             if i < outputs.count {
                 do throws(PassMintError) { try write(outputs[i]) } catch { failure.withLock { $0 = $0 ?? error } }
             } else {
-                let result = records.issue(window[i - outputs.count], stored: stored)
+                let result = records.issue(window[i - outputs.count], values: values[i - outputs.count], stored: stored)
                 results.withLock { $0[i - outputs.count] = result }
             }
         }
@@ -166,12 +176,15 @@ struct BatchWorkers: Sendable {
         }
     }
 
-    /// The serial numbers a record's stored pass may have: its serial and, when `earlier`, the one an earlier
-    /// version derived for it.
-    func lookups(of input: BatchInput, earlier: Bool) -> [String] {
-        guard case .record(let record) = input, let values = records.values(of: record) else { return [] }
-        guard earlier, let before = values.earlierSerial else { return [values.serial] }
-        return [values.serial, before]
+    /// Each record's values and serial numbers (nil for a record that cannot be read), on `jobs` threads: the
+    /// window's store lookup and its issuing both use them.
+    func values(of window: [BatchInput]) -> [BatchRecordIssuer.RecordValues?] {
+        let values = Mutex<[BatchRecordIssuer.RecordValues?]>(Array(repeating: nil, count: window.count))
+        inParallel(window.count) { i in
+            guard case .record(let record) = window[i], let made = records.values(of: record) else { return }
+            values.withLock { $0[i] = made }
+        }
+        return values.withLock { $0 }
     }
 }
 

@@ -87,13 +87,15 @@ struct BatchRecordIssuer: Sendable {
     }
 
     /// Issues one record (or finds its pass from an earlier run with `--resume`) and writes its file.
-    /// - Parameter stored: the window's stored passes, by serial (`BatchWorkers.lookups(of:)`).
-    func issue(_ input: BatchInput, stored: [String: StoredIssue]) -> WorkResult {
+    /// - Parameters:
+    ///   - values: `values(of:)` of the record, nil when it cannot be read.
+    ///   - stored: the window's stored passes, by serial.
+    func issue(_ input: BatchInput, values: RecordValues?, stored: [String: StoredIssue]) -> WorkResult {
         switch input {
         case .refused(let line, let problem):
             return Self.failed(line, nil, problem)
         case .record(let record):
-            return issue(record, stored: stored)
+            return issue(record, values: values, stored: stored)
         }
     }
 
@@ -102,13 +104,13 @@ struct BatchRecordIssuer: Sendable {
             outcome: BatchRecordResult(line: line, serialNumber: serial, failed: problem), archive: nil, stored: nil)
     }
 
-    private func issue(_ input: CSVRecord, stored window: [String: StoredIssue]) -> WorkResult {
+    private func issue(_ input: CSVRecord, values: RecordValues?, stored window: [String: StoredIssue]) -> WorkResult {
         let fields: [String]
         switch input.content {
         case .unreadable(let problem): return Self.failed(input.line, nil, .unreadable(problem))
         case .fields(let read): fields = read
         }
-        guard let values = values(of: input) else {
+        guard let values else {
             return Self.failed(input.line, nil, .fieldCount(fields.count, header: columns.names.count))
         }
         let record = values.record
