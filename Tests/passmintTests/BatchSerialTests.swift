@@ -67,9 +67,9 @@ struct BatchSerialTests {
     @Test("derived serials: one prefix per batch, then the line in hex, so a batch's serials rise with its lines")
     func orderedByLine() throws {
         let tmp = try TempDir()
-        var csv = "memberName,points\n"
-        for i in 0..<40 { csv += "Member \(i),\(i)\n" }
-        try BatchTests.writeCSV(csv, to: tmp.path("in.csv"))
+        for name in ["in.csv", "other.csv"] {
+            try BatchTests.writeCSV(header: "memberName,points", count: 40, to: tmp.path(name)) { "Member \($0),\($0)" }
+        }
         let run = try CLI.passmint(Self.args(tmp, csv: "in.csv", db: "a.db", report: "r.jsonl"))
         #expect(run.status == 0, "\(run.stderr)")
         let serials = try Self.serials(tmp.path("r.jsonl"))
@@ -86,7 +86,6 @@ struct BatchSerialTests {
         // The store's own order is the CSV's.
         #expect(try Self.sqlite(tmp.path("a.db"), "SELECT serial FROM passes ORDER BY serial") == inLineOrder)
         // Another CSV name is another batch: another prefix.
-        try BatchTests.writeCSV(csv, to: tmp.path("other.csv"))
         let other = try CLI.passmint(Self.args(tmp, csv: "other.csv", db: "a.db", report: "r2.jsonl"))
         #expect(other.status == 0, "\(other.stderr)")
         let second = try Self.serials(tmp.path("r2.jsonl"))
@@ -96,9 +95,9 @@ struct BatchSerialTests {
     @Test("a pass stored under the serial an earlier version derived is found again: same serial, same token")
     func earlierSerialsKept() throws {
         let tmp = try TempDir()
-        var csv = "memberName,points\n"
-        for i in 0..<5 { csv += "Member \(i),\(i * 10)\n" }
-        try BatchTests.writeCSV(csv, to: tmp.path("in.csv"))
+        try BatchTests.writeCSV(header: "memberName,points", count: 5, to: tmp.path("in.csv")) {
+            "Member \($0),\($0 * 10)"
+        }
         let earlier = try Self.earlierSerials(csv: tmp.path("in.csv"), template: BatchTests.loyalty)
         #expect(earlier.count == 5)
         // The store as an earlier version left it for lines 2 and 3: the same records under their earlier serials.
