@@ -78,7 +78,8 @@ extension PassMintError {
         case .sink(.readingStoredPass(let serial), let underlying):
             return "reading stored pass \(serial) failed: \(underlying)"
         case .sink(.findingTemplatePasses, let underlying):
-            return "looking for stored passes of the template failed: \(underlying)"
+            return "looking for stored passes of the template failed: \(underlying); check that the store can be "
+                + "opened and read"
         case .batchStopped(.output(let line, let failure)):
             return "batch stopped after line \(line): \(failure); fix that and resume the batch "
                 + "(resuming re-checks the passes written so far and writes their bundles and store rows again)"

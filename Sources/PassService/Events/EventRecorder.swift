@@ -57,11 +57,12 @@ package final class EventRecorder: Sendable {
     }
 
     /// Adds to the queue (a repeat to its first one's count; a new item only while there is room, else a drop is
-    /// counted), and wakes the writer once a batch is waiting.
+    /// counted), and wakes the writer once, when a new item completes a batch (a repeat leaves the count as it is).
     private func enqueue(_ add: (inout Queue, _ room: Bool) -> Bool) {
         let full = queue.withLock { queue -> Bool in
-            if !add(&queue, queue.count < options.maxQueued) { queue.dropped += 1 }
-            return queue.count == Self.batchLimit
+            let before = queue.count
+            if !add(&queue, before < options.maxQueued) { queue.dropped += 1 }
+            return before < Self.batchLimit && queue.count == Self.batchLimit
         }
         if full { wake.signal() }
     }

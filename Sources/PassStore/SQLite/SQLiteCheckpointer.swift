@@ -28,18 +28,26 @@ final class SQLiteCheckpointer: Sendable {
                 if db == nil {
                     db = try? SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
                 }
-                if let db, Self.checkpoint(db, mode: "PASSIVE") > restartFrames { restart() }
+                if let db, Self.checkpoint(db, mode: .passive) > restartFrames { restart() }
             }
-            if let db { _ = Self.checkpoint(db, mode: "PASSIVE") }
+            if let db { _ = Self.checkpoint(db, mode: .passive) }
         }
         thread.name = "sqlite-checkpoint"
         thread.start()
     }
 
+    /// The checkpoints this store runs (SQLite's `wal_checkpoint` modes).
+    enum Mode: String {
+        /// Copies what it can without waiting for anyone.
+        case passive = "PASSIVE"
+        /// Copies everything, then waits until no reader uses the log, so the next write starts it over.
+        case restart = "RESTART"
+    }
+
     /// Runs one checkpoint; the frames the log held (0 when it failed, to be retried next round).
-    static func checkpoint(_ db: SQLiteConnection, mode: String) -> Int64 {
+    static func checkpoint(_ db: SQLiteConnection, mode: Mode) -> Int64 {
         // The pragma answers one row: busy, frames in the log, frames copied.
-        (try? db.withStatement("PRAGMA wal_checkpoint(\(mode))") { s in try s.step() ? s.int64(1) : 0 }) ?? 0
+        (try? db.withStatement("PRAGMA wal_checkpoint(\(mode.rawValue))") { s in try s.step() ? s.int64(1) : 0 }) ?? 0
     }
 
     /// Stops the thread after one last checkpoint and waits for it.

@@ -43,7 +43,7 @@ final class SQLiteConnectionPool: Sendable {
                 defer { writer.lock.unlock() }
                 guard let db = try? writer.connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
                 else { return }
-                _ = SQLiteCheckpointer.checkpoint(db, mode: "RESTART")
+                _ = SQLiteCheckpointer.checkpoint(db, mode: .restart)
             } : nil
     }
 
