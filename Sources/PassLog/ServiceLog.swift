@@ -22,3 +22,12 @@ extension ServiceLog {
         self.error(line(context, error, after: after))
     }
 }
+
+extension ServiceLog {
+    /// A push token made safe to log or show: at most 8 characters (never more than half the token) followed by
+    /// `…`.
+    package static func redacted(pushToken token: String) -> String {
+        let prefix = token.prefix(min(8, token.count / 2)).filter { $0.isHexDigit }
+        return prefix + "…"
+    }
+}

@@ -12,6 +12,12 @@ package enum PushDecision: Sendable, Equatable {
     /// Stop trying after `attempts` sends: delete the row but keep the registrations (credential or request
     /// problem).
     case giveUp(reason: PushReason, attempts: Int)
+
+    /// The decision deletes the registrations of the row's push token.
+    package var deletesRegistrations: Bool {
+        if case .drop = self { return true }
+        return false
+    }
 }
 
 /// Exponential back-off with jitter, by the number of earlier attempts of a row.

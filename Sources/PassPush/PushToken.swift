@@ -1,3 +1,4 @@
+import PassLog
 /// An APNs device token as Wallet sends it at registration and as the pusher puts it into a URL.
 ///
 /// The one grammar for push tokens: the register handler refuses what this refuses (400), and the pusher only
@@ -29,10 +30,7 @@ package struct PushToken: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A short prefix safe to log: at most 8 characters (never more than half the token) followed by `…`.
-    package static func redacted(_ token: String) -> String {
-        let prefix = token.prefix(min(8, token.count / 2)).filter { $0.isHexDigit }
-        return prefix + "…"
-    }
+    package static func redacted(_ token: String) -> String { ServiceLog.redacted(pushToken: token) }
 
     /// The redacted form: a token never reaches a log through string interpolation.
     package var description: String { Self.redacted(hex) }

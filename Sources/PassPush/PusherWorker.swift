@@ -84,7 +84,7 @@ struct PusherWorker: Sendable {
                 apnsTimestamp: result.apnsTimestamp,
                 authentication: configuration.authentication(forTopic: result.job.passTypeIdentifier) == .token
                     ? "token" : "certificate",
-                at: now)
+                at: now, endsRegistrations: options.retryPolicy.decision(for: result).deletesRegistrations)
         }
         do { try outbox.recordPushAttempts(attempts, keepPerPass: keep) } catch {
             log(ServiceLog.line("recording \(attempts.count) push answers as pass events failed", error))

@@ -79,6 +79,17 @@ package struct PassEvent: Sendable, Equatable {
     }
 }
 
+extension PassEvent {
+    /// The `registered` event a registration row stands for: a new registration is kept only as its row (so
+    /// registering writes nothing more), and becomes a stored event when the row is deleted (unregistered, or its
+    /// push token dead), so the trace keeps it.
+    package static func registration(_ info: RegistrationInfo, serial: String, passType: String) -> PassEvent {
+        PassEvent(
+            serial: serial, passType: passType, device: info.deviceLibraryIdentifier, at: info.registeredAt,
+            tag: info.tag, detail: .registered(created: true, pushTokenPrefix: info.pushTokenPrefix))
+    }
+}
+
 /// A list request as the service saw it: stored as one `listed` event per pass the device holds of that type.
 package struct ListRequest: Sendable, Equatable {
     package var device: String

@@ -71,14 +71,21 @@ package enum RegistrationOutcome: Sendable {
     case created, alreadyRegistered
 }
 
-/// A device registered for a pass, as shown by the admin API (no push token).
+/// A device registered for a pass: what the admin API shows (device and time), and for the trace the pass's tag
+/// the device registered at and its push token's redacted prefix (never the token).
 package struct RegistrationInfo: Sendable, Equatable {
     package var deviceLibraryIdentifier: String
     package var registeredAt: Date
+    /// The pass's tag when the device registered; nil for a registration stored before the tag was kept.
+    package var tag: Int64?
+    /// `ServiceLog.redacted(pushToken:)` of the device's push token.
+    package var pushTokenPrefix: String
 
-    package init(deviceLibraryIdentifier: String, registeredAt: Date) {
+    package init(deviceLibraryIdentifier: String, registeredAt: Date, tag: Int64? = nil, pushTokenPrefix: String = "") {
         self.deviceLibraryIdentifier = deviceLibraryIdentifier
         self.registeredAt = registeredAt
+        self.tag = tag
+        self.pushTokenPrefix = pushTokenPrefix
     }
 }
 
@@ -138,10 +145,14 @@ package protocol PassStore: Sendable {
     func pass(serial: String) throws -> StoredPass?
     /// Token, tag and modification second only: the fast path of downloads and 304s.
     func passVersion(passType: String, serial: String) throws -> PassVersion?
-    /// Registers a device for a pass; a known device gets its push token replaced.
-    func register(device: String, passType: String, serial: String, pushToken: String) throws -> RegistrationOutcome
-    /// Removes a registration (and the device once it has none left); false when there was none.
-    func unregister(device: String, passType: String, serial: String) throws -> Bool
+    /// Registers a device for a pass at the pass's `tag`; a known device gets its push token replaced. The row is
+    /// the registration's record (its event in a trace): nothing else is written for it.
+    func register(device: String, passType: String, serial: String, pushToken: String, tag: Int64) throws
+        -> RegistrationOutcome
+    /// Removes a registration (and the device once it has none left); the registration removed, nil when there
+    /// was none.
+    @discardableResult
+    func unregister(device: String, passType: String, serial: String) throws -> RegistrationInfo?
     /// The device's serials of `passType` changed after tag `since` (all of them when nil) and the newest tag
     /// among them; nil when there are none (HTTP 204).
     func updatedSerials(device: String, passType: String, since: Int64?) throws -> (

@@ -27,11 +27,15 @@ package struct PushAttempt: Sendable, Equatable {
     /// "certificate" or "token".
     package var authentication: String
     package var at: Date
+    /// The answer deletes the registrations of the push's token (the token is dead): they are stored as
+    /// `registered` events with the answer, so the trace keeps them.
+    package var endsRegistrations: Bool
 
     package init(
         outboxID: Int64, status: Int, reason: String?, apnsID: String?, apnsTimestamp: Int64?, authentication: String,
-        at: Date
+        at: Date, endsRegistrations: Bool = false
     ) {
+        self.endsRegistrations = endsRegistrations
         self.outboxID = outboxID
         self.status = status
         self.reason = reason

@@ -36,5 +36,8 @@ extension StoreMigration {
             + "own transaction), the notifying messages sent (3 per pass per 24 h), callback nonces, the Google "
             + "install figures, and a content digest on every template file and pass image (content-addressed "
             + "image URLs)"
+        static let registrationTags =
+            "each registration keeps the pass's tag it was made at: the row is the registration's event in a "
+            + "trace (nothing else is written when a device registers); it is stored as an event when deleted"
     }
 }

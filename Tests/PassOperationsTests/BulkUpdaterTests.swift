@@ -45,7 +45,7 @@ struct BulkUpdaterTests {
                 return pass
             })
         for i in 0..<count {
-            _ = try f.store.register(device: "d\(i)", passType: type, serial: "P\(i)", pushToken: "t\(i)")
+            _ = try f.store.register(device: "d\(i)", passType: type, serial: "P\(i)", pushToken: "t\(i)", tag: 1)
         }
         return (f, checker)
     }

@@ -32,7 +32,7 @@ struct TemplatePublisherTests {
             for pass in passes {
                 _ = try f.store.register(
                     device: "d-\(pass.serialNumber)", passType: pass.passTypeIdentifier, serial: pass.serialNumber,
-                    pushToken: "t-\(pass.serialNumber)")
+                    pushToken: "t-\(pass.serialNumber)", tag: 1)
             }
         }
 

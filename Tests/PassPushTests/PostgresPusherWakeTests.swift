@@ -25,7 +25,7 @@ struct PostgresPusherWakeTests {
         try other.insertPasses([samplePass("S1", passType: passType)])
         let tokens = (1...3).map { pushToken("aa", $0) }
         for (index, token) in tokens.enumerated() {
-            _ = try other.register(device: "device\(index)", passType: passType, serial: "S1", pushToken: token)
+            _ = try other.register(device: "device\(index)", passType: passType, serial: "S1", pushToken: token, tag: 1)
         }
         let ready = await waitUntil { listening.isListeningForChanges }
         try #require(ready, "the store never started listening")

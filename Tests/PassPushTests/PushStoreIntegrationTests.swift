@@ -24,7 +24,7 @@ struct PushStoreIntegrationTests {
         ])
         let tokens = [pushToken("aa", 1), pushToken("aa", 2), pushToken("410", 3)]
         for (index, token) in tokens.enumerated() {
-            _ = try store.register(device: "device\(index)", passType: passType, serial: "S1", pushToken: token)
+            _ = try store.register(device: "device\(index)", passType: passType, serial: "S1", pushToken: token, tag: 1)
         }
         #expect(try store.registrationsCount() == 3)
         let (_, queued) = try store.updateRecord(serial: "S1", record: ["tier": "Gold"])

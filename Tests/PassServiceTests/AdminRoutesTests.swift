@@ -13,7 +13,7 @@ struct AdminRoutesTests {
         let pass = try live.addPass("S1")
         for device in ["d1", "d2"] {
             _ = try live.store.register(
-                device: device, passType: passType, serial: "S1", pushToken: "ab\(device.last!)")
+                device: device, passType: passType, serial: "S1", pushToken: "ab\(device.last!)", tag: 1)
         }
         let response = try live.call(
             "PATCH", "/admin/v1/passes/S1", headers: bearer,
@@ -69,7 +69,7 @@ struct AdminRoutesTests {
     func patchAdd() throws {
         let live = try LiveService()
         _ = try live.addPass("S1")
-        _ = try live.store.register(device: "d1", passType: passType, serial: "S1", pushToken: "ab1")
+        _ = try live.store.register(device: "d1", passType: passType, serial: "S1", pushToken: "ab1", tag: 1)
         let added = try live.call(
             "PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody(["points": ["add": -3]]))
         #expect(added.status == 200, "\(added.text)")
@@ -94,7 +94,7 @@ struct AdminRoutesTests {
     func patchVoided() throws {
         let live = try LiveService()
         let pass = try live.addPass("S1")
-        _ = try live.store.register(device: "d1", passType: passType, serial: "S1", pushToken: "ab1")
+        _ = try live.store.register(device: "d1", passType: passType, serial: "S1", pushToken: "ab1", tag: 1)
         let notBool = try live.call("PATCH", "/admin/v1/passes/S1", headers: bearer, body: jsonBody(["voided": "yes"]))
         #expect(notBool.status == 400)
         #expect(notBool.text.contains("voided must be a JSON boolean"))

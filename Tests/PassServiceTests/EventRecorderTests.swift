@@ -53,7 +53,7 @@ struct EventRecorderTests {
         let f = try StoreFixture()
         try f.store.insertPasses([samplePass("A"), samplePass("B")])
         for serial in ["A", "B"] {
-            _ = try f.store.register(device: "d1", passType: Self.type, serial: serial, pushToken: "aa11bb22cc")
+            _ = try f.store.register(device: "d1", passType: Self.type, serial: serial, pushToken: "aa11bb22cc", tag: 1)
         }
         let recorder = EventRecorder(store: f.store, options: PassEventOptions())
         let now = f.clock.now

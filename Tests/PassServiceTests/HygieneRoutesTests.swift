@@ -23,11 +23,13 @@ final class RecordingStore: PassStore {
     func passVersion(passType: String, serial: String) throws -> PassVersion? {
         note("passVersion"); return try base.passVersion(passType: passType, serial: serial)
     }
-    func register(device: String, passType: String, serial: String, pushToken: String) throws -> RegistrationOutcome {
-        note("register");
-        return try base.register(device: device, passType: passType, serial: serial, pushToken: pushToken)
+    func register(device: String, passType: String, serial: String, pushToken: String, tag: Int64) throws
+        -> RegistrationOutcome
+    {
+        note("register")
+        return try base.register(device: device, passType: passType, serial: serial, pushToken: pushToken, tag: tag)
     }
-    func unregister(device: String, passType: String, serial: String) throws -> Bool {
+    func unregister(device: String, passType: String, serial: String) throws -> RegistrationInfo? {
         note("unregister"); return try base.unregister(device: device, passType: passType, serial: serial)
     }
     func updatedSerials(device: String, passType: String, since: Int64?) throws -> (

@@ -76,7 +76,7 @@ struct PersonalizationRoutesTests {
     func enrollOnce() throws {
         let live = try service()
         let before = try #require(try live.store.pass(serial: "P1"))
-        _ = try live.store.register(device: "d1", passType: passType, serial: "P1", pushToken: "abcdef")
+        _ = try live.store.register(device: "d1", passType: passType, serial: "P1", pushToken: "abcdef", tag: 1)
         let info: [String: Any] = ["fullName": "Ada Lovelace", "emailAddress": "ada@example.com", "shoeSize": "38"]
         let first = try live.call("POST", path("P1"), body: personalizeBody(walletToken, info: info))
         #expect(first.status == 200)

@@ -14,7 +14,7 @@ struct BulkChangeStoreTests {
         for serial in ["A", "B", "C", "D", "E"] {
             for i in 0..<2 {
                 _ = try f.store.register(
-                    device: "d\(serial)\(i)", passType: type, serial: serial, pushToken: "t\(serial)\(i)")
+                    device: "d\(serial)\(i)", passType: type, serial: serial, pushToken: "t\(serial)\(i)", tag: 1)
             }
         }
         return f
@@ -123,8 +123,8 @@ struct BulkChangeStoreTests {
         arguments: StoreBackend.all)
     func oneRowPerDevice(backend: StoreBackend) throws {
         let f = try fixture(backend)
-        _ = try f.store.register(device: "shared", passType: type, serial: "D", pushToken: "tShared")
-        _ = try f.store.register(device: "shared", passType: type, serial: "E", pushToken: "tShared")
+        _ = try f.store.register(device: "shared", passType: type, serial: "D", pushToken: "tShared", tag: 1)
+        _ = try f.store.register(device: "shared", passType: type, serial: "E", pushToken: "tShared", tag: 1)
         let first = try f.store.applyChanges(
             [
                 PassChange(serialNumber: "D", record: ["tier": "Gold"]),

@@ -21,7 +21,7 @@ struct InstallStatsBenchmark {
                 do {
                     _ = try f.store.register(
                         device: "r\(round)-\(i)", passType: statsPassType, serial: "\(serialPrefix)\(i % 1000)",
-                        pushToken: "t\(round)-\(i)")
+                        pushToken: "t\(round)-\(i)", tag: 1)
                 } catch {
                     failures.withLock { $0 += 1 }
                 }

@@ -11,7 +11,7 @@ struct OutboxStoreTests {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
         for i in 0..<devices {
-            _ = try f.store.register(device: "d\(i)", passType: type, serial: "A", pushToken: "a\(i)")
+            _ = try f.store.register(device: "d\(i)", passType: type, serial: "A", pushToken: "a\(i)", tag: 1)
         }
         return f
     }
@@ -97,7 +97,7 @@ struct OutboxStoreTests {
     func drop(backend: StoreBackend) throws {
         let f = try fixture(backend, devices: 2)
         try f.store.insertPasses([samplePass("B")])
-        _ = try f.store.register(device: "d0", passType: type, serial: "B", pushToken: "a0")
+        _ = try f.store.register(device: "d0", passType: type, serial: "B", pushToken: "a0", tag: 1)
         _ = try f.store.updateRecord(serial: "A", record: ["tier": "Gold"])
         let jobs = try f.store.claimDuePushes(limit: 10, now: f.clock.now, lease: 30)
         let job = try #require(jobs.first { $0.pushToken == "a0" })

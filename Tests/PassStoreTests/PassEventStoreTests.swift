@@ -38,9 +38,9 @@ struct PassEventStoreTests {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A"), samplePass("B"), samplePass("C", passType: "pass.other")])
         for serial in ["A", "B"] {
-            _ = try f.store.register(device: "d1", passType: type, serial: serial, pushToken: "aa11")
+            _ = try f.store.register(device: "d1", passType: type, serial: serial, pushToken: "aa11", tag: 1)
         }
-        _ = try f.store.register(device: "d1", passType: "pass.other", serial: "C", pushToken: "aa11")
+        _ = try f.store.register(device: "d1", passType: "pass.other", serial: "C", pushToken: "aa11", tag: 1)
         let list = ListRequest(
             device: "d1", passType: type, since: 7, status: 200, serials: ["A"], lastUpdated: 9, at: f.clock.now)
         try f.store.recordEvents([], lists: [list], keepPerPass: 50)
@@ -116,8 +116,8 @@ struct PassEventStoreTests {
     func pushAnswers(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A"), samplePass("B")])
-        _ = try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "aa11")
-        _ = try f.store.register(device: "d1", passType: type, serial: "B", pushToken: "aa11")
+        _ = try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "aa11", tag: 1)
+        _ = try f.store.register(device: "d1", passType: type, serial: "B", pushToken: "aa11", tag: 1)
         #expect(try f.store.oldestPendingPush() == nil)
         let queuedAt = f.clock.now
         let (pass, queued) = try f.store.updateRecord(serial: "A", record: ["tier": "Gold"])

@@ -14,7 +14,9 @@ struct PassModificationTests {
     func fixture(_ backend: StoreBackend) throws -> StoreFixture {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
-        for i in 0..<2 { _ = try f.store.register(device: "dA\(i)", passType: type, serial: "A", pushToken: "tA\(i)") }
+        for i in 0..<2 {
+            _ = try f.store.register(device: "dA\(i)", passType: type, serial: "A", pushToken: "tA\(i)", tag: 1)
+        }
         return f
     }
 

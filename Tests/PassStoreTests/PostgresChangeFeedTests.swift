@@ -103,9 +103,9 @@ struct PostgresChangeFeedTests {
         _ = try p.reader.updatedSerials(device: "d1", passType: type, since: nil)
         let (updated, _) = try p.reader.updateRecord(serial: "A", record: ["tier": "Gold"])
         #expect(try p.reader.passVersion(passType: type, serial: "A")?.tag == updated.tag)
-        _ = try p.reader.register(device: "d1", passType: type, serial: "A", pushToken: "t1")
+        _ = try p.reader.register(device: "d1", passType: type, serial: "A", pushToken: "t1", tag: 1)
         #expect(try p.reader.updatedSerials(device: "d1", passType: type, since: nil)?.serials == ["A"])
-        #expect(try p.reader.unregister(device: "d1", passType: type, serial: "A"))
+        #expect(try p.reader.unregister(device: "d1", passType: type, serial: "A") != nil)
         #expect(try p.reader.updatedSerials(device: "d1", passType: type, since: nil) == nil)
     }
 
@@ -113,14 +113,14 @@ struct PostgresChangeFeedTests {
     func listAcrossInstances() throws {
         let p = try Pair()
         try p.writer.insertPasses([samplePass("A"), samplePass("B")])
-        _ = try p.writer.register(device: "d1", passType: type, serial: "A", pushToken: "t1")
+        _ = try p.writer.register(device: "d1", passType: type, serial: "A", pushToken: "t1", tag: 1)
         try p.settle()
         let first = try #require(try p.reader.updatedSerials(device: "d1", passType: type, since: nil))
         #expect(first.serials == ["A"])
         try p.silentlyRetag("A", to: 0)  // older than anything below, so `since` filters it out further down
         #expect(try p.reader.updatedSerials(device: "d1", passType: type, since: nil)?.lastUpdated == first.lastUpdated)
 
-        _ = try p.writer.register(device: "d1", passType: type, serial: "B", pushToken: "t1")
+        _ = try p.writer.register(device: "d1", passType: type, serial: "B", pushToken: "t1", tag: 1)
         let registered = try waitUntil(timeout: Self.bound) {
             try p.reader.updatedSerials(device: "d1", passType: type, since: nil)?.serials.sorted() == ["A", "B"]
         }
@@ -134,7 +134,7 @@ struct PostgresChangeFeedTests {
             return result?.serials == ["B"] && result?.lastUpdated == updated.tag
         }
         #expect(changed)
-        #expect(try p.writer.unregister(device: "d1", passType: type, serial: "A"))
+        #expect(try p.writer.unregister(device: "d1", passType: type, serial: "A") != nil)
         let unregistered = try waitUntil(timeout: Self.bound) {
             try p.reader.updatedSerials(device: "d1", passType: type, since: nil)?.serials == ["B"]
         }
@@ -146,7 +146,7 @@ struct PostgresChangeFeedTests {
         let p = try Pair()
         try p.writer.insertPasses([samplePass("A")])
         #expect(try p.reader.updatedSerials(device: "new", passType: type, since: nil) == nil)
-        _ = try p.writer.register(device: "new", passType: type, serial: "A", pushToken: "t1")
+        _ = try p.writer.register(device: "new", passType: type, serial: "A", pushToken: "t1", tag: 1)
         #expect(try p.reader.updatedSerials(device: "new", passType: type, since: nil)?.serials == ["A"])
     }
 
@@ -201,8 +201,8 @@ struct PostgresChangeFeedTests {
         try listener.execute("LISTEN \(PostgresChangeFeed.channel)")
         let schema = try listener.execute("SELECT current_schema()").string(0, 0)
         try p.writer.insertPasses([samplePass("A"), samplePass("B")])
-        _ = try p.writer.register(device: "d1", passType: type, serial: "A", pushToken: "t1")
-        _ = try p.writer.register(device: "d1", passType: type, serial: "B", pushToken: "t1")
+        _ = try p.writer.register(device: "d1", passType: type, serial: "A", pushToken: "t1", tag: 1)
+        _ = try p.writer.register(device: "d1", passType: type, serial: "B", pushToken: "t1", tag: 1)
         _ = try p.writer.updateRecord(serial: "A", record: ["tier": "Gold"])
         _ = try p.writer.unregister(device: "d1", passType: type, serial: "B")
         try p.sql.execute("SELECT pg_notify('\(PostgresChangeFeed.channel)', current_schema() || ' m end')")

@@ -16,7 +16,7 @@ struct PostgresRegistrationGroupTests {
     }
 
     private func pending(_ device: String, _ serial: String, _ token: String) -> PendingRegistration {
-        PendingRegistration(device: device, passType: type, serial: serial, pushToken: token)
+        PendingRegistration(device: device, passType: type, serial: serial, pushToken: token, tag: 1)
     }
 
     /// Every row of the registration tables, in one comparable text per table.
@@ -45,7 +45,7 @@ struct PostgresRegistrationGroupTests {
         // devices that go from none to several at once, a key twice, a device whose token changes within the group.
         for store in [grouped, single] {
             for i in 0..<5 {
-                _ = try store.register(device: "d\(i)", passType: type, serial: "P\(i % 3)", pushToken: "old")
+                _ = try store.register(device: "d\(i)", passType: type, serial: "P\(i % 3)", pushToken: "old", tag: 1)
             }
         }
         var generator = SystemRandomNumberGenerator()
@@ -98,7 +98,7 @@ struct PostgresRegistrationGroupTests {
         let clock = TestClock()
         let store = try store(clock)
         try store.insertPasses([samplePass("A"), samplePass("B")])
-        _ = try store.register(device: "d1", passType: type, serial: "A", pushToken: "first")
+        _ = try store.register(device: "d1", passType: type, serial: "A", pushToken: "first", tag: 1)
         #expect(try store.updateRecord(serial: "A", record: ["tier": "Gold"]).pushesQueued == 1)
         let group = [pending("d2", "A", "other"), pending("d1", "B", "second")]
         store.writeRegistrations(group)
@@ -116,7 +116,9 @@ struct PostgresRegistrationGroupTests {
         let store = try store(clock)
         // A new program: a thousand passes, a few devices, statistics that say so (as `migrate` leaves them).
         try store.insertPasses((0..<1000).map { samplePass(String(format: "S%04d", $0)) })
-        for i in 0..<20 { _ = try store.register(device: "d\(i)", passType: type, serial: "S0001", pushToken: "t\(i)") }
+        for i in 0..<20 {
+            _ = try store.register(device: "d\(i)", passType: type, serial: "S0001", pushToken: "t\(i)", tag: 1)
+        }
         let plan = try store.registrationPool.withConnection { db in
             try db.execute("ANALYZE")
             _ = try db.execute("PREPARE registration_plan AS " + PostgresStore.registrationStatement)
@@ -124,7 +126,7 @@ struct PostgresRegistrationGroupTests {
             let explained = try db.execute(
                 """
                 EXPLAIN EXECUTE registration_plan('{d1,n1}', '{\(type),\(type)}', '{S0002,S0003}', '{t1,u1}',
-                    '1764600000', '0')
+                    '1764600000', '0', '{1,1}')
                 """)
             return (0..<explained.rowCount).map { explained.string($0, 0) }.joined(separator: "\n")
         }
@@ -152,7 +154,7 @@ struct PostgresRegistrationGroupTests {
                     do {
                         if try store.register(
                             device: "t\(thread)-\(i % 30)", passType: type, serial: serial,
-                            pushToken: "k\(thread)-\(i % 30)")
+                            pushToken: "k\(thread)-\(i % 30)", tag: 1)
                             == .created
                         {
                             created.add(1, ordering: .relaxed)

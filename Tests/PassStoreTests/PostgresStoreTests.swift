@@ -56,7 +56,9 @@ struct PostgresStoreTests {
         let f = try StoreFixture(.postgres)
         let other = try f.secondStore()
         try f.store.insertPasses([samplePass("A")])
-        for i in 0..<400 { _ = try f.store.register(device: "d\(i)", passType: type, serial: "A", pushToken: "t\(i)") }
+        for i in 0..<400 {
+            _ = try f.store.register(device: "d\(i)", passType: type, serial: "A", pushToken: "t\(i)", tag: 1)
+        }
         #expect(try f.store.updateRecord(serial: "A", record: ["tier": "Gold"]).pushesQueued == 400)
         let now = f.clock.now
         let claims = Mutex<[[Int64]]>([])
@@ -132,7 +134,8 @@ struct PostgresStoreTests {
         passes[1].compatiblePass = true
         try source.store.insertPasses(passes)
         for i in 0..<50 {
-            _ = try source.store.register(device: "d\(i % 7)", passType: type, serial: "S\(i)", pushToken: "t\(i % 7)")
+            _ = try source.store.register(
+                device: "d\(i % 7)", passType: type, serial: "S\(i)", pushToken: "t\(i % 7)", tag: 1)
         }
         _ = try source.store.updateRecord(serial: "S3", record: ["tier": "Gold"])
         let claimed = try source.store.claimDuePushes(limit: 1, now: source.clock.now, lease: 30)

@@ -14,8 +14,10 @@ struct RegistrationStoreTests {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
         let type = "pass.com.example.loyalty"
-        #expect(try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "aa") == .created)
-        #expect(try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "bb") == .alreadyRegistered)
+        #expect(try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "aa", tag: 1) == .created)
+        #expect(
+            try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "bb", tag: 1)
+                == .alreadyRegistered)
         #expect(try f.store.registrationsCount() == 1)
         let (_, queued) = try f.store.updateRecord(serial: "A", record: ["tier": "Gold"])
         #expect(queued == 1)
@@ -36,7 +38,7 @@ struct RegistrationStoreTests {
             group.enter()
             Thread {
                 let outcome = try? store.register(
-                    device: "dev", passType: "pass.com.example.loyalty", serial: "A", pushToken: "ab\(i % 4)")
+                    device: "dev", passType: "pass.com.example.loyalty", serial: "A", pushToken: "ab\(i % 4)", tag: 1)
                 outcomes.withLock { $0.append(outcome) }
                 group.leave()
             }.start()
@@ -65,7 +67,7 @@ struct RegistrationStoreTests {
                     do {
                         _ = try store.register(
                             device: "d\(index)", passType: "pass.com.example.loyalty",
-                            serial: "P\(i)", pushToken: "aa")
+                            serial: "P\(i)", pushToken: "aa", tag: 1)
                         _ = try store.updateRecord(serial: "P\(i)", record: ["i": "\(i)"])
                     } catch {
                         failures.withLock { $0 += 1 }
@@ -79,14 +81,22 @@ struct RegistrationStoreTests {
         #expect(try f.store.registrationsCount() == 40)
     }
 
-    @Test("unregister removes the registration and reports whether there was one", arguments: StoreBackend.all)
+    @Test(
+        "unregister removes the registration and returns it (time, tag registered at, push token prefix), nil when there was none",
+        arguments: StoreBackend.all)
     func unregister(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
         let type = "pass.com.example.loyalty"
-        _ = try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "aa")
-        #expect(try f.store.unregister(device: "d1", passType: type, serial: "A"))
-        #expect(try !f.store.unregister(device: "d1", passType: type, serial: "A"))
+        let before = Date().timeIntervalSince1970.rounded(.down)
+        _ = try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "aabbccdd00112233", tag: 7)
+        let shown = try #require(try f.store.details(serial: "A")).registrations
+        #expect(shown.map(\.tag) == [7] && shown.map(\.pushTokenPrefix) == ["aabbccdd…"])
+        let removed = try #require(try f.store.unregister(device: "d1", passType: type, serial: "A"))
+        #expect(removed == shown[0])
+        #expect(removed.deviceLibraryIdentifier == "d1" && removed.tag == 7 && removed.pushTokenPrefix == "aabbccdd…")
+        #expect(removed.registeredAt.timeIntervalSince1970 >= before)
+        #expect(try f.store.unregister(device: "d1", passType: type, serial: "A") == nil)
         #expect(try f.store.registrationsCount() == 0)
         #expect(try f.store.updatedSerials(device: "d1", passType: type, since: nil) == nil)
     }

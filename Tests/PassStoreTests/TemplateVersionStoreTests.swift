@@ -58,9 +58,12 @@ struct TemplateVersionStoreTests {
         var passes = (0..<3).map { samplePass("E\($0)") }
         for i in passes.indices { passes[i].templatePath = reference }
         try f.store.insertPasses(passes + [samplePass("L0"), samplePass("L1")])
-        _ = try f.store.register(device: "d1", passType: passes[0].passTypeIdentifier, serial: "E0", pushToken: "t1")
-        _ = try f.store.register(device: "d2", passType: passes[0].passTypeIdentifier, serial: "E0", pushToken: "t2")
-        _ = try f.store.register(device: "d1", passType: passes[0].passTypeIdentifier, serial: "L1", pushToken: "t1")
+        _ = try f.store.register(
+            device: "d1", passType: passes[0].passTypeIdentifier, serial: "E0", pushToken: "t1", tag: 1)
+        _ = try f.store.register(
+            device: "d2", passType: passes[0].passTypeIdentifier, serial: "E0", pushToken: "t2", tag: 1)
+        _ = try f.store.register(
+            device: "d1", passType: passes[0].passTypeIdentifier, serial: "L1", pushToken: "t1", tag: 1)
         let usage = try f.templates.templateUsage()
         #expect(
             usage == [

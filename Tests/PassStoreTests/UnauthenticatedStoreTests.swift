@@ -61,7 +61,7 @@ struct UnauthenticatedStoreTests {
     func enrollOnce(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
-        _ = try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "abcd")
+        _ = try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "abcd", tag: 1)
         let before = try #require(try f.store.pass(serial: "A"))
         #expect(before.personalized == false)
         #expect(try f.store.storeEnrollment(enrollment("NOPE"), maxStoredBytes: .max) == .noPass)

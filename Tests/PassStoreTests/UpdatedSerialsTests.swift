@@ -14,9 +14,9 @@ struct UpdatedSerialsTests {
         let f = try StoreFixture(backend)
         try f.store.insertPasses(["A", "B", "C", "D"].map { samplePass($0) })
         for serial in ["A", "B", "C"] {
-            _ = try f.store.register(device: "d1", passType: type, serial: serial, pushToken: "aa")
+            _ = try f.store.register(device: "d1", passType: type, serial: serial, pushToken: "aa", tag: 1)
         }
-        _ = try f.store.register(device: "d2", passType: type, serial: "D", pushToken: "bb")
+        _ = try f.store.register(device: "d2", passType: type, serial: "D", pushToken: "bb", tag: 1)
 
         let all = try #require(try f.store.updatedSerials(device: "d1", passType: type, since: nil))
         #expect(Set(all.serials) == ["A", "B", "C"])
@@ -39,7 +39,7 @@ struct UpdatedSerialsTests {
     func emptyCases(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)
         try f.store.insertPasses([samplePass("A")])
-        _ = try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "aa")
+        _ = try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "aa", tag: 1)
         let all = try #require(try f.store.updatedSerials(device: "d1", passType: type, since: nil))
         #expect(try f.store.updatedSerials(device: "d1", passType: type, since: all.lastUpdated) == nil)
         #expect(try f.store.updatedSerials(device: "nobody", passType: type, since: nil) == nil)

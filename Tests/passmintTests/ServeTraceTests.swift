@@ -104,6 +104,13 @@ struct ServeTraceTests {
                         + String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self))
             }
         }
+        // The dead token's registration was deleted with the 410; its registration is in the trace all the same.
+        let gone = try Self.codes(f, "TRACE-unregistered").json["devices"] as? [[String: Any]] ?? []
+        #expect(gone.count == 1 && gone.first?["registered"] as? Bool == false)
+        #expect(
+            (gone.first?["events"] as? [[String: Any]] ?? []).contains {
+                $0["kind"] as? String == "registered" && $0["created"] as? Bool == true && $0["tag"] != nil
+            }, "\(gone)")
         // Everything is written by now: each trace still names its one diagnosis (nothing came late).
         for scenario in Self.scenarios {
             let codes = try Self.codes(f, "TRACE-\(scenario.name)").codes
@@ -142,6 +149,56 @@ struct ServeTraceTests {
         let oldest = metrics.split(separator: "\n").first { $0.hasPrefix("passmint_push_oldest_pending_seconds ") }
         let age = oldest.flatMap { Double($0.split(separator: " ").last ?? "") }
         #expect(age.map { $0 > 0 } == true, "\(oldest ?? "no gauge")")
+        #expect(f.stop() == 0)
+    }
+
+    @Test(
+        "a new registration writes no event (its row is its record, shown by trace with its tag); an unregistration stores it with the unregistration, a repeated registration is an event",
+        .timeLimit(.minutes(2)), arguments: backends)
+    func registrationRows(backend: String) throws {
+        let f = try ServeFixture(
+            python: nil, postgres: backend == "postgres" ? try TestPostgres.freshSchema() : nil)
+        defer { f.stop() }
+        let issued = try f.generate(serial: "REG-1")
+        let keep = pushToken("ab", 1), leave = pushToken("cd", 2)
+        #expect(try f.register(device: "keep", serial: "REG-1", token: issued.token, pushToken: keep).status == 201)
+        #expect(try f.register(device: "leave", serial: "REG-1", token: issued.token, pushToken: leave).status == 201)
+        #expect(try f.register(device: "leave", serial: "REG-1", token: issued.token, pushToken: leave).status == 200)
+        let tag = try #require(try Self.codes(f, "REG-1").json["tag"] as? String)
+        /// Device → its events' kinds and (for registrations) created/tag/push token, once `settled` holds.
+        func events(until settled: @escaping ([String: [[String: Any]]]) -> Bool) throws -> [String: [[String: Any]]] {
+            var devices: [String: [[String: Any]]] = [:]
+            _ = try waitUntil(timeout: 20) {
+                let json = try Self.codes(f, "REG-1").json
+                devices = [:]
+                for device in json["devices"] as? [[String: Any]] ?? [] {
+                    devices[device["device"] as? String ?? "?"] = device["events"] as? [[String: Any]] ?? []
+                }
+                return settled(devices)
+            }
+            return devices
+        }
+        func registrations(_ events: [[String: Any]]?) -> [String] {
+            (events ?? []).filter { $0["kind"] as? String == "registered" }.map {
+                "\($0["created"] as? Bool ?? false) \($0["tag"] as? String ?? "-") \($0["pushToken"] as? String ?? "-")"
+            }
+        }
+        var devices = try events { registrations($0["leave"]).count == 2 }
+        #expect(registrations(devices["keep"]) == ["true \(tag) ab000000…"])
+        #expect(registrations(devices["leave"]) == ["true \(tag) cd000000…", "false \(tag) cd000000…"])
+        // Stored: the repeated registration only (the new ones are their rows).
+        #expect(try f.count("pass_events", where: "kind = 'registered'") == 1)
+
+        let removed = try f.http(
+            "DELETE", "/v1/devices/leave/registrations/\(ServeTools.passType)/REG-1",
+            headers: ["Authorization": "ApplePass \(issued.token)"])
+        #expect(removed.status == 200)
+        devices = try events { ($0["leave"] ?? []).contains { $0["kind"] as? String == "unregistered" } }
+        #expect(registrations(devices["leave"]) == ["true \(tag) cd000000…", "false \(tag) cd000000…"])
+        #expect((devices["leave"] ?? []).last?["kind"] as? String == "unregistered")
+        #expect(registrations(devices["keep"]) == ["true \(tag) ab000000…"])
+        #expect(try f.count("pass_events", where: "kind = 'registered'") == 2)
+        #expect(try f.count("registrations") == 1)
         #expect(f.stop() == 0)
     }
 

@@ -43,7 +43,7 @@ package struct PassTracer: Sendable {
         guard let details else { return nil }
         let pass = details.pass
         let history = VersionHistory(pass: pass, versions: versions, templates: templates)
-        let attributed = Self.attribute(recorded)
+        let attributed = Self.attribute(Self.withRegistrations(recorded, details.registrations, of: pass))
         let registeredNow = Set(details.registrations.map(\.deviceLibraryIdentifier))
         var devices: [String: [PassTrace.Event]] = [:]
         var other: [PassTrace.Event] = []
@@ -63,6 +63,32 @@ package struct PassTracer: Sendable {
                 PassTrace.Device(device: $0, registered: registeredNow.contains($0), events: devices[$0] ?? [])
             },
             otherEvents: other, diagnoses: diagnoses, windowSeconds: Int(window), generatedAt: now)
+    }
+
+    /// The recorded events and, in time order among them, the `registered` event of each registration the pass
+    /// holds now (a registration row is its own record; it becomes a stored event only when deleted). A row a
+    /// stored event already stands for (the same device's new registration in the same second, as stores written
+    /// before rows kept their tag recorded it) is not shown twice.
+    static func withRegistrations(_ recorded: [PassEvent], _ registrations: [RegistrationInfo], of pass: StoredPass)
+        -> [PassEvent]
+    {
+        struct Key: Hashable {
+            var device: String
+            var second: Int64
+            init(_ device: String, _ at: Date) { (self.device, second) = (device, Int64(at.timeIntervalSince1970)) }
+        }
+        let stored = Set(
+            recorded.compactMap { event -> Key? in
+                guard case .registered(true, _) = event.detail, let device = event.device else { return nil }
+                return Key(device, event.at)
+            })
+        let live = registrations.filter { !stored.contains(Key($0.deviceLibraryIdentifier, $0.registeredAt)) }.map {
+            PassEvent.registration($0, serial: pass.serialNumber, passType: pass.passTypeIdentifier)
+        }
+        guard !live.isEmpty else { return recorded }
+        // Stable: a row's whole second sorts before the events of that second it came before.
+        return (live + recorded).enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
+            .map(\.element)
     }
 
     /// Each event with the device it is taken to be of: its own, or for a download, the device that listed the

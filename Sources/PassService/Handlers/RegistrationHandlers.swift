@@ -16,12 +16,16 @@ struct RegistrationHandlers: Sendable {
         }
         guard let token = PushToken(pushToken) else { throw .badRequest("pushToken must be \(PushToken.rule)") }
         let outcome = try context.storeCall {
-            try context.store.register(device: device, passType: passType, serial: serial, pushToken: token.hex)
+            try context.store.register(
+                device: device, passType: passType, serial: serial, pushToken: token.hex, tag: version.tag)
         }
-        context.events?.record(
-            PassEvent(
-                serial: serial, passType: passType, device: device, at: Date(), tag: version.tag,
-                detail: .registered(created: outcome == .created, pushTokenPrefix: PushToken.redacted(token.hex))))
+        // A new registration's row is its event (`PassEvent.registration`); a repeated one is an event.
+        if outcome == .alreadyRegistered {
+            context.events?.record(
+                PassEvent(
+                    serial: serial, passType: passType, device: device, at: Date(), tag: version.tag,
+                    detail: .registered(created: false, pushTokenPrefix: PushToken.redacted(token.hex))))
+        }
         return .empty(outcome == .created ? 201 : 200)
     }
 
@@ -29,12 +33,15 @@ struct RegistrationHandlers: Sendable {
     func unregister(_ request: Request) throws(HTTPError) -> Response {
         let (device, passType, serial) = Self.identifiers(request)
         try authenticate(request, passType: passType, serial: serial)
-        let found = try context.storeCall {
+        let removed = try context.storeCall {
             try context.store.unregister(device: device, passType: passType, serial: serial)
         }
+        // The registration's row is gone: its event is stored now, before the unregistration.
+        if let removed { context.events?.record(.registration(removed, serial: serial, passType: passType)) }
         context.events?.record(
             PassEvent(
-                serial: serial, passType: passType, device: device, at: Date(), detail: .unregistered(found: found)))
+                serial: serial, passType: passType, device: device, at: Date(),
+                detail: .unregistered(found: removed != nil)))
         return .empty(200)
     }
 

@@ -313,6 +313,9 @@ enum PostgresSchema {
             version: 13,
             purpose: StoreMigration.Purpose.googleWallet,
             sql: PostgresStore.googleMigration),
+        StoreMigration(
+            version: 14, purpose: StoreMigration.Purpose.registrationTags,
+            sql: "ALTER TABLE registrations ADD COLUMN tag BIGINT;"),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -1,4 +1,5 @@
 import Foundation
+import PassLog
 
 /// Counters and the admin view.
 extension PostgresStore {
@@ -27,8 +28,9 @@ extension PostgresStore {
             pass.images = try Self.selectImages(db, serial: serial)
             let registrations = try db.query(
                 """
-                SELECT device, created_at FROM registrations WHERE serial = $1 AND pass_type = $2
-                ORDER BY created_at, device
+                SELECT r.created_at, r.tag, d.push_token, r.device FROM registrations r
+                LEFT JOIN devices d ON d.device_library_id = r.device
+                WHERE r.serial = $1 AND r.pass_type = $2 ORDER BY r.created_at, r.device
                 """, [serial, pass.passTypeIdentifier])
             let history = try db.query(
                 "SELECT result, tag, at, detail FROM push_history WHERE serial = $1 ORDER BY id DESC LIMIT 100",
@@ -37,9 +39,7 @@ extension PostgresStore {
             return PassDetails(
                 pass: pass,
                 registrations: (0..<registrations.rowCount).map { row in
-                    RegistrationInfo(
-                        deviceLibraryIdentifier: registrations.string(row, 0),
-                        registeredAt: Date(timeIntervalSince1970: TimeInterval(registrations.int64(row, 1))))
+                    Self.registrationInfo(registrations, row: row, device: registrations.string(row, 3))
                 },
                 pushHistory: (0..<history.rowCount).map { row in
                     PushHistoryEntry(
@@ -50,5 +50,14 @@ extension PostgresStore {
                 },
                 pendingPushes: pending)
         }
+    }
+
+    /// A registration from a row of `created_at, tag, push_token` (columns 0–2).
+    static func registrationInfo(_ result: PGResult, row: Int, device: String) -> RegistrationInfo {
+        RegistrationInfo(
+            deviceLibraryIdentifier: device,
+            registeredAt: Date(timeIntervalSince1970: TimeInterval(result.int64(row, 0))),
+            tag: result.optionalString(row, 1).flatMap { Int64($0) },
+            pushTokenPrefix: ServiceLog.redacted(pushToken: result.optionalString(row, 2) ?? ""))
     }
 }

@@ -7,27 +7,7 @@ extension PostgresStore: PassEventStore {
         guard !events.isEmpty || !lists.isEmpty else { return }
         try pool.transaction { db in
             var touched: [String: Int] = [:]
-            if !events.isEmpty {
-                // A log line is anyone's text: kept only for a pass that exists.
-                let inserted = try db.query(
-                    """
-                    INSERT INTO pass_events (serial, pass_type, device, kind, at, tag, detail)
-                    SELECT u.serial, u.pass_type, u.device, u.kind, u.at, u.tag, u.detail
-                    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[])
-                        AS u(serial, pass_type, device, kind, at, tag, detail)
-                    WHERE u.kind <> 'logged'
-                        OR EXISTS (SELECT 1 FROM passes p WHERE p.serial = u.serial AND p.pass_type = u.pass_type)
-                    RETURNING serial
-                    """,
-                    [
-                        Self.textArray(events.map(\.serial)), Self.textArray(events.map(\.passType)),
-                        Self.textArray(events.map(\.device)), Self.textArray(events.map(\.kind.rawValue)),
-                        Self.textArray(events.map { String(RecordCoding.milliseconds($0.at)) }),
-                        Self.textArray(events.map { $0.tag.map(String.init) }),
-                        Self.textArray(events.map { PassEventCoding.encode($0.detail, count: $0.count) }),
-                    ])
-                for row in 0..<inserted.rowCount { touched[inserted.string(row, 0), default: 0] += 1 }
-            }
+            for serial in try Self.insertEvents(db, events) { touched[serial, default: 0] += 1 }
             if !lists.isEmpty {
                 let answers = lists.map { list in
                     String(
@@ -56,6 +36,45 @@ extension PostgresStore: PassEventStore {
                 for row in 0..<inserted.rowCount { touched[inserted.string(row, 0), default: 0] += 1 }
             }
             try trimEvents(db, added: touched, keep: keepPerPass)
+        }
+    }
+
+    /// Inserts `events` (a log line only for a pass that exists: it is anyone's text); the serials inserted.
+    private static func insertEvents(_ db: PGConnection, _ events: [PassEvent]) throws -> [String] {
+        guard !events.isEmpty else { return [] }
+        let inserted = try db.query(
+            """
+            INSERT INTO pass_events (serial, pass_type, device, kind, at, tag, detail)
+            SELECT u.serial, u.pass_type, u.device, u.kind, u.at, u.tag, u.detail
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[])
+                AS u(serial, pass_type, device, kind, at, tag, detail)
+            WHERE u.kind <> 'logged'
+                OR EXISTS (SELECT 1 FROM passes p WHERE p.serial = u.serial AND p.pass_type = u.pass_type)
+            RETURNING serial
+            """,
+            [
+                textArray(events.map(\.serial)), textArray(events.map(\.passType)),
+                textArray(events.map(\.device)), textArray(events.map(\.kind.rawValue)),
+                textArray(events.map { String(RecordCoding.milliseconds($0.at)) }),
+                textArray(events.map { $0.tag.map(String.init) }),
+                textArray(events.map { PassEventCoding.encode($0.detail, count: $0.count) }),
+            ])
+        return (0..<inserted.rowCount).map { inserted.string($0, 0) }
+    }
+
+    /// The `registered` events of every registration of the push tokens of the outbox rows `ids` (all pass types).
+    private static func registrationsOfTokens(_ db: PGConnection, outboxIDs ids: [Int64]) throws -> [PassEvent] {
+        guard !ids.isEmpty else { return [] }
+        let rows = try db.query(
+            """
+            SELECT DISTINCT r.created_at, r.tag, d.push_token, r.device, r.serial, r.pass_type
+            FROM push_outbox o JOIN devices d ON d.push_token = o.push_token
+            JOIN registrations r ON r.device = d.device_library_id WHERE o.id = ANY($1::bigint[])
+            """, [textArray(ids.map(String.init))])
+        return (0..<rows.rowCount).map { row in
+            .registration(
+                registrationInfo(rows, row: row, device: rows.string(row, 3)), serial: rows.string(row, 4),
+                passType: rows.string(row, 5))
         }
     }
 
@@ -94,6 +113,9 @@ extension PostgresStore: PassEventStore {
                 ])
             var touched: [String: Int] = [:]
             for row in 0..<inserted.rowCount { touched[inserted.string(row, 0), default: 0] += 1 }
+            let ending = try Self.registrationsOfTokens(
+                db, outboxIDs: attempts.filter(\.endsRegistrations).map(\.outboxID))
+            for serial in try Self.insertEvents(db, ending) { touched[serial, default: 0] += 1 }
             try trimEvents(db, added: touched, keep: keepPerPass)
         }
     }

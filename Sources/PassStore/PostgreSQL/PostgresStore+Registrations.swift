@@ -6,13 +6,15 @@ final class PendingRegistration: @unchecked Sendable {  // `outcome` written by 
     let passType: String
     let serial: String
     let pushToken: String
+    let tag: Int64
     var outcome: Result<RegistrationOutcome, any Error>?
 
-    init(device: String, passType: String, serial: String, pushToken: String) {
+    init(device: String, passType: String, serial: String, pushToken: String, tag: Int64) {
         self.device = device
         self.passType = passType
         self.serial = serial
         self.pushToken = pushToken
+        self.tag = tag
     }
 }
 
@@ -31,11 +33,12 @@ extension PostgresStore {
         try db.execute("SET enable_seqscan = off")
     }
 
-    package func register(device: String, passType: String, serial: String, pushToken: String) throws
+    package func register(device: String, passType: String, serial: String, pushToken: String, tag: Int64) throws
         -> RegistrationOutcome
     {
         defer { changes?.registrationsChanged(device: device) }
-        let pending = PendingRegistration(device: device, passType: passType, serial: serial, pushToken: pushToken)
+        let pending = PendingRegistration(
+            device: device, passType: passType, serial: serial, pushToken: pushToken, tag: tag)
         registrationGroup.submit(pending) { group in writeRegistrations(group) }
         return try pending.outcome!.get()
     }
@@ -101,8 +104,9 @@ extension PostgresStore {
         }
     }
 
-    /// One statement for a whole group: devices `$1`, pass types `$2`, serials `$3`, push tokens `$4` (arrays of
-    /// one element per registration), the second `$5`, the counter shard `$6`; returns the rows it inserted.
+    /// One statement for a whole group: devices `$1`, pass types `$2`, serials `$3`, push tokens `$4`, the
+    /// passes' tags `$7` (arrays of one element per registration), the second `$5`, the counter shard `$6`;
+    /// returns the rows it inserted.
     ///
     /// A device's row is written only when its token changed (the newest token of the group wins), pending pushes
     /// follow the device to a new token, and each registration is inserted unless known. Rows are written in key
@@ -110,8 +114,8 @@ extension PostgresStore {
     /// two instances writing groups at once cannot deadlock on them.
     static let registrationStatement = """
         WITH input AS (
-            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY
-                AS i(device, pass_type, serial, push_token, n)
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $7::bigint[]) WITH ORDINALITY
+                AS i(device, pass_type, serial, push_token, tag, n)
         ), latest AS (
             -- ON CONFLICT DO UPDATE may change a row once per statement: one token per device.
             SELECT DISTINCT ON (device) device, push_token FROM input ORDER BY device, n DESC
@@ -128,9 +132,9 @@ extension PostgresStore {
         ), moved AS (
             UPDATE push_outbox o SET push_token = old.push_token FROM old WHERE o.push_token = old.old_token
         ), registration AS (
-            INSERT INTO registrations (device, pass_type, serial, created_at)
-            SELECT DISTINCT device, pass_type, serial, $5::bigint FROM input
-            ORDER BY device, pass_type, serial
+            INSERT INTO registrations (device, pass_type, serial, created_at, tag)
+            SELECT DISTINCT ON (device, pass_type, serial) device, pass_type, serial, $5::bigint, tag FROM input
+            ORDER BY device, pass_type, serial, n
             ON CONFLICT DO NOTHING RETURNING device, pass_type, serial
         )\(PostgresStore.registrationCounting)
         SELECT device, pass_type, serial FROM registration
@@ -145,7 +149,7 @@ extension PostgresStore {
                 [
                     Self.textArray(group.map(\.device)), Self.textArray(group.map(\.passType)),
                     Self.textArray(group.map(\.serial)), Self.textArray(group.map(\.pushToken)), nowSeconds,
-                    Self.shard(),
+                    Self.shard(), Self.textArray(group.map { String($0.tag) }),
                 ])
         }
         var created = Set<RegistrationKey>()

@@ -130,24 +130,27 @@ package final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
         return version
     }
 
-    package func unregister(device: String, passType: String, serial: String) throws -> Bool {
+    @discardableResult
+    package func unregister(device: String, passType: String, serial: String) throws -> RegistrationInfo? {
         defer { changes?.registrationsChanged(device: device) }
         let day = String(UTCDay(now()).number)
         return try pool.withConnection { db in
-            // The CTEs see one snapshot: the device is deleted when no registration but this one is left.
-            try db.query(
+            // The CTEs see one snapshot: the device is deleted when no registration but this one is left (and
+            // the removed row's push token is read from before that).
+            let removed = try db.query(
                 """
                 WITH removed AS (
-                    DELETE FROM registrations WHERE device = $1 AND pass_type = $2 AND serial = $3 RETURNING serial
+                    DELETE FROM registrations WHERE device = $1 AND pass_type = $2 AND serial = $3
+                    RETURNING serial, created_at, tag
                 ), device AS (
                     DELETE FROM devices WHERE device_library_id = $1 AND EXISTS (SELECT 1 FROM removed)
                     AND NOT EXISTS (
                         SELECT 1 FROM registrations
                         WHERE device = $1 AND NOT (pass_type = $2 AND serial = $3))
                 )\(Self.unregistrationCounting)
-                SELECT count(*) FROM removed
-                """, [device, passType, serial, day, Self.shard()]
-            ).int(0, 0) > 0
+                SELECT created_at, tag, (SELECT push_token FROM devices WHERE device_library_id = $1) FROM removed
+                """, [device, passType, serial, day, Self.shard()])
+            return removed.rowCount > 0 ? Self.registrationInfo(removed, row: 0, device: device) : nil
         }
     }
 

@@ -259,6 +259,9 @@ enum SQLiteSchema {
             version: 13,
             purpose: StoreMigration.Purpose.googleWallet,
             sql: SQLiteStore.googleMigration),
+        StoreMigration(
+            version: 14, purpose: StoreMigration.Purpose.registrationTags,
+            sql: "ALTER TABLE registrations ADD COLUMN tag INTEGER;"),
     ]
 
     /// Steps SQL cannot take in SQLite, run after the SQL of their version in the same transaction.

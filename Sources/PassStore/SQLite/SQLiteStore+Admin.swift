@@ -1,4 +1,5 @@
 import Foundation
+import PassLog
 
 /// Counters and the admin view.
 extension SQLiteStore {
@@ -30,17 +31,16 @@ extension SQLiteStore {
         try pool.withConnection { db in
             guard let pass = try Self.selectPass(db, serial: serial) else { return nil }
             let registrations = try db.withStatement(
-                "SELECT device, created_at FROM registrations WHERE serial = ?1 AND pass_type = ?2 ORDER BY created_at"
+                """
+                SELECT r.created_at, r.tag, d.push_token, r.device FROM registrations r
+                LEFT JOIN devices d ON d.device_library_id = r.device
+                WHERE r.serial = ?1 AND r.pass_type = ?2 ORDER BY r.created_at, r.device
+                """
             ) { s in
                 try s.bind(1, serial)
                 try s.bind(2, pass.passTypeIdentifier)
                 var rows: [RegistrationInfo] = []
-                while try s.step() {
-                    rows.append(
-                        RegistrationInfo(
-                            deviceLibraryIdentifier: s.string(0),
-                            registeredAt: Date(timeIntervalSince1970: TimeInterval(s.int64(1)))))
-                }
+                while try s.step() { rows.append(Self.registrationInfo(s, device: s.string(3))) }
                 return rows
             }
             let history = try db.withStatement(
@@ -62,5 +62,13 @@ extension SQLiteStore {
             }
             return PassDetails(pass: pass, registrations: registrations, pushHistory: history, pendingPushes: pending)
         }
+    }
+
+    /// A registration from a row of `created_at, tag, push_token` (columns 0–2).
+    static func registrationInfo(_ s: SQLiteStatement, device: String) -> RegistrationInfo {
+        RegistrationInfo(
+            deviceLibraryIdentifier: device, registeredAt: Date(timeIntervalSince1970: TimeInterval(s.int64(0))),
+            tag: s.optionalString(1).flatMap { Int64($0) },
+            pushTokenPrefix: ServiceLog.redacted(pushToken: s.optionalString(2) ?? ""))
     }
 }

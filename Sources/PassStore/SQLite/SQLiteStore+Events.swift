@@ -68,6 +68,12 @@ extension SQLiteStore: PassEventStore {
         }
         try pool.write { db in
             var touched: [String: Int] = [:]
+            for attempt in attempts where attempt.endsRegistrations {
+                for event in try Self.registrationsOfToken(db, outboxID: attempt.outboxID) {
+                    try Self.insert(db, event, detail: PassEventCoding.encode(event.detail))
+                    touched[event.serial, default: 0] += 1
+                }
+            }
             for (attempt, detail) in zip(attempts, details) {
                 // One event per pass the device holds of this type: the push wakes it for all of them.
                 let perPass = try db.withStatement(
@@ -104,6 +110,25 @@ extension SQLiteStore: PassEventStore {
                 }
             }
             try trimEvents(db, added: touched, keep: keepPerPass)
+        }
+    }
+
+    /// The `registered` events of every registration of the outbox row's push token (all pass types).
+    private static func registrationsOfToken(_ db: SQLiteConnection, outboxID: Int64) throws -> [PassEvent] {
+        try db.withStatement(
+            """
+            SELECT r.created_at, r.tag, d.push_token, r.device, r.serial, r.pass_type
+            FROM push_outbox o JOIN devices d ON d.push_token = o.push_token
+            JOIN registrations r ON r.device = d.device_library_id WHERE o.id = ?1
+            """
+        ) { s in
+            try s.bind(1, outboxID)
+            var events: [PassEvent] = []
+            while try s.step() {
+                events.append(
+                    .registration(registrationInfo(s, device: s.string(3)), serial: s.string(4), passType: s.string(5)))
+            }
+            return events
         }
     }
 

@@ -116,7 +116,7 @@ package final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
         }
     }
 
-    package func register(device: String, passType: String, serial: String, pushToken: String) throws
+    package func register(device: String, passType: String, serial: String, pushToken: String, tag: Int64) throws
         -> RegistrationOutcome
     {
         let nowSeconds = Self.seconds(now())
@@ -151,33 +151,37 @@ package final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
             }
             return try db.withStatement(
                 """
-                INSERT OR IGNORE INTO registrations (device, pass_type, serial, created_at)
-                VALUES (?1, ?2, ?3, ?4)
+                INSERT OR IGNORE INTO registrations (device, pass_type, serial, created_at, tag)
+                VALUES (?1, ?2, ?3, ?4, ?5)
                 """
             ) { s in
                 try s.bind(1, device)
                 try s.bind(2, passType)
                 try s.bind(3, serial)
                 try s.bind(4, nowSeconds)
+                try s.bind(5, tag)
                 try s.run()
                 return db.changes == 1 ? .created : .alreadyRegistered
             }
         }
     }
 
-    package func unregister(device: String, passType: String, serial: String) throws -> Bool {
+    @discardableResult
+    package func unregister(device: String, passType: String, serial: String) throws -> RegistrationInfo? {
         let day = UTCDay(now()).number
         return try pool.write { db in
             let removed = try db.withStatement(
-                "DELETE FROM registrations WHERE device = ?1 AND pass_type = ?2 AND serial = ?3"
+                """
+                DELETE FROM registrations WHERE device = ?1 AND pass_type = ?2 AND serial = ?3
+                RETURNING created_at, tag, (SELECT push_token FROM devices WHERE device_library_id = ?1)
+                """
             ) { s in
                 try s.bind(1, device)
                 try s.bind(2, passType)
                 try s.bind(3, serial)
-                try s.run()
-                return db.changes > 0
+                return try s.step() ? Self.registrationInfo(s, device: device) : nil
             }
-            if removed { try Self.countUnregistration(db, device: device, serial: serial, day: day) }
+            if removed != nil { try Self.countUnregistration(db, device: device, serial: serial, day: day) }
             try db.withStatement(
                 """
                 DELETE FROM devices WHERE device_library_id = ?1
