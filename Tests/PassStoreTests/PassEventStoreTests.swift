@@ -141,4 +141,38 @@ struct PassEventStoreTests {
         let oldest = try #require(try f.store.oldestPendingPush())
         #expect(abs(oldest.timeIntervalSince(queuedAt)) < 1, "the age counts from when it was first due")
     }
+
+    @Test(
+        "an answer that ends the token's registrations stores each of them as its registered event first (time, tag, token prefix)",
+        arguments: StoreBackend.all)
+    func endedRegistrations(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
+        try f.store.insertPasses([samplePass("A"), samplePass("B"), samplePass("C")])
+        let registeredAt = Date(timeIntervalSince1970: (f.clock.now.timeIntervalSince1970).rounded(.down))
+        _ = try f.store.register(device: "d1", passType: type, serial: "A", pushToken: "aa11bb22cc33dd44", tag: 4)
+        _ = try f.store.register(device: "d1", passType: type, serial: "B", pushToken: "aa11bb22cc33dd44", tag: 5)
+        _ = try f.store.register(device: "d2", passType: type, serial: "C", pushToken: "ff00ff00ff00", tag: 6)
+        f.clock.advance(10)
+        _ = try f.store.updateRecord(serial: "A", record: ["tier": "Gold"])
+        _ = try f.store.updateRecord(serial: "C", record: ["tier": "Gold"])
+        let jobs = try f.store.claimDuePushes(limit: 10, now: f.clock.now, lease: 30)
+        let dead = try #require(jobs.first { $0.pushToken == "aa11bb22cc33dd44" })
+        let alive = try #require(jobs.first { $0.pushToken == "ff00ff00ff00" })
+        try f.store.recordPushAttempts(
+            [
+                PushAttempt(
+                    outboxID: dead.id, status: 410, reason: "Unregistered", apnsID: nil, apnsTimestamp: nil,
+                    authentication: "certificate", at: f.clock.now, endsRegistrations: true),
+                PushAttempt(
+                    outboxID: alive.id, status: 200, reason: nil, apnsID: nil, apnsTimestamp: nil,
+                    authentication: "certificate", at: f.clock.now),
+            ], keepPerPass: 50)
+        for (serial, tag) in [("A", Int64(4)), ("B", 5)] {
+            let events = try f.store.passEvents(serial: serial)
+            #expect(events.map(\.kind) == [.registered, .pushed], "\(serial)")
+            #expect(events.first?.detail == .registered(created: true, pushTokenPrefix: "aa11bb22…"))
+            #expect(events.first?.tag == tag && events.first?.device == "d1" && events.first?.at == registeredAt)
+        }
+        #expect(try f.store.passEvents(serial: "C").map(\.kind) == [.pushed], "a delivered push ends nothing")
+    }
 }
