@@ -1,4 +1,5 @@
 import PassLog
+
 /// An APNs device token as Wallet sends it at registration and as the pusher puts it into a URL.
 ///
 /// The one grammar for push tokens: the register handler refuses what this refuses (400), and the pusher only

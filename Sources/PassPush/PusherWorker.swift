@@ -51,14 +51,16 @@ struct PusherWorker: Sendable {
                 continue
             }
             let results = client.send(jobs)
-            record(results)
+            // One decision per answer (a retry's delay is drawn with jitter), used to record and to apply it.
+            let decisions = results.map { options.retryPolicy.decision(for: $0) }
+            record(results, decisions)
             var delivered: [Int64] = []
-            for result in results {
-                if case .complete = options.retryPolicy.decision(for: result) {
+            for (result, decision) in zip(results, decisions) {
+                if case .complete = decision {
                     onResult(result.outcome.label)
                     delivered.append(result.job.id)
                 } else {
-                    apply(result)
+                    apply(result, decision)
                 }
             }
             do { try outbox.completePushes(ids: delivered) } catch {
@@ -72,31 +74,31 @@ struct PusherWorker: Sendable {
     }
 
     /// Records the answers as events of their passes (before the rows are completed or dropped) and hands each
-    /// to `onAnswer`.
-    func record(_ results: [PushResult]) {
+    /// to `onAnswer`; `decisions` are what will be done with each.
+    func record(_ results: [PushResult], _ decisions: [PushDecision]) {
         for result in results { onAnswer(result) }
         guard let keep = options.eventsPerPass else { return }
         let now = options.clock()
-        let attempts = results.map { result in
+        let attempts = zip(results, decisions).map { result, decision in
             PushAttempt(
                 outboxID: result.job.id, status: result.status, reason: result.reason?.description,
                 apnsID: result.apnsID,
                 apnsTimestamp: result.apnsTimestamp,
                 authentication: configuration.authentication(forTopic: result.job.passTypeIdentifier) == .token
                     ? "token" : "certificate",
-                at: now, endsRegistrations: options.retryPolicy.decision(for: result).deletesRegistrations)
+                at: now, endsRegistrations: decision.deletesRegistrations)
         }
         do { try outbox.recordPushAttempts(attempts, keepPerPass: keep) } catch {
             log(ServiceLog.line("recording \(attempts.count) push answers as pass events failed", error))
         }
     }
 
-    /// Records one answer in the outbox. A failure here leaves the row leased; it is retried after the lease.
-    func apply(_ result: PushResult) {
+    /// Records one answer in the outbox as `decision` says. A failure here leaves the row leased; it is retried
+    /// after the lease.
+    func apply(_ result: PushResult, _ decision: PushDecision) {
         let job = result.job
         let token = PushToken.redacted(job.pushToken)
         onResult(result.outcome.label)
-        let decision = options.retryPolicy.decision(for: result)
         do {
             switch decision {
             case .complete:

@@ -81,7 +81,7 @@ package struct RegistrationInfo: Sendable, Equatable {
     /// `ServiceLog.redacted(pushToken:)` of the device's push token.
     package var pushTokenPrefix: String
 
-    package init(deviceLibraryIdentifier: String, registeredAt: Date, tag: Int64? = nil, pushTokenPrefix: String = "") {
+    package init(deviceLibraryIdentifier: String, registeredAt: Date, tag: Int64?, pushTokenPrefix: String) {
         self.deviceLibraryIdentifier = deviceLibraryIdentifier
         self.registeredAt = registeredAt
         self.tag = tag
