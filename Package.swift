@@ -51,7 +51,8 @@ let package = Package(
                 "CSQLite", "CPostgreSQL", "PassModel", "PassSigning", "PassMint", "PassConcurrency", "PassLog",
             ]),
         .target(
-            name: "PassHTTP", dependencies: ["CMicroHTTPD", "PassModel", "PassSigning", "PassConcurrency", "PassLog"]),
+            name: "PassHTTP",
+            dependencies: ["CMicroHTTPD", "PassModel", "PassSigning", "PassArchive", "PassConcurrency", "PassLog"]),
         // libcurl response capture shared by the APNs and Google clients.
         .target(name: "PassCurl", dependencies: ["CCurl"]),
         .target(
@@ -68,13 +69,14 @@ let package = Package(
         .target(
             name: "PassOperations",
             dependencies: [
-                "PassModel", "PassTemplates", "PassSigning", "PassMint", "PassLog", "PassStore", "PassGoogle",
+                "PassModel", "PassTemplates", "PassSigning", "PassArchive", "PassMint", "PassLog", "PassStore",
+                "PassGoogle",
             ]),
         .target(
             name: "PassService",
             dependencies: [
-                "PassModel", "PassTemplates", "PassMint", "PassPreview", "PassConcurrency", "PassLog", "PassStore",
-                "PassHTTP", "PassPush", "PassGoogle", "PassOperations",
+                "PassModel", "PassTemplates", "PassArchive", "PassMint", "PassPreview", "PassConcurrency", "PassLog",
+                "PassStore", "PassHTTP", "PassPush", "PassGoogle", "PassOperations",
             ]),
         .target(
             name: "PassServer",

@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
+import PassArchive
 import Synchronization
 
 /// A suspended MHD connection, handed to the worker that resumes it.
@@ -260,11 +261,22 @@ private func mhdQueue(_ connection: OpaquePointer, _ response: Response, closing
             MHD_create_response_from_buffer(
                 $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
         }
-    case .shared(let shared):
-        let retained = Unmanaged.passRetained(shared)
-        created = MHD_create_response_from_buffer_with_free_callback_cls(
-            shared.count, shared.storage.baseAddress, { Unmanaged<SharedBytes>.fromOpaque($0!).release() },
-            retained.toOpaque())
+    case .parts(let parts):
+        // libmicrohttpd sends from the buffers until it frees the response; the box keeps them alive until then.
+        let retained = Unmanaged.passRetained(PartsBox(parts))
+        let regions = parts.regions
+        if regions.count == 1, let region = regions.first {
+            // One buffer goes out in the same sendmsg as the head; a vector is sent after it, in a second call.
+            created = MHD_create_response_from_buffer_with_free_callback_cls(
+                region.count, UnsafeMutableRawPointer(mutating: region.baseAddress),
+                { Unmanaged<PartsBox>.fromOpaque($0!).release() }, retained.toOpaque())
+        } else {
+            // libmicrohttpd copies the vector itself.
+            let vectors = regions.map { MHD_IoVec(iov_base: $0.baseAddress, iov_len: $0.count) }
+            created = MHD_create_response_from_iovec(
+                vectors, UInt32(vectors.count), { Unmanaged<PartsBox>.fromOpaque($0!).release() },
+                retained.toOpaque())
+        }
         if created == nil { retained.release() }
     }
     guard let created else { return .NO }
@@ -273,4 +285,10 @@ private func mhdQueue(_ connection: OpaquePointer, _ response: Response, closing
     let result = MHD_queue_response(connection, UInt32(response.status), created)
     MHD_destroy_response(created)
     return result
+}
+
+/// Holds a response body's buffers for libmicrohttpd, which releases it when it frees the response.
+private final class PartsBox: Sendable {
+    let parts: ArchiveParts
+    init(_ parts: ArchiveParts) { self.parts = parts }
 }

@@ -1,36 +1,19 @@
+import PassArchive
 import PassModel
 import Foundation
-
-/// Immutable bytes in their own allocation, shared by the render cache and in-flight responses: the HTTP server
-/// hands the address to libmicrohttpd and keeps the object alive until the response is freed (no copy).
-package final class SharedBytes: @unchecked Sendable {  // immutable after init; the memory is freed only in deinit
-    let storage: UnsafeMutableRawBufferPointer
-
-    package init(_ bytes: [UInt8]) {
-        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
-        self.storage = storage
-        count = bytes.count
-    }
-
-    deinit { storage.deallocate() }
-
-    package let count: Int
-
-    /// A copy of the bytes.
-    package var bytes: [UInt8] { Array(UnsafeRawBufferPointer(rebasing: storage[0..<count])) }
-}
 
 /// One HTTP response produced by a handler.
 package struct Response: Sendable {
     package enum Body: Sendable {
         case bytes([UInt8])
-        case shared(SharedBytes)
+        /// Bytes in buffers of their own (`ArchiveParts`: a pass whose template assets stay in the asset cache),
+        /// shared by the render cache and in-flight responses: sent straight from those buffers, never joined.
+        case parts(ArchiveParts)
 
         package var count: Int {
             switch self {
             case .bytes(let bytes): bytes.count
-            case .shared(let shared): shared.count
+            case .parts(let parts): parts.count
             }
         }
 
@@ -38,7 +21,7 @@ package struct Response: Sendable {
         package var array: [UInt8] {
             switch self {
             case .bytes(let bytes): bytes
-            case .shared(let shared): shared.bytes
+            case .parts(let parts): parts.bytes
             }
         }
     }

@@ -1,3 +1,4 @@
+import PassArchive
 import PassOperations
 import Synchronization
 import PassStore
@@ -11,15 +12,16 @@ package protocol PassRenderer: Sendable {
     /// older one are no longer served from the cache.
     var identityGeneration: Int { get }
     /// Renders and says which identity generation signed the body (read together, so a swap in between cannot
-    /// file an old signature under the new generation).
-    func renderSigned(_ pass: StoredPass) throws -> (body: [UInt8], identityGeneration: Int)
+    /// file an old signature under the new generation). The body is in pieces: a pass's template assets stay in
+    /// the issuer's asset cache, shared by every body cached and sent.
+    func renderSigned(_ pass: StoredPass) throws -> (body: ArchiveParts, identityGeneration: Int)
 }
 
 extension PassRenderer {
     /// A renderer whose identity never changes.
     package var identityGeneration: Int { 0 }
-    package func renderSigned(_ pass: StoredPass) throws -> (body: [UInt8], identityGeneration: Int) {
-        (try render(pass), 0)
+    package func renderSigned(_ pass: StoredPass) throws -> (body: ArchiveParts, identityGeneration: Int) {
+        (ArchiveParts(try render(pass)), 0)
     }
 }
 
@@ -33,7 +35,7 @@ final class RenderCache: Sendable {
     private struct Entry {
         var serial: String
         var identityGeneration: Int
-        var body: SharedBytes
+        var body: ArchiveParts
     }
 
     private struct State {
@@ -52,7 +54,7 @@ final class RenderCache: Sendable {
         self.maxBytes = maxBytes
     }
 
-    func body(serial: String, tag: Int64, identityGeneration: Int) -> SharedBytes? {
+    func body(serial: String, tag: Int64, identityGeneration: Int) -> ArchiveParts? {
         state.withLock { state in
             guard let entry = state.entries[tag], entry.serial == serial, entry.identityGeneration == identityGeneration
             else { return nil }
@@ -60,7 +62,7 @@ final class RenderCache: Sendable {
         }
     }
 
-    func insert(serial: String, tag: Int64, body: SharedBytes, identityGeneration: Int) {
+    func insert(serial: String, tag: Int64, body: ArchiveParts, identityGeneration: Int) {
         state.withLock { state in
             if let existing = state.entries[tag] {
                 // Same version: keep the newer identity's signature (its tag stays where it is in `order`).

@@ -37,7 +37,10 @@ struct PassBundleTests {
         let passes = try Self.passes(7)
         // Each pass split into uneven pieces, as an issued pass's parts are.
         let pieces = passes.map { pass in
-            (name: pass.name, parts: ArchiveParts([pass.bytes[..<5], pass.bytes[5..<40], pass.bytes[40...]]))
+            (
+                name: pass.name,
+                parts: ArchiveParts([pass.bytes[..<5], pass.bytes[5..<40], pass.bytes[40...]].map(piece))
+            )
         }
         let fromPieces = try PassBundle.makeParts(pieces).bytes
         let libzip = try ArchiveWriter.makeArchive(passes.map { ArchiveEntry(name: $0.name, bytes: $0.bytes) })
@@ -59,4 +62,10 @@ struct PassBundleTests {
         }
         #expect(throws: ArchiveError.emptyBundle) { try PassBundle.make([]) }
     }
+}
+
+/// `bytes` in memory of its own, as an issued pass's pieces are.
+private func piece(_ bytes: ArraySlice<UInt8>) -> ArchivePiece {
+    let storage = ArchiveBytes(Array(bytes))
+    return ArchivePiece(storage: storage, range: 0..<storage.count)
 }

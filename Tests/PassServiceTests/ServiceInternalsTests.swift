@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PassArchive
 @testable import PassHTTP
 @testable import PassService
 import PassMintTestSupport
@@ -9,18 +10,18 @@ struct ServiceInternalsTests {
     @Test("render cache returns what was stored, checks the serial, and evicts the oldest beyond its bounds")
     func renderCache() {
         let cache = RenderCache(maxEntries: 2, maxBytes: 1000)
-        cache.insert(serial: "A", tag: 1, body: SharedBytes([1]), identityGeneration: 0)
-        cache.insert(serial: "B", tag: 2, body: SharedBytes([2]), identityGeneration: 0)
+        cache.insert(serial: "A", tag: 1, body: ArchiveParts([1]), identityGeneration: 0)
+        cache.insert(serial: "B", tag: 2, body: ArchiveParts([2]), identityGeneration: 0)
         #expect(cache.body(serial: "A", tag: 1, identityGeneration: 0)?.bytes == [1])
         #expect(cache.body(serial: "B", tag: 1, identityGeneration: 0) == nil)
-        cache.insert(serial: "C", tag: 3, body: SharedBytes([3]), identityGeneration: 0)
+        cache.insert(serial: "C", tag: 3, body: ArchiveParts([3]), identityGeneration: 0)
         #expect(cache.count == 2)
         #expect(cache.body(serial: "A", tag: 1, identityGeneration: 0) == nil)
         #expect(cache.body(serial: "C", tag: 3, identityGeneration: 0)?.bytes == [3])
 
         let small = RenderCache(maxEntries: 10, maxBytes: 5)
-        small.insert(serial: "A", tag: 1, body: SharedBytes([1, 2, 3]), identityGeneration: 0)
-        small.insert(serial: "B", tag: 2, body: SharedBytes([1, 2, 3]), identityGeneration: 0)
+        small.insert(serial: "A", tag: 1, body: ArchiveParts([1, 2, 3]), identityGeneration: 0)
+        small.insert(serial: "B", tag: 2, body: ArchiveParts([1, 2, 3]), identityGeneration: 0)
         #expect(small.count == 1)
         #expect(small.body(serial: "B", tag: 2, identityGeneration: 0) != nil)
     }

@@ -45,6 +45,40 @@ struct ServeOperationsTests {
         #expect(!process.stderr.contains(key))
     }
 
+    @Test("over HTTPS a pass downloads whole (its body sent from the asset cache's buffers), unzips and verifies")
+    func tlsPassDownload() throws {
+        let tmp = try TempDir()
+        let pki = try TestServerCertificate(in: tmp)
+        let generated = tmp.path("generated.pkpass")
+        let made = try CLI.passmint(
+            [
+                "generate", "--template", ServeTools.status, "--db", tmp.path("store.db"), "--web-service-url",
+                "https://passes.example.com/", "--serial", "TLS1", "--out", generated,
+            ] + DevIdentity.signingArgs)
+        #expect(made.status == 0, "\(made.stderr)")
+        let token = try #require(try ServeTools.passJSON(generated)["authenticationToken"] as? String)
+        let process = try serve(tmp, ["--tls-cert", pki.certificate, "--tls-key", pki.key])
+        defer { process.stop() }
+        let port = try listeningPort(in: try process.firstLine(), scheme: "https")
+        let downloaded = tmp.path("downloaded.pkpass")
+        let curl = try CLI.run(
+            "curl",
+            [
+                "-sS", "--cacert", pki.ca, "-H", "Authorization: ApplePass \(token)", "-o", downloaded, "-w",
+                "%{http_code} %{size_download}", "https://127.0.0.1:\(port)/v1/passes/\(ServeTools.passType)/TLS1",
+            ])
+        let size = try FileManager.default.attributesOfItem(atPath: downloaded)[.size] as? Int ?? 0
+        #expect(curl.stdout == "200 \(size)" && size > 10_000, "\(curl.stdout) \(curl.stderr)")
+        #expect(try CLI.run("unzip", ["-tq", downloaded]).status == 0)
+        #expect(try ServeTools.opensslVerifies(downloaded, tmp: tmp))
+        // Every file but the signature is the same as the pipeline wrote (the signing time differs).
+        for name in ["pass.json", "manifest.json", "icon.png"] {
+            #expect(
+                try ServeTools.entry(downloaded, name, tmp: tmp) == ServeTools.entry(generated, name, tmp: tmp),
+                "\(name)")
+        }
+    }
+
     @Test("--access-log - writes the lines to stdout after the listening line; --log-requests to stderr")
     func standardStreams() throws {
         let tmp = try TempDir()

@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+import PassArchive
 
 @testable import PassHTTP
 @testable import PassService
@@ -72,7 +73,9 @@ private struct FixedRenderer: PassRenderer {
     // Spelled out: the protocol's default implementations are `package`, out of reach of a conformance here.
     var identityGeneration: Int { 0 }
     func render(_ pass: StoredPass) throws -> [UInt8] { Array("PKPASS \(pass.serialNumber) \(pass.tag)".utf8) }
-    func renderSigned(_ pass: StoredPass) throws -> (body: [UInt8], identityGeneration: Int) { (try render(pass), 0) }
+    func renderSigned(_ pass: StoredPass) throws -> (body: ArchiveParts, identityGeneration: Int) {
+        (ArchiveParts(try render(pass)), 0)
+    }
 }
 
 /// `PASSMINT_FUZZ_TRACE=1`: print each answer's status and body, to see what the seeds reach.

@@ -20,13 +20,16 @@ public enum PassBundle {
         guard !passes.isEmpty else { throw .emptyBundle }
         guard passes.count <= maxPasses else { throw .tooManyPasses(count: passes.count, limit: maxPasses) }
         var seen = Set<String>()
-        var entries: [(local: ArraySlice<UInt8>, data: [ArraySlice<UInt8>], central: ArraySlice<UInt8>)] = []
+        var entries: [ZipRecords.Entry] = []
         for pass in passes {
             let name = pass.name.hasSuffix(".pkpass") ? pass.name : pass.name + ".pkpass"
             try ArchiveEntry.validate(name: name)
             guard seen.insert(name).inserted else { throw .duplicateEntry(entry: name) }
             let headers = ZipEntryRecord.storedHeaders(name: name, data: pass.parts)
-            entries.append((headers.local[...], pass.parts.pieces, headers.central[...]))
+            entries.append(
+                ZipRecords.Entry(
+                    name: name, local: [.own(headers.local[...])] + pass.parts.pieces.map { .shared($0) },
+                    central: headers.central[...]))
         }
         return ZipRecords.assembleParts(entries)
     }

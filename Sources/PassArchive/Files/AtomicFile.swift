@@ -15,11 +15,24 @@ public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644, durable: Bool = true)
         throws(ArchiveError)
     {
-        try write(ArchiveParts(bytes), to: path, mode: mode, durable: durable)
+        let result: Result<Void, ArchiveError> = bytes.withUnsafeBytes { memory in
+            Result { () throws(ArchiveError) in try write([memory], to: path, mode: mode, durable: durable) }
+        }
+        try result.get()
     }
 
     /// `write(_:to:mode:durable:)` for an archive in pieces: written with `writev`, never joined in memory.
     public static func write(_ parts: ArchiveParts, to path: String, mode: UInt32 = 0o644, durable: Bool = true)
+        throws(ArchiveError)
+    {
+        // `parts` holds every buffer its regions lie in until the write returns.
+        try withExtendedLifetime(parts) { () throws(ArchiveError) in
+            try write(parts.regions, to: path, mode: mode, durable: durable)
+        }
+    }
+
+    /// Writes `regions` (memory the caller keeps alive for the call) in order.
+    private static func write(_ regions: [UnsafeRawBufferPointer], to path: String, mode: UInt32, durable: Bool)
         throws(ArchiveError)
     {
         // Created with its final mode when the umask leaves that mode as it is (no fchmod then); otherwise
@@ -37,7 +50,7 @@ public enum AtomicFile {
         defer { TemporaryFiles.unregister(temporary) }
         var isOpen = true
         do throws(ArchiveError) {
-            try writeAll(parts.pieces, to: fd, path: temporary)
+            try writeAll(regions, to: fd, path: temporary)
             if !createdWithMode {
                 guard fchmod(fd, mode_t(mode)) == 0 else { throw failure(temporary, "setting the mode of") }
             }
@@ -53,21 +66,18 @@ public enum AtomicFile {
         if durable { syncFolder(of: path) }
     }
 
-    private static func writeAll(_ pieces: [ArraySlice<UInt8>], to fd: Int32, path: String) throws(ArchiveError) {
+    private static func writeAll(_ pieces: [UnsafeRawBufferPointer], to fd: Int32, path: String) throws(ArchiveError) {
         var index = 0, skip = 0  // the next piece to write and how much of it is already written
         while index < pieces.count {
             let batch = min(pieces.count - index, 512)
             var vectors: [iovec] = []
             vectors.reserveCapacity(batch)
-            // The slices' storage is kept alive by `pieces` for the whole call.
             for (k, piece) in pieces[index..<(index + batch)].enumerated() {
-                piece.withUnsafeBytes { buffer in
-                    let start = k == 0 ? skip : 0
-                    vectors.append(
-                        iovec(
-                            iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress.map { $0 + start }),
-                            iov_len: buffer.count - start))
-                }
+                let start = k == 0 ? skip : 0
+                vectors.append(
+                    iovec(
+                        iov_base: UnsafeMutableRawPointer(mutating: piece.baseAddress.map { $0 + start }),
+                        iov_len: piece.count - start))
             }
             let wrote = writev(fd, vectors, Int32(vectors.count))
             if wrote < 0 {

@@ -10,11 +10,14 @@
 public final class AssetCache: Sendable {
     private struct Asset: Sendable {
         let entry: ArchiveEntry
-        let record: ZipRecord
+        /// Its local record (header and compressed data) in `archive`.
+        let local: ArchivePiece
+        /// Its central-directory header, copied into each archive's own central directory.
+        let central: ArraySlice<UInt8>
     }
 
-    /// The zip holding every asset as it will appear in each archive.
-    private let archive: [UInt8]
+    /// The zip holding every asset as it will appear in each archive; archives point into it.
+    private let archive: ArchiveBytes
     private let assets: [String: Asset]
     /// Asset names, in the order given to `init`.
     public let names: [String]
@@ -23,11 +26,13 @@ public final class AssetCache: Sendable {
     /// - Parameter entries: the shared files; names must be unique relative paths.
     /// - Throws: `ArchiveError.invalidEntryName`, `.duplicateEntry` or `.writeFailed`.
     public init(_ entries: [ArchiveEntry]) throws(ArchiveError) {
-        archive = try ArchiveWriter.makeArchive(entries)
-        let records = try ZipRecords.parse(archive, file: "asset cache")
+        let zip = try ArchiveWriter.makeArchive(entries)
+        let records = try ZipRecords.parse(zip, file: "asset cache")
+        archive = ArchiveBytes(zip)
         var assets: [String: Asset] = [:]
-        for (entry, record) in zip(entries, records) {
-            assets[entry.name] = Asset(entry: entry, record: record)
+        for (entry, record) in Swift.zip(entries, records) {
+            assets[entry.name] = Asset(
+                entry: entry, local: ArchivePiece(storage: archive, range: record.local), central: zip[record.central])
         }
         self.assets = assets
         names = entries.map(\.name)
@@ -46,10 +51,10 @@ public final class AssetCache: Sendable {
     /// Bytes held by the cached zip.
     public var cachedSize: Int { archive.count }
 
-    /// The record of a cached asset inside `archive`.
-    fileprivate func part(_ name: String) throws(ArchiveError) -> (zip: [UInt8], record: ZipRecord) {
+    /// A cached asset's records: its local record in `archive` and its central header.
+    fileprivate func part(_ name: String) throws(ArchiveError) -> ZipRecords.Entry {
         guard let asset = assets[name] else { throw .assetNotCached(entry: name, cached: names) }
-        return (archive, asset.record)
+        return ZipRecords.Entry(name: name, local: [.shared(asset.local)], central: asset.central)
     }
 }
 
@@ -79,14 +84,16 @@ extension ArchiveWriter {
         for name in entries.map(\.name) + sharedNames {
             guard seen.insert(name).inserted else { throw .duplicateEntry(entry: name) }
         }
-        var parts: [(zip: [UInt8], record: ZipRecord)] = []
+        var parts: [ZipRecords.Entry] = []
         parts.reserveCapacity(entries.count + sharedNames.count)
         for name in sharedNames { parts.append(try sharedAssets.part(name)) }
         for entry in entries {
             try ArchiveEntry.validate(name: entry.name)
-            parts.append(try ZipEntryRecord.make(entry))
+            let (zip, record) = try ZipEntryRecord.make(entry)
+            parts.append(
+                ZipRecords.Entry(name: record.name, local: [.own(zip[record.local])], central: zip[record.central]))
         }
-        parts.sort { ArchiveEntry.namePrecedes($0.record.name, $1.record.name) }
+        parts.sort { ArchiveEntry.namePrecedes($0.name, $1.name) }
         return ZipRecords.assembleParts(parts)
     }
 }

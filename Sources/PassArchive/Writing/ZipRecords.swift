@@ -55,29 +55,64 @@ enum ZipRecords {
         return records
     }
 
-    /// A zip from records of other zips, in the given order, without copying their local records: the pieces
-    /// are slices of the given buffers, followed by a new central directory.
-    static func assembleParts(_ parts: [(zip: [UInt8], record: ZipRecord)]) -> ArchiveParts {
-        assembleParts(parts.map { (local: $0.zip[$0.record.local], data: [], central: $0.zip[$0.record.central]) })
+    /// One entry of a zip being assembled: its local record (header, then data) in pieces, and its
+    /// central-directory header (local-header offset 0, set by `assembleParts`).
+    struct Entry {
+        /// Bytes already in an `ArchiveBytes` (an asset cache's zip, a finished pass) are referenced where they
+        /// are; the rest is copied into the new archive's own buffer.
+        enum Part {
+            case shared(ArchivePiece)
+            case own(ArraySlice<UInt8>)
+        }
+
+        let name: String
+        let local: [Part]
+        let central: ArraySlice<UInt8>
     }
 
-    /// A zip of entries given as local header (or whole local record), data pieces that follow it, and central
-    /// header (local-header offset 0, set here), in archive order.
-    static func assembleParts(
-        _ entries: [(local: ArraySlice<UInt8>, data: [ArraySlice<UInt8>], central: ArraySlice<UInt8>)]
-    ) -> ArchiveParts {
-        var pieces: [ArraySlice<UInt8>] = []
-        pieces.reserveCapacity(entries.reduce(1) { $0 + 1 + $1.data.count })
+    /// A zip of `entries` in the given order. Shared parts are not copied: the result points into their
+    /// buffers; the own parts and a new central directory are copied into one buffer of the archive's own.
+    static func assembleParts(_ entries: [Entry]) -> ArchiveParts {
+        enum Slot {
+            case shared(ArchivePiece)
+            case own(Range<Int>)
+        }
+        var own: [UInt8] = []
+        own.reserveCapacity(
+            entries.reduce(22) { total, entry in
+                entry.local.reduce(total + entry.central.count) { sum, part in
+                    if case .own(let bytes) = part { return sum + bytes.count }
+                    return sum
+                }
+            })
+        var slots: [Slot] = []
         var central: [UInt8] = []
         central.reserveCapacity(entries.reduce(22) { $0 + $1.central.count })
+        // Appends own bytes, extending the previous slot when it is the own range just before them.
+        func appendOwn(_ bytes: ArraySlice<UInt8>) {
+            let start = own.count
+            own.append(contentsOf: bytes)
+            if case .own(let previous) = slots.last, previous.upperBound == start {
+                slots[slots.count - 1] = .own(previous.lowerBound..<own.count)
+            } else {
+                slots.append(.own(start..<own.count))
+            }
+        }
         var offset = 0
         for entry in entries {
-            pieces.append(entry.local)
-            pieces += entry.data
             let headerStart = central.count
             central.append(contentsOf: entry.central)
             put32(&central, headerStart + 42, UInt32(offset))
-            offset += entry.local.count + entry.data.reduce(0) { $0 + $1.count }
+            for part in entry.local {
+                switch part {
+                case .shared(let piece):
+                    slots.append(.shared(piece))
+                    offset += piece.count
+                case .own(let bytes):
+                    appendOwn(bytes)
+                    offset += bytes.count
+                }
+            }
         }
         let centralSize = central.count
         central += [0x50, 0x4B, 0x05, 0x06, 0, 0, 0, 0]
@@ -86,8 +121,15 @@ enum ZipRecords {
         append32(&central, UInt32(centralSize))
         append32(&central, UInt32(offset))
         append16(&central, 0)
-        pieces.append(central[...])
-        return ArchiveParts(pieces)
+        appendOwn(central[...])
+        let storage = ArchiveBytes(own)
+        return ArchiveParts(
+            slots.map { slot in
+                switch slot {
+                case .shared(let piece): piece
+                case .own(let range): ArchivePiece(storage: storage, range: range)
+                }
+            })
     }
 
     private static func u16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }

@@ -1,3 +1,4 @@
+import PassArchive
 import PassMint
 import PassSigning
 import PassTemplates
@@ -117,11 +118,15 @@ package final class TemplateRenderer: Sendable {
         try issue(pass).archive
     }
 
+    /// The signed pass in pieces (its template assets stay in the issuer's asset cache) and the generation of the
+    /// identity that signed it.
     package func renderSigned(_ pass: StoredPass) throws(OperationError) -> (
-        body: [UInt8], identityGeneration: Int
+        body: ArchiveParts, identityGeneration: Int
     ) {
         let (issuer, generation) = try signingIssuer(for: pass.templatePath)
-        do { return (try issuer.issue(Self.request(pass)).archive, generation) } catch { throw .pipeline(error) }
+        do { return (try issuer.issue(Self.request(pass)).archiveParts, generation) } catch {
+            throw .pipeline(error)
+        }
     }
 
     /// Issues the stored pass again, with its stored images.

@@ -1,3 +1,4 @@
+import PassArchive
 import Foundation
 import PassMint
 import PassModel
@@ -62,7 +63,7 @@ struct LinkHandlers: Sendable {
             guard let pass else { return Self.page(404, LandingPage.notFound) }
             guard !pass.voided else { return Self.page(410, LandingPage.voided) }
         }
-        let body: SharedBytes
+        let body: ArchiveParts
         if let cached {
             body = cached
         } else if let pass {
@@ -81,7 +82,7 @@ struct LinkHandlers: Sendable {
                 "Content-Type": "application/vnd.apple.pkpass",
                 "Content-Disposition": "attachment; filename=\"\(serial).pkpass\"",
             ],
-            body: .shared(body))
+            body: .parts(body))
         for header in Self.securityHeaders { response.headers.add(header.name, header.value) }
         return response
     }

@@ -1,3 +1,4 @@
+import PassArchive
 import Foundation
 import PassHTTP
 import PassStore
@@ -60,13 +61,13 @@ struct PassHandlers: Sendable {
                     ifModifiedSinceSeconds: sinceSeconds, status: status, lastModified: lastModified)))
     }
 
-    private static func pkpass(_ body: SharedBytes, modifiedAtSeconds: Int64) -> Response {
+    private static func pkpass(_ body: ArchiveParts, modifiedAtSeconds: Int64) -> Response {
         Response(
             status: 200,
             headers: [
                 "Content-Type": "application/vnd.apple.pkpass",
                 "Last-Modified": HTTPDate.format(modifiedAtSeconds),
             ],
-            body: .shared(body))
+            body: .parts(body))
     }
 }
