@@ -113,6 +113,9 @@ struct Checker {
 
     /// Reports every member of `obj` whose name is not in `known` as `pass.unknown-key`.
     mutating func unknownKeys(_ obj: [String: JSONValue], known: Set<String>, in base: String) {
+        // Sorted (for a stable report order) only when there is something to report: this runs for every field
+        // of every pass issued.
+        guard !obj.keys.allSatisfy(known.contains) else { return }
         for key in obj.keys.sorted() where !known.contains(key) {
             var hint = "check the spelling"
             if let near = Self.nearest(key, in: Array(known)) { hint = "did you mean \"\(near)\"?" }

@@ -69,14 +69,14 @@ extension Checker {
         seen: inout [String: String], unique scope: String
     ) {
         guard let f = object(item, at: path, what: "a field dictionary {\"key\": …, \"value\": …}") else { return }
-        let keyPath = JSONPath.member(path, "key")
-        var name = "field at \(path)"
+        var keyPath: String { JSONPath.member(path, "key") }
+        var fieldKey: String?
         if f["key"] == nil {
             error(
                 PassProblemCode.missingKey, keyPath,
                 "field at \(path) has no \"key\"; add a \"key\" that is unique across the whole pass, e.g. \"points\"")
         } else if let key = string(f, "key", in: path) {
-            name = "field \"\(key)\""
+            fieldKey = key
             if key.isEmpty {
                 invalid(keyPath, "field key is empty; write a key unique across the whole pass, e.g. \"points\"")
             } else if let first = seen[key] {
@@ -88,6 +88,8 @@ extension Checker {
                 seen[key] = path
             }
         }
+        // Named in messages only, so built only when one is written.
+        var name: String { fieldKey.map { "field \"\($0)\"" } ?? "field at \(path)" }
         let value = f["value"]
         switch value {
         case nil:
@@ -152,7 +154,9 @@ extension Checker {
         }
     }
 
-    mutating func checkDateOptions(_ f: [String: JSONValue], value: JSONValue?, name: String, path: String) {
+    mutating func checkDateOptions(
+        _ f: [String: JSONValue], value: JSONValue?, name: @autoclosure () -> String, path: String
+    ) {
         let hasDate = f["dateStyle"] != nil
         let hasTime = f["timeStyle"] != nil
         if hasDate { _ = enumValue(f, "dateStyle", in: path, as: DateStyle.self) }
@@ -163,7 +167,7 @@ extension Checker {
             let (set, missing) = hasDate ? ("dateStyle", "timeStyle") : ("timeStyle", "dateStyle")
             invalid(
                 JSONPath.member(path, set),
-                "\(name) sets \(set) without \(missing); set both or neither (use \"\(missing)\": \"PKDateStyleNone\" to hide that part)",
+                "\(name()) sets \(set) without \(missing); set both or neither (use \"\(missing)\": \"PKDateStyleNone\" to hide that part)",
                 severity: .warning)
         }
         guard hasDate || hasTime, let value else { return }
@@ -171,18 +175,20 @@ extension Checker {
         switch value {
         case .string(let s):
             if let reason = PassDate.problem(with: s) {
-                invalid(p, "\(name) has a date style, so its value must be a complete ISO 8601 timestamp: \(reason)")
+                invalid(p, "\(name()) has a date style, so its value must be a complete ISO 8601 timestamp: \(reason)")
             }
         case .integer, .double:
             invalid(
                 p,
-                "\(name) has a date style but its value is a number; write an ISO 8601 timestamp such as \"2026-07-22T14:25:00-08:00\", or remove dateStyle/timeStyle"
+                "\(name()) has a date style but its value is a number; write an ISO 8601 timestamp such as \"2026-07-22T14:25:00-08:00\", or remove dateStyle/timeStyle"
             )
         default: break
         }
     }
 
-    mutating func checkNumberOptions(_ f: [String: JSONValue], value: JSONValue?, name: String, path: String) {
+    mutating func checkNumberOptions(
+        _ f: [String: JSONValue], value: JSONValue?, name: @autoclosure () -> String, path: String
+    ) {
         if f["numberStyle"] != nil { _ = enumValue(f, "numberStyle", in: path, as: NumberStyle.self) }
         if let code = string(f, "currencyCode", in: path),
             code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase })
@@ -196,7 +202,7 @@ extension Checker {
             // Apple's validator warns; Apple does not document which of the two formats Wallet applies.
             warning(
                 PassProblemCode.numberFormatConflict, JSONPath.member(path, "numberStyle"),
-                "\(name) has both currencyCode and numberStyle, which Apple's validator says cannot be set at the "
+                "\(name()) has both currencyCode and numberStyle, which Apple's validator says cannot be set at the "
                     + "same time (Wallet does not document which one wins); keep currencyCode for money and remove "
                     + "numberStyle")
         }
@@ -209,7 +215,7 @@ extension Checker {
             // Wallet shows a text value as it is and ignores the number formatting; the pass installs.
             invalid(
                 JSONPath.member(path, key),
-                "\(key) applies only to numeric values, but \(name)'s value is \(Checker.show(value)), so Wallet shows it "
+                "\(key) applies only to numeric values, but \(name())'s value is \(Checker.show(value)), so Wallet shows it "
                     + "unformatted; \(fix)",
                 severity: .warning)
         }
