@@ -23,6 +23,65 @@ struct StoredPassTests {
         #expect(version.modifiedAtSeconds == Int64(f.clock.now.timeIntervalSince1970))
     }
 
+    @Test(
+        "a chunk stores every pass exactly: awkward text, no web service, images byte for byte, links, one count each",
+        arguments: StoreBackend.all)
+    func chunkRoundTrip(backend: StoreBackend) throws {
+        let f = try StoreFixture(backend)
+        // Text PostgreSQL's array syntax gives meaning to (quotes, backslashes, braces, commas, NULL) and more.
+        let awkward = [
+            "\"quoted\"", "back\\slash\\", "{braces},[and],commas", "NULL", "", " spaced ", "ünï©ødé 🎫", "a\nnew line",
+        ]
+        var passes: [StoredPass] = []
+        for (i, text) in awkward.enumerated() {
+            var pass = samplePass("C\(i)")
+            pass.record = ["name": text, "tier": "Gold", "note": "\(text)-\(i)"]
+            pass.templatePath = "Templates/\(text.isEmpty ? "loyalty" : "loyalty \(i)")"
+            pass.webServiceURL = i.isMultiple(of: 2) ? nil : "https://passes.example.com/\(i)/"
+            pass.voided = i == 3
+            pass.compatiblePass = i == 5
+            if i < 3 {
+                pass.images = [
+                    "thumbnail.png": (0..<300).map { UInt8(($0 * 7 + i) % 256) }, "strip.png": [0, 255, 92],
+                ]
+            }
+            passes.append(pass)
+        }
+        let links = passes.prefix(4).map {
+            PassLinkGrant(serialNumber: $0.serialNumber, tokenHash: "hash-\($0.serialNumber)")
+        }
+        try f.store.insertPasses(passes, links: Array(links))
+        for expected in passes {
+            let stored = try #require(try f.store.pass(serial: expected.serialNumber))
+            #expect(stored.record == expected.record)
+            #expect(stored.templatePath == expected.templatePath)
+            #expect(stored.webServiceURL == expected.webServiceURL)
+            #expect(stored.voided == expected.voided && stored.compatiblePass == expected.compatiblePass)
+            #expect(stored.authenticationToken == expected.authenticationToken)
+            #expect(stored.images == expected.images)
+        }
+        let tags = try passes.map { try #require(try f.store.pass(serial: $0.serialNumber)).tag }
+        #expect(tags == tags.sorted() && Set(tags).count == tags.count, "tags drawn in the given order")
+        #expect(try f.store.link(serial: "C0") != nil && f.store.link(serial: "C3") != nil)
+        #expect(try f.store.link(serial: "C4") == nil)
+        #expect(try f.store.resolveLink(tokenHash: "hash-C2")?.serialNumber == "C2")
+        #expect(try f.store.installTotals().map(\.issued).reduce(0, +) == passes.count)
+
+        // Stored again (a serial given twice in one call included): the last version wins, images replaced, and
+        // no pass is counted as issued twice.
+        var again = passes[0]
+        again.record = ["name": "second"]
+        again.images = [:]
+        var last = passes[0]
+        last.record = ["name": "third"]
+        try f.store.insertPasses([again, passes[1], last])
+        #expect(try f.store.pass(serial: "C0")?.record == ["name": "third"])
+        #expect(try f.store.pass(serial: "C0")?.images == passes[0].images)
+        try f.store.insertPasses([again])
+        #expect(try f.store.pass(serial: "C0")?.images == [:])
+        #expect(try f.store.installTotals().map(\.issued).reduce(0, +) == passes.count)
+    }
+
     @Test("tags are monotonic across inserts and updates, never wall clock", arguments: StoreBackend.all)
     func tagsMonotonic(backend: StoreBackend) throws {
         let f = try StoreFixture(backend)

@@ -78,18 +78,25 @@ extension PostgresStore {
     }
 
     /// Creates or replaces the link of `grant.serialNumber` (call inside a transaction).
-    static func upsertLink(_ db: PGConnection, _ grant: PassLinkGrant, nowSeconds: String) throws {
+    /// `upsertLink` for many grants (distinct serials) in one statement.
+    static func upsertLinks(_ db: PGConnection, _ grants: [PassLinkGrant], nowSeconds: String) throws {
+        guard !grants.isEmpty else { return }
         try db.query(
             """
             INSERT INTO pass_links (serial, token_hash, created_at, expires_at, revoked_at)
-            VALUES ($1, $2, $3, $4, NULL)
+            SELECT serial, token_hash, $3::bigint, expires_at, NULL
+            FROM unnest($1::text[], $2::text[], $4::bigint[]) AS i(serial, token_hash, expires_at)
             ON CONFLICT (serial) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at,
                 expires_at = excluded.expires_at, revoked_at = NULL
             """,
             [
-                grant.serialNumber, grant.tokenHash, nowSeconds,
-                grant.expiresAt.map { String(RecordCoding.seconds($0)) },
+                textArray(grants.map(\.serialNumber)), textArray(grants.map(\.tokenHash)), nowSeconds,
+                textArray(grants.map { $0.expiresAt.map { String(RecordCoding.seconds($0)) } }),
             ])
+    }
+
+    static func upsertLink(_ db: PGConnection, _ grant: PassLinkGrant, nowSeconds: String) throws {
+        try upsertLinks(db, [grant], nowSeconds: nowSeconds)
     }
 
     private static func linkInfo(_ result: PGResult, nowSeconds: Int64) -> PassLinkInfo? {

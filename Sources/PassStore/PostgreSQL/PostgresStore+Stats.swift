@@ -114,20 +114,31 @@ extension PostgresStore {
     /// A random counter shard, as a statement parameter.
     static func shard() -> String { String(Int.random(in: 0..<shards)) }
 
-    /// Counts `serial` as issued unless the store has seen it before (call in the insert's transaction).
+    /// Counts each of `passes` (distinct serials) as issued unless the store has seen its serial before, in one
+    /// statement inside the insert's transaction: each template's day counter gains the number of its new serials.
     /// `shard`: one per transaction (`shard()`), never one per pass: two transactions that each locked counter
     /// rows of several shards in random order could wait for each other (a deadlock PostgreSQL ends by failing
     /// one of them, e.g. one of two sharded batches).
-    static func countIssue(_ db: PGConnection, serial: String, template: String, day: Int64, shard: String) throws {
+    static func countIssues(
+        _ db: PGConnection, _ passes: [(serial: String, template: String)], day: Int64, shard: String
+    )
+        throws
+    {
         try db.query(
             """
             WITH new AS (
-                INSERT INTO install_passes (serial, template, devices) VALUES ($1, $2, 0)
+                INSERT INTO install_passes (serial, template, devices)
+                SELECT serial, template, 0 FROM unnest($1::text[], $2::text[]) AS i(serial, template)
                 ON CONFLICT (serial) DO NOTHING RETURNING template
             )
-            INSERT INTO install_days (template, day, shard, issued) SELECT template, $3::bigint, $4::integer, 1 FROM new
+            INSERT INTO install_days (template, day, shard, issued)
+            SELECT template, $3::bigint, $4::integer, count(*) FROM new GROUP BY template
             \(addToDay)
-            """, [serial, InstallStats.templateName(template), String(day), shard])
+            """,
+            [
+                textArray(passes.map(\.serial)), textArray(passes.map { InstallStats.templateName($0.template) }),
+                String(day), shard,
+            ])
     }
 
     /// Deletes the registrations of the devices holding `pushToken` (a dead token) and counts them, in one

@@ -70,21 +70,18 @@ package final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
                 pass.compatiblePass ? "true" : "false",
             ] as [PGParameter]
         }
+        // One statement cannot change a row twice: a serial given twice is upserted row by row, in order.
+        let distinct =
+            Set(passes.map(\.serialNumber)).count == passes.count
+            && Set(links.map(\.serialNumber)).count == links.count
+        let groups = distinct ? [Array(zip(passes, rows))] : zip(passes, rows).map { [$0] }
         try pool.transaction { db in
-            for (pass, row) in zip(passes, rows) {
-                try db.query(
-                    """
-                    INSERT INTO passes (\(Self.passColumns))
-                    VALUES ($1, $2, $3, $4, $5, nextval('pass_tag'), $6, $7, $8, $9)
-                    ON CONFLICT (serial) DO UPDATE SET pass_type = excluded.pass_type,
-                        template = excluded.template, record = excluded.record, auth_token = excluded.auth_token,
-                        tag = excluded.tag, modified_at = greatest(excluded.modified_at, passes.modified_at + 1),
-                        voided = excluded.voided, web_service_url = excluded.web_service_url,
-                        compatible_pass = excluded.compatible_pass, personalized_at = NULL
-                    """, row)
-                try Self.replaceImages(db, serial: pass.serialNumber, images: pass.images)
-                try Self.countIssue(
-                    db, serial: pass.serialNumber, template: pass.templatePath, day: day, shard: shard)
+            for group in groups {
+                try Self.insertPassRows(db, group.map(\.1))
+                try Self.replaceImages(db, of: group.map(\.0))
+                try Self.countIssues(db, group.map { ($0.0.serialNumber, $0.0.templatePath) }, day: day, shard: shard)
+            }
+            for pass in passes {
                 if let objectID = pass.googleObjectID {
                     try Self.linkGoogleObject(
                         db, GoogleObjectLink(serialNumber: pass.serialNumber, objectID: objectID),
@@ -92,9 +89,36 @@ package final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
                         nowSeconds: nowSeconds)
                 }
             }
-            for link in links { try Self.upsertLink(db, link, nowSeconds: nowSeconds) }
+            for group in distinct ? [links] : links.map({ [$0] }) {
+                try Self.upsertLinks(db, group, nowSeconds: nowSeconds)
+            }
         }
         changes?.passesChanged(passes.map(\.serialNumber))
+    }
+
+    /// Upserts passes given as `rows` (as `insertPasses` builds them; distinct serials, all with one modification
+    /// time) in one statement, tags drawn in the given order. A serial the store holds gets the new version: a new
+    /// tag, a later modification time, personalization undone.
+    private static func insertPassRows(_ db: PGConnection, _ rows: [[PGParameter]]) throws {
+        func column(_ index: Int) -> String { textArray(rows.map { $0[index] }) }
+        try db.query(
+            """
+            INSERT INTO passes (\(passColumns))
+            SELECT i.serial, i.pass_type, i.template, i.record, i.auth_token, nextval('pass_tag'), $6::bigint,
+                i.voided, i.web_service_url, i.compatible_pass
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $7::boolean[], $8::text[],
+                $9::boolean[]) WITH ORDINALITY
+                AS i(serial, pass_type, template, record, auth_token, voided, web_service_url, compatible_pass, n)
+            ORDER BY i.n
+            ON CONFLICT (serial) DO UPDATE SET pass_type = excluded.pass_type,
+                template = excluded.template, record = excluded.record, auth_token = excluded.auth_token,
+                tag = excluded.tag, modified_at = greatest(excluded.modified_at, passes.modified_at + 1),
+                voided = excluded.voided, web_service_url = excluded.web_service_url,
+                compatible_pass = excluded.compatible_pass, personalized_at = NULL
+            """,
+            [
+                column(0), column(1), column(2), column(3), column(4), rows[0][5], column(6), column(7), column(8),
+            ])
     }
 
     package func pass(passType: String, serial: String) throws -> StoredPass? {
@@ -252,12 +276,29 @@ package final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
     }
 
     /// Replaces every stored image of `serial` (call inside a transaction).
+    /// Replaces the stored images of `passes` (distinct serials) with theirs, in two statements.
+    static func replaceImages(_ db: PGConnection, of passes: [StoredPass]) throws {
+        try replaceImages(
+            db, serials: passes.map(\.serialNumber),
+            images: passes.flatMap { pass in pass.images.map { (pass.serialNumber, $0.key, $0.value) } })
+    }
+
+    /// Replaces the stored images of `serial` with `images` (path → bytes).
     static func replaceImages(_ db: PGConnection, serial: String, images: [String: [UInt8]]) throws {
-        try db.query("DELETE FROM pass_images WHERE serial = $1", [serial])
-        for (path, bytes) in images.sorted(by: { $0.key < $1.key }) {
-            try db.query(
-                "INSERT INTO pass_images (serial, path, bytes) VALUES ($1, $2, $3)", [serial, path, hexBytea(bytes)])
-        }
+        try replaceImages(db, serials: [serial], images: images.map { (serial, $0.key, $0.value) })
+    }
+
+    private static func replaceImages(
+        _ db: PGConnection, serials: [String], images: [(serial: String, path: String, bytes: [UInt8])]
+    ) throws {
+        try db.query("DELETE FROM pass_images WHERE serial = ANY($1::text[])", [textArray(serials)])
+        guard !images.isEmpty else { return }
+        try db.query(
+            "INSERT INTO pass_images (serial, path, bytes) SELECT * FROM unnest($1::text[], $2::text[], $3::bytea[])",
+            [
+                textArray(images.map(\.serial)), textArray(images.map(\.path)),
+                textArray(images.map { hexBytea($0.bytes) }),
+            ])
     }
 
     /// The text form of a `bytea` parameter.
