@@ -145,21 +145,25 @@ extension PostgresStore: BulkChangeStore {
     /// PostgreSQL's text form of a one-dimensional array: every element quoted (backslash before `"` and `\`),
     /// nil as an unquoted NULL.
     static func textArray(_ values: [String?]) -> String {
-        var text = "{"
+        // Built as UTF-8 bytes: `"` and `\` are single bytes that never occur inside a multi-byte character.
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        var text: [UInt8] = [UInt8(ascii: "{")]
+        text.reserveCapacity(values.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 })
         for (i, value) in values.enumerated() {
-            if i > 0 { text += "," }
+            if i > 0 { text.append(UInt8(ascii: ",")) }
             guard let value else {
-                text += "NULL"
+                text += "NULL".utf8
                 continue
             }
-            text += "\""
-            for character in value.unicodeScalars {
-                if character == "\"" || character == "\\" { text += "\\" }
-                text.unicodeScalars.append(character)
+            text.append(quote)
+            for byte in value.utf8 {
+                if byte == quote || byte == backslash { text.append(backslash) }
+                text.append(byte)
             }
-            text += "\""
+            text.append(quote)
         }
-        return text + "}"
+        text.append(UInt8(ascii: "}"))
+        return String(decoding: text, as: UTF8.self)
     }
 
     static func textArray(_ values: [String]) -> String { textArray(values.map { Optional($0) }) }

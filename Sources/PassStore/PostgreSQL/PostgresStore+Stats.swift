@@ -124,6 +124,14 @@ extension PostgresStore {
     )
         throws
     {
+        // A window's passes share one or a few templates: each name is worked out once.
+        var names: [String: String] = [:]
+        let templates = passes.map { pass in
+            if let name = names[pass.template] { return name }
+            let name = InstallStats.templateName(pass.template)
+            names[pass.template] = name
+            return name
+        }
         try db.query(
             """
             WITH new AS (
@@ -136,7 +144,7 @@ extension PostgresStore {
             \(addToDay)
             """,
             [
-                textArray(passes.map(\.serial)), textArray(passes.map { InstallStats.templateName($0.template) }),
+                textArray(passes.map(\.serial)), textArray(templates),
                 String(day), shard,
             ])
     }
