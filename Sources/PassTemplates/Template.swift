@@ -64,6 +64,11 @@ public struct Template: Sendable {
     /// The file with a template's Google Wallet additions.
     public static let googleFile = "google.json"
 
+    /// The fields' names, and each field's kind by name (the last field of a name wins): worked out once, read
+    /// for every record resolved and every pass rendered.
+    let fieldNames: Set<String>
+    let fieldKinds: [String: TemplateField.Kind]
+
     /// Files copied into every pass, and pass.strings files (substituted per pass when they hold placeholders).
     let assets: [TemplateAsset]
     /// Tier image source path → bytes.
@@ -93,9 +98,7 @@ public struct Template: Sendable {
     /// an integer or decimal field's placeholder becomes a JSON number); for documents beside pass.json such as
     /// `googleJSON`.
     public func substitute(_ value: JSONValue, _ record: ResolvedRecord, serialNumber: String) -> JSONValue {
-        var kinds: [String: TemplateField.Kind] = [:]
-        for field in fields { kinds[field.name] = field.kind }
-        return Substituter(values: record.values, kinds: kinds, serialNumber: serialNumber).apply(value)
+        Substituter(values: record.values, kinds: fieldKinds, serialNumber: serialNumber).apply(value)
     }
 
     /// The file that makes a pass personalizable (rewards enrollment, wallet-spec §6).

@@ -52,7 +52,9 @@ extension Template {
             tiers: tiers, passJSON: documents.pass.value, leniencies: documents.pass.leniencies,
             hasLiteralSerialNumber: literalSerial ?? false, hasTemplateJSON: documents.manifest != nil,
             isDesignerTemplate: source.isDesignerTemplate, tooling: documents.tooling, warnings: warnings,
-            localizations: localizations, googleJSON: google, assets: assets, tierImages: tierImages)
+            localizations: localizations, googleJSON: google, fieldNames: Set(fields.map(\.name)),
+            fieldKinds: Dictionary(fields.map { ($0.name, $0.kind) }) { _, last in last }, assets: assets,
+            tierImages: tierImages)
     }
 
     /// google.json, parsed, its placeholders checked against the template's fields (nil when there is none).

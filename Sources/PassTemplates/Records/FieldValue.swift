@@ -30,7 +30,14 @@ enum FieldValue {
 
     /// True when the normalised number `value` lies within the field's bounds (always for other kinds).
     static func isWithinBounds(_ value: String, of field: TemplateField) -> Bool {
-        guard field.isNumber, let number = DecimalNumber(value) else { return true }
+        guard field.isNumber, field.minimum != nil || field.maximum != nil else { return true }
+        // The usual case, integers on both sides, compares as Int64 without building decimals (checked per record).
+        if let number = Int64(value), let low = field.minimum.map({ Int64($0) }) ?? Int64.min,
+            let high = field.maximum.map({ Int64($0) }) ?? Int64.max
+        {
+            return low <= number && number <= high
+        }
+        guard let number = DecimalNumber(value) else { return true }
         if let low = field.minimum.flatMap(DecimalNumber.init), DecimalNumber.compare(number, low) < 0 { return false }
         if let high = field.maximum.flatMap(DecimalNumber.init), DecimalNumber.compare(number, high) > 0 {
             return false

@@ -20,24 +20,25 @@ extension Template {
     public func resolve(_ record: [String: String]) throws(TemplateError) -> ResolvedRecord {
         // A NUL or other control character is never data a pass shows (tab and line breaks aside); a CSV reader
         // refuses it too, this covers --set, --data, updates and the admin API.
-        for key in record.keys.sorted() {
-            if let (offset, scalar) = Self.controlCharacter(in: record[key]!) {
-                throw .controlCharacter(key: key, offset: offset, code: scalar)
-            }
+        // Keys are sorted only when there is something to report or keep in order (rarely): this runs for every
+        // record of a batch.
+        if let (key, offset, scalar) = record.compactMap({ key, value in
+            Self.controlCharacter(in: value).map { (key, $0.0, $0.1) }
+        }).min(by: { $0.0 < $1.0 }) {
+            throw .controlCharacter(key: key, offset: offset, code: scalar)
         }
         var warnings: [String] = []
-        let names = fields.map(\.name)
-        let known = Set(names)
+        let known = fieldNames
         var images: [String: String] = [:]
-        for key in record.keys.sorted() where key.hasPrefix(Template.imageKeyPrefix) {
+        for key in record.keys.filter({ $0.hasPrefix(Template.imageKeyPrefix) }).sorted() {
             let slot = String(key.dropFirst(Template.imageKeyPrefix.count))
             guard ImageSlot.names.contains(slot) else {
                 throw .unknownImageSlot(key: key, suggestion: NearMiss.suggestion(for: slot, in: ImageSlot.names))
             }
             if let path = record[key], !path.isEmpty { images[slot] = path }
         }
-        for key in record.keys.sorted()
-        where !known.contains(key) && !Template.isReservedKey(key) {
+        for key in record.keys.filter({ !known.contains($0) && !Template.isReservedKey($0) }).sorted() {
+            let names = fields.map(\.name)
             var text = "\(fieldsFile): \"\(key)\" is not a field of this template and is ignored"
             if let near = NearMiss.suggestion(for: key, in: recordKeys) { text += "; did you mean \"\(near)\"?" }
             text += names.isEmpty ? " (the template has no fields)" : " (fields: \(names.joined(separator: ", ")))"

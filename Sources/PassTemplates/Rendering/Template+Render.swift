@@ -30,8 +30,7 @@ extension Template {
             }
         }
         if generatesCompatiblePass || context.compatiblePass { CompatibleFallback.apply(to: &root) }
-        var kinds: [String: TemplateField.Kind] = [:]
-        for field in fields { kinds[field.name] = field.kind }
+        let kinds = fieldKinds
 
         let serial: String
         if let given = context.serialNumber {
