@@ -79,13 +79,14 @@ package struct StoreSink: IssuedPassSink {
     package func store(_ passes: [IssuedPassRecord]) throws {
         // In key order (bytewise, as SQLite compares text): a window's rows then meet each index page once, in
         // order, instead of at random.
-        let fresh = passes.filter { !$0.replacesStored }.sorted {
-            $0.serialNumber.utf8.lexicographicallyPrecedes($1.serialNumber.utf8)
+        // Positions are sorted, not the records: moving a record moves every field it holds.
+        let fresh = passes.indices.filter { !passes[$0].replacesStored }.sorted {
+            passes[$0].serialNumber.utf8.lexicographicallyPrecedes(passes[$1].serialNumber.utf8)
         }
-        let links = fresh.compactMap { issued in
-            issued.link.map { PassLinkGrant(serialNumber: issued.serialNumber, tokenHash: $0.token.hash) }
+        let links = fresh.compactMap { index in
+            passes[index].link.map { PassLinkGrant(serialNumber: passes[index].serialNumber, tokenHash: $0.token.hash) }
         }
-        try store.insertPasses(fresh.map(storedPass), links: links)
+        try store.insertPasses(fresh.map { storedPass(passes[$0]) }, links: links)
         // New versions keep their token, devices, link and figures; their devices are pushed.
         _ = try store.reissuePasses(passes.filter(\.replacesStored).map(storedPass))
     }

@@ -63,9 +63,10 @@ package final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
         let nowSeconds = String(RecordCoding.seconds(now()))
         let day = UTCDay(now()).number
         let shard = Self.shard()
-        let rows = try passes.map { pass in
+        let records = RecordCoding.encode(passes.map(\.record))
+        let rows = zip(passes, records).map { pass, record in
             [
-                pass.serialNumber, pass.passTypeIdentifier, pass.templatePath, try RecordCoding.encode(pass.record),
+                pass.serialNumber, pass.passTypeIdentifier, pass.templatePath, record,
                 pass.authenticationToken, nowSeconds, pass.voided ? "true" : "false", pass.webServiceURL,
                 pass.compatiblePass ? "true" : "false",
             ] as [PGParameter]

@@ -46,11 +46,12 @@ package final class SQLiteStore: PassStore, PushOutbox, PassLinkStore {
         let nowSeconds = Self.seconds(now())
         let day = UTCDay(seconds: nowSeconds).number
         var names: [String: String] = [:]
+        let records = RecordCoding.encode(passes.map(\.record))
         try pool.write { db in
             let tags = try Self.nextTags(db, count: passes.count)
             var issued: [String: Int] = [:]
-            for (pass, tag) in zip(passes, tags) {
-                let record = try Self.encode(pass.record)
+            for (index, (pass, tag)) in zip(passes, tags).enumerated() {
+                let record = records[index]
                 try db.withStatement(
                     """
                     INSERT INTO passes (\(Self.passColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
