@@ -162,6 +162,9 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def answer(self, status, body, headers=None, content_type="application/json"):
+        # Recorded before the answer is written: a client killed mid-request still had its request applied (as
+        # Google would), and the log must say so.
+        self.entry["status"] = status
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", content_type)
@@ -197,20 +200,25 @@ class Handler(BaseHTTPRequestHandler):
         raw = self.read_body()
         path = urllib.parse.urlsplit(self.path).path
         entry = {"method": method, "path": path, "body": None, "errors": []}
+        self.entry = entry
         settings = control()
         if settings.get("delayMs"):
             time.sleep(settings["delayMs"] / 1000)
-        if raw is None:
-            entry["status"] = self.google_error(413, "body too large")
-        elif path == "/token" and method == "POST":
-            entry["status"] = self.token(raw, entry, settings)
-        elif path.startswith("/gp/v/save/") and method == "GET":
-            entry["status"] = self.save(path[len("/gp/v/save/"):], entry)
-        elif path.startswith("/walletobjects/v1/"):
-            entry["status"] = self.api(method, path[len("/walletobjects/v1/"):], raw, entry, settings)
-        else:
-            entry["status"] = self.google_error(404, f"no such endpoint: {method} {path}")
-        log(entry)
+        try:
+            if raw is None:
+                self.google_error(413, "body too large")
+            elif path == "/token" and method == "POST":
+                self.token(raw, entry, settings)
+            elif path.startswith("/gp/v/save/") and method == "GET":
+                self.save(path[len("/gp/v/save/"):], entry)
+            elif path.startswith("/walletobjects/v1/"):
+                self.api(method, path[len("/walletobjects/v1/"):], raw, entry, settings)
+            else:
+                self.google_error(404, f"no such endpoint: {method} {path}")
+        finally:
+            # Also when the client went away before the answer was written: what was applied is logged.
+            if "status" in entry:
+                log(entry)
 
     def save(self, jwt, entry):
         """What Google does when the holder saves a link: the JWT must be the service account's, and the classes
