@@ -77,8 +77,7 @@ extension PostgresStore {
         }
     }
 
-    /// Creates or replaces the link of `grant.serialNumber` (call inside a transaction).
-    /// `upsertLink` for many grants (distinct serials) in one statement.
+    /// Creates or replaces the links of `grants` (distinct serials) in one statement (call inside a transaction).
     static func upsertLinks(_ db: PGConnection, _ grants: [PassLinkGrant], nowSeconds: String) throws {
         guard !grants.isEmpty else { return }
         try db.query(
@@ -95,6 +94,7 @@ extension PostgresStore {
             ])
     }
 
+    /// Creates or replaces the link of `grant.serialNumber` (call inside a transaction).
     static func upsertLink(_ db: PGConnection, _ grant: PassLinkGrant, nowSeconds: String) throws {
         try upsertLinks(db, [grant], nowSeconds: nowSeconds)
     }

@@ -276,8 +276,8 @@ package final class PostgresStore: PassStore, PushOutbox, PassLinkStore {
         return images
     }
 
-    /// Replaces every stored image of `serial` (call inside a transaction).
-    /// Replaces the stored images of `passes` (distinct serials) with theirs, in two statements.
+    /// Replaces the stored images of `passes` (distinct serials) with theirs, in two statements (call inside a
+    /// transaction).
     static func replaceImages(_ db: PGConnection, of passes: [StoredPass]) throws {
         try replaceImages(
             db, serials: passes.map(\.serialNumber),
