@@ -68,8 +68,10 @@ public struct IssuedPass: Sendable {
     public var archive: [UInt8] { archiveParts.bytes }
     /// The final pass.json as written.
     public let passJSON: JSONValue
-    /// `passJSON` as the typed model (already built to check the pass), for a second rendering of the same pass.
-    public let pass: Pass
+    /// The typed model the issuer built while checking the pass, if it needed one (see `typedPass()`).
+    let checkedPass: Pass?
+    /// The template's pass.json, named by errors about `passJSON`.
+    let passJSONFile: String
     /// The pass's other files as rendered (template files, tier images, pass.strings, per-record images), for a
     /// second rendering of the same pass (Google Wallet).
     public let files: [PassFile]
@@ -81,4 +83,11 @@ public struct IssuedPass: Sendable {
     public let images: [String: [UInt8]]
     /// Non-fatal findings: unknown record keys, identifier overrides, Wallet warnings.
     public let warnings: [String]
+
+    /// `passJSON` as the typed model, for a second rendering of the same pass (Google Wallet); built on first
+    /// request when issuing did not need it.
+    /// - Throws: `PassMintError.renderedPass` when a value cannot be represented.
+    public func typedPass() throws(PassMintError) -> Pass {
+        try PassIssuer.typed(passJSON, checked: checkedPass, file: passJSONFile)
+    }
 }

@@ -19,6 +19,9 @@ public final class PassIssuer: Sendable {
     /// The files every pass of one template variant shares (see `RenderedPass.variant`), hashed and compressed
     /// on first use; key: the variant, "" for the base files.
     private let variants = Mutex<[String: VariantAssets]>([:])
+    /// The compiled pass.json of each template variant seen (nil: the variant cannot be compiled), made from its
+    /// first pass that needed no normalization and passed Wallet's checks.
+    private let blueprints = Mutex<[PassBlueprint.Shape: CompiledVariant?]>([:])
 
     /// What loading the identity found worth saying (a key readable by others, a certificate about to expire).
     public let identityWarnings: [String]
@@ -68,8 +71,8 @@ public final class PassIssuer: Sendable {
         return IssuedPass(
             serialNumber: made.json["serialNumber"]?.stringValue ?? made.serial ?? "",
             passTypeIdentifier: made.json["passTypeIdentifier"]?.stringValue ?? "",
-            archiveParts: archive, passJSON: made.json, pass: made.pass, files: made.files, record: made.record,
-            images: made.images, warnings: made.warnings)
+            archiveParts: archive, passJSON: made.json, checkedPass: made.pass, passJSONFile: made.passFile,
+            files: made.files, record: made.record, images: made.images, warnings: made.warnings)
     }
 
     /// What `issue(_:)` would make for `request`, without signing: its manifest.json bytes (equal to a kept pass's
@@ -79,8 +82,8 @@ public final class PassIssuer: Sendable {
     public func unsigned(_ request: IssueRequest) throws(PassMintError) -> UnsignedPass {
         let made = try assemble(request)
         return UnsignedPass(
-            manifest: made.manifest, passJSON: made.json, pass: made.pass, files: made.files, record: made.record,
-            images: made.images)
+            manifest: made.manifest, passJSON: made.json, checkedPass: made.pass, passJSONFile: made.passFile,
+            files: made.files, record: made.record, images: made.images)
     }
 
     /// What a store keeps of `request`'s pass, made without rendering or signing it: the record after typing
@@ -125,7 +128,9 @@ public final class PassIssuer: Sendable {
     private struct Assembly {
         var serial: String?
         var json: JSONValue
-        var pass: Pass
+        /// Built only when the pass was checked through it (see `typedPass()`).
+        var pass: Pass?
+        var passFile: String
         var files: [PassFile]
         var own: [ArchiveEntry]
         var manifest: [UInt8]
@@ -137,41 +142,61 @@ public final class PassIssuer: Sendable {
 
     private func assemble(_ request: IssueRequest) throws(PassMintError) -> Assembly {
         let (serial, resolved, images) = try resolve(request)
-        let rendered: RenderedPass
-        do {
-            let context = RenderContext(
-                serialNumber: serial,
-                passTypeIdentifier: identity.certificate.passTypeIdentifier,
-                teamIdentifier: identity.certificate.teamIdentifier,
-                webServiceURL: request.webServiceURL,
-                authenticationToken: request.authenticationToken, images: images,
-                compatiblePass: request.compatiblePass, voided: request.voided, personalized: request.personalized)
-            rendered = try template.render(resolved, context: context)
-        } catch {
-            throw .template(error)
+        let context = RenderContext(
+            serialNumber: serial,
+            passTypeIdentifier: identity.certificate.passTypeIdentifier,
+            teamIdentifier: identity.certificate.teamIdentifier,
+            webServiceURL: request.webServiceURL,
+            authenticationToken: request.authenticationToken, images: images,
+            compatiblePass: request.compatiblePass, voided: request.voided, personalized: request.personalized)
+        let passFile = template.passJSONFile
+        let shape = PassBlueprint.shape(of: template, values: resolved.values, context: context)
+        var rendered: RenderedPass
+        var json: JSONValue
+        var pass: Pass?
+        var problems: [Problem]
+        var compiledBytes: [UInt8]?
+        // A record of a compiled variant: only its holes are filled, and only the checks that read them run. One
+        // the fast path finds fault with goes the whole way below, so its errors are exactly what they always were.
+        if let compiled = compiled(shape, values: resolved.values) {
+            let filled: (passJSON: [UInt8], rendered: RenderedPass)
+            do { filled = try compiled.blueprint.fill(resolved, context: context) } catch { throw .template(error) }
+            rendered = filled.rendered
+            json = rendered.passJSON
+            problems = compiled.plan.validate(json.objectValue ?? [:])
+            if !problems.contains(where: { $0.severity == .error }) { compiledBytes = filled.passJSON }
+        } else {
+            rendered = RenderedPass(passJSON: .null, files: [], warnings: [])
+            json = .null
+            problems = []
         }
-        let passFile = "\(template.directory)/pass.json"
-        let json: JSONValue
-        let pass: Pass
-        do {
-            // The typed model is the check that every key has a representable value; its strict form differs
-            // from the input only at the paths it reports as normalized, so building it is skipped when there
-            // are none (the usual case, on the batch's hot path).
-            let parsed = try Pass.parse(rendered.passJSON)
-            json = parsed.normalizedPaths.isEmpty ? rendered.passJSON : parsed.pass.jsonValue
-            pass = parsed.pass
-        } catch {
-            throw .renderedPass(file: passFile, error)
+        if compiledBytes == nil {
+            do { rendered = try template.render(resolved, context: context) } catch { throw .template(error) }
+            let normalized: Bool
+            do {
+                // The typed model is the check that every key has a representable value; its strict form differs
+                // from the input only at the paths it reports as normalized, so building it is skipped when there
+                // are none.
+                let parsed = try Pass.parse(rendered.passJSON)
+                normalized = !parsed.normalizedPaths.isEmpty
+                json = normalized ? parsed.pass.jsonValue : rendered.passJSON
+                pass = parsed.pass
+            } catch {
+                throw .renderedPass(file: passFile, error)
+            }
+            problems = PassValidator.validate(json)
+            if !normalized, !problems.contains(where: { $0.severity == .error }) {
+                compile(shape, values: resolved.values, context: context, root: json)
+            }
         }
         // A serial outside the grammar could never be fetched or registered by URL, nor be a file name.
         if let issued = json["serialNumber"]?.stringValue, !IdentifierGrammar.serialNumber.accepts(issued) {
             throw .invalidSerialNumber(file: passFile, serial: issued)
         }
-        let problems = PassValidator.validate(json)
         let errors = problems.filter { $0.severity == .error }
         guard errors.isEmpty else { throw .invalidPass(file: passFile, problems: errors) }
 
-        let passBytes = JSONWriter.serialize(json)
+        let passBytes = compiledBytes ?? JSONWriter.serialize(json)
         var own = [ArchiveEntry(name: "pass.json", bytes: passBytes)]
         var hashes = [(path: "pass.json", sha1: Manifest.sha1Hex(passBytes))]
         // Template bytes go through the variant's asset cache: shared assets, and the images a tier swaps in
@@ -198,9 +223,33 @@ public final class PassIssuer: Sendable {
             resolved.warnings + rendered.warnings
             + problems.filter { $0.severity == .warning }.map { "\($0.code) at \($0.path): \($0.message)" }
         return Assembly(
-            serial: serial, json: json, pass: pass, files: rendered.files, own: own, manifest: manifest, assets: assets,
+            serial: serial, json: json, pass: pass, passFile: passFile, files: rendered.files, own: own,
+            manifest: manifest, assets: assets,
             record: kept(resolved, request),
             images: Dictionary(uniqueKeysWithValues: images.map { ($0.path, $0.bytes) }), warnings: warnings)
+    }
+
+    /// The compiled variant for a record of `shape` with `values`, when there is one.
+    private func compiled(_ shape: PassBlueprint.Shape, values: [String: String]) -> CompiledVariant? {
+        guard !PassBlueprint.changesKeys(values) else { return nil }
+        return blueprints.withLock { $0[shape] ?? nil }
+    }
+
+    /// Compiles the variant of a pass that went the whole way (`root` is its checked pass.json), once per shape.
+    private func compile(
+        _ shape: PassBlueprint.Shape, values: [String: String], context: RenderContext, root: JSONValue
+    ) {
+        guard blueprints.withLock({ $0[shape] == nil }) else { return }
+        let made = PassBlueprint(template, values: values, context: context).map {
+            CompiledVariant(blueprint: $0, plan: ValidationPlan(root.objectValue ?? [:], varying: $0.varyingKeys))
+        }
+        blueprints.withLock { $0[shape] = $0[shape] ?? made }
+    }
+
+    /// `json` as the typed model: `checked` when the issuer built it, else parsed now.
+    static func typed(_ json: JSONValue, checked: Pass?, file: String) throws(PassMintError) -> Pass {
+        if let checked { return checked }
+        do { return try Pass(json: json) } catch { throw .renderedPass(file: file, error) }
     }
 
     /// The shared files of one variant, hashed and compressed once. A variant's files come from the immutable
@@ -230,14 +279,25 @@ public struct UnsignedPass: Sendable {
     public let manifest: [UInt8]
     /// As `IssuedPass.passJSON`.
     public let passJSON: JSONValue
-    /// As `IssuedPass.pass`.
-    public let pass: Pass
+    let checkedPass: Pass?
+    let passJSONFile: String
     /// As `IssuedPass.files`.
     public let files: [PassFile]
     /// As `IssuedPass.record`.
     public let record: [String: String]
     /// As `IssuedPass.images`.
     public let images: [String: [UInt8]]
+
+    /// As `IssuedPass.typedPass()`.
+    public func typedPass() throws(PassMintError) -> Pass {
+        try PassIssuer.typed(passJSON, checked: checkedPass, file: passJSONFile)
+    }
+}
+
+/// A template variant's pass.json compiled, with the checks its varying keys need.
+private struct CompiledVariant: Sendable {
+    let blueprint: PassBlueprint
+    let plan: ValidationPlan
 }
 
 /// A variant's shared files: their names, SHA-1s and the archive records every pass of the variant copies.

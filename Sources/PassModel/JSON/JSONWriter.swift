@@ -15,6 +15,11 @@ public enum JSONWriter {
         String(decoding: serialize(value, pretty: pretty), as: UTF8.self)
     }
 
+    /// Appends `value` written compactly (a number, string, boolean or null is written the same either way).
+    public static func append(_ value: JSONValue, to out: inout [UInt8]) {
+        write(value, into: &out, pretty: false, depth: 0)
+    }
+
     private static func newline(_ out: inout [UInt8], pretty: Bool, depth: Int) {
         guard pretty else { return }
         out.append(0x0A)

@@ -12,16 +12,7 @@ public enum PassValidator {
             c.invalid("", "pass.json is \(Checker.show(json)) at the top level; it must be a JSON object { … }")
             return c.problems
         }
-        c.checkRequired(root)
-        c.checkStyles(root)
-        c.checkTopLevelTypes(root)
-        c.checkBarcodes(root)
-        c.checkRelevance(root)
-        c.checkService(root)
-        c.checkSemanticsAndPoster(root)
-        c.checkFeaturedActions(root)
-        c.checkUnconfirmedKeys(root)
-        c.unknownKeys(root, known: Pass.knownKeys, in: "")
+        for section in sections { section.run(&c, root) }
         return c.problems
     }
 
@@ -71,14 +62,16 @@ extension Checker {
         }
     }
 
+    /// Top-level strings that other sections check (required keys, dates, URLs and service keys).
+    static let stringKeysCheckedElsewhere: Set<String> = [
+        "passTypeIdentifier", "serialNumber", "teamIdentifier", "organizationName", "description",
+        "relevantDate", "expirationDate", "webServiceURL", "authenticationToken", "appLaunchURL",
+        "groupingIdentifier",
+    ]
+
     mutating func checkTopLevelTypes(_ root: [String: JSONValue]) {
-        // Plain strings (dates, URLs and service keys are checked in their own sections).
-        let handledElsewhere: Set<String> = [
-            "passTypeIdentifier", "serialNumber", "teamIdentifier", "organizationName", "description",
-            "relevantDate", "expirationDate", "webServiceURL", "authenticationToken", "appLaunchURL",
-            "groupingIdentifier",
-        ]
-        for (key, _) in Pass.stringKeys where !handledElsewhere.contains(key) {
+        // Plain strings only.
+        for (key, _) in Pass.stringKeys where !Self.stringKeysCheckedElsewhere.contains(key) {
             guard let s = string(root, key, in: "") else { continue }
             if Self.isURLKey(key), !s.isEmpty, !Self.hasScheme(s) {
                 invalid(

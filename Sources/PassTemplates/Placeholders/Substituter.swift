@@ -15,10 +15,7 @@ struct Substituter {
         case .string(let s):
             guard PlaceholderText.mayContainPlaceholder(s), case .success(let segments) = PlaceholderText.segments(s)
             else { return value }
-            if segments.count == 1, case .placeholder(let name) = segments[0], let number = number(for: name) {
-                return number
-            }
-            return .string(join(segments))
+            return self.value(of: segments)
         case .array(let items):
             return .array(items.map(apply))
         case .object(let members):
@@ -26,6 +23,15 @@ struct Substituter {
         case .null, .bool, .integer, .double:
             return value
         }
+    }
+
+    /// A string value of `segments` substituted: a number when it is exactly one placeholder of an integer or
+    /// decimal field with a value, else the joined text.
+    func value(of segments: [PlaceholderText.Segment]) -> JSONValue {
+        if segments.count == 1, case .placeholder(let name) = segments[0], let number = number(for: name) {
+            return number
+        }
+        return .string(join(segments))
     }
 
     /// `s` with its placeholders replaced.

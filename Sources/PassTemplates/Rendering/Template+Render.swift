@@ -21,33 +21,56 @@ extension Template {
     /// - Throws: `TemplateError.missingSerialNumber` when no serial number can be found.
     public func render(_ record: ResolvedRecord, context: RenderContext) throws(TemplateError) -> RenderedPass {
         var warnings = record.warnings
-        var root = passJSON.objectValue ?? [:]
         let tierName = tierField.flatMap { record.values[$0] }
         let tier = tierName.flatMap { tiers[$0] }
-        if let tier {
-            for (key, value) in tier.pass {
-                if value == .null { root.removeValue(forKey: key) } else { root[key] = value }
-            }
-        }
-        if generatesCompatiblePass || context.compatiblePass { CompatibleFallback.apply(to: &root) }
+        var root = variantRoot(tier: tier, compatiblePass: context.compatiblePass)
         let kinds = fieldKinds
-
-        let serial: String
-        if let given = context.serialNumber {
-            serial = given
-        } else {
-            guard case .string(let own)? = root["serialNumber"],
-                (try? PlaceholderScan.uses(in: own, path: "", file: ""))?
-                    .contains(where: { $0.name == Template.serialNumberPlaceholder }) == false
-            else { throw .missingSerialNumber(file: passJSONFile) }
-            serial = Substituter(values: record.values, kinds: kinds, serialNumber: nil).text(own)
-        }
+        let serial = try serialNumber(record, context: context, root: root)
         let substituter = Substituter(values: record.values, kinds: kinds, serialNumber: serial)
         root = root.mapValues(substituter.apply)
         KeyFields.apply(record.values, names: keyFields, kinds: kinds, to: &root)
         ReservedKeys.apply(record.values, to: &root, file: passJSONFile, warnings: &warnings)
         root["serialNumber"] = .string(serial)
 
+        warnings += certificateIdentifiers(context, into: &root)
+        if let url = context.webServiceURL { root["webServiceURL"] = .string(url) }
+        if let token = context.authenticationToken { root["authenticationToken"] = .string(token) }
+        if context.voided { root["voided"] = .bool(true) }
+
+        let (sorted, variant) = files(tier: tier, tierName: tierName, substituter: substituter, context: context)
+        return RenderedPass(passJSON: .object(root), files: sorted, warnings: warnings, variant: variant)
+    }
+
+    /// pass.json's top level for a tier (nil: the base pass), with the compatible fallback when asked or set by
+    /// tooling.json: everything of the tree that does not depend on the record.
+    func variantRoot(tier: TemplateTier?, compatiblePass: Bool) -> [String: JSONValue] {
+        var root = passJSON.objectValue ?? [:]
+        if let tier {
+            for (key, value) in tier.pass {
+                if value == .null { root.removeValue(forKey: key) } else { root[key] = value }
+            }
+        }
+        if generatesCompatiblePass || compatiblePass { CompatibleFallback.apply(to: &root) }
+        return root
+    }
+
+    /// The pass's serial number: the context's, else the template's own with the record's values.
+    /// - Throws: `TemplateError.missingSerialNumber` when there is none, or the template's uses itself.
+    func serialNumber(
+        _ record: ResolvedRecord, context: RenderContext, root: [String: JSONValue]
+    ) throws(TemplateError) -> String {
+        if let given = context.serialNumber { return given }
+        guard case .string(let own)? = root["serialNumber"],
+            (try? PlaceholderScan.uses(in: own, path: "", file: ""))?
+                .contains(where: { $0.name == Template.serialNumberPlaceholder }) == false
+        else { throw .missingSerialNumber(file: passJSONFile) }
+        return Substituter(values: record.values, kinds: fieldKinds, serialNumber: nil).text(own)
+    }
+
+    /// Sets passTypeIdentifier and teamIdentifier to the certificate's, returning a warning for each one the
+    /// template set differently.
+    func certificateIdentifiers(_ context: RenderContext, into root: inout [String: JSONValue]) -> [String] {
+        var warnings: [String] = []
         for (key, fromCertificate) in [
             ("passTypeIdentifier", context.passTypeIdentifier), ("teamIdentifier", context.teamIdentifier),
         ] {
@@ -61,10 +84,14 @@ extension Template {
             }
             root[key] = .string(fromCertificate)
         }
-        if let url = context.webServiceURL { root["webServiceURL"] = .string(url) }
-        if let token = context.authenticationToken { root["authenticationToken"] = .string(token) }
-        if context.voided { root["voided"] = .bool(true) }
+        return warnings
+    }
 
+    /// The pass's files other than pass.json, sorted by path, and the variant they make (see
+    /// `RenderedPass.variant`).
+    func files(
+        tier: TemplateTier?, tierName: String?, substituter: Substituter, context: RenderContext
+    ) -> (files: [PassFile], variant: String?) {
         var files: [String: PassFile] = [:]
         for asset in assets {
             switch asset {
@@ -94,6 +121,6 @@ extension Template {
             variant = (variant ?? "") + "\u{1E}personalized"
         }
         let sorted = files.values.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        return RenderedPass(passJSON: .object(root), files: sorted, warnings: warnings, variant: variant)
+        return (sorted, variant)
     }
 }

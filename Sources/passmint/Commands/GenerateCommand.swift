@@ -240,10 +240,12 @@ struct GenerateCommand: Command {
     {
         let (links, warnings) = try google.links(for: issuer.template)
         for warning in warnings { Console.error("warning: \(warning)") }
+        let typed: Pass
+        do { typed = try pass.typedPass() } catch { throw CLIError(error) }
         do {
             return try links.link(
                 for: GoogleMappingInput(
-                    passJSON: pass.passJSON, files: pass.files, record: pass.record, pass: pass.pass),
+                    passJSON: pass.passJSON, files: pass.files, record: pass.record, pass: typed),
                 issuedAt: Int64(Date().timeIntervalSince1970))
         } catch {
             throw error.cli()

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import PassModel
+
+/// A plan must find exactly what the validator finds for a pass whose varying keys changed, which holds only when
+/// every section declares the keys it reads: each test changes one top-level key's values and compares.
+@Suite("Validation plans")
+struct ValidationPlanTests {
+    /// What a hole can put where a template had a string or a number: text of every kind a check looks at.
+    static let replacements: [JSONValue] = [
+        "", " ", "x", "not a date", "2027-02-30T10:00:00Z", "2027-01-01T10:00:00+01:00", "#ff0000", "rgb(1, 2, 3)",
+        "http://example.com", "ftp:/x", "<b>bold</b>", "PKBarcodeFormatQR", "pass.com.example", "short",
+        .integer(0), .integer(-1), .double(2.5), .integer(42),
+    ]
+
+    /// `value` with every string and number leaf replaced by `leaf`.
+    static func replacingLeaves(_ value: JSONValue, with leaf: JSONValue) -> JSONValue {
+        switch value {
+        case .string, .integer, .double: return leaf
+        case .array(let items): return .array(items.map { replacingLeaves($0, with: leaf) })
+        case .object(let members): return .object(members.mapValues { replacingLeaves($0, with: leaf) })
+        case .null, .bool: return value
+        }
+    }
+
+    /// For each top-level key of `root`, every replacement of its leaves gives the validator's findings.
+    static func expectPlanMatches(_ root: [String: JSONValue], _ name: String) {
+        for key in root.keys.sorted() {
+            let plan = ValidationPlan(root, varying: [key])
+            for leaf in replacements {
+                var changed = root
+                changed[key] = replacingLeaves(root[key]!, with: leaf)
+                let expected = PassValidator.validate(.object(changed))
+                #expect(plan.validate(changed) == expected, "\(name): \(key) ← \(leaf)")
+            }
+        }
+    }
+
+    @Test("a plan varying one key finds what the validator finds, for each key of Apple-style passes")
+    func builtPasses() throws {
+        let store: JSONValue = [
+            "formatVersion": 1, "passTypeIdentifier": "pass.com.example", "serialNumber": "S1",
+            "teamIdentifier": "ABCDE12345", "organizationName": "Org", "description": "Card", "logoText": "Logo",
+            "foregroundColor": "rgb(255, 255, 255)", "backgroundColor": "rgb(1, 2, 3)",
+            "webServiceURL": "https://example.com/", "authenticationToken": "0123456789abcdef0123",
+            "relevantDate": "2027-01-01T10:00:00Z", "expirationDate": "2027-02-01T10:00:00Z",
+            "groupingIdentifier": "g", "appLaunchURL": "app://x", "associatedStoreIdentifiers": [123],
+            "barcodes": [
+                ["format": "PKBarcodeFormatQR", "message": "M", "messageEncoding": "iso-8859-1", "altText": "A"]
+            ],
+            "locations": [["latitude": 1.5, "longitude": 2.5, "relevantText": "near"]],
+            "featuredActions": [["identifier": "a", "type": "shop", "url": "https://example.com/shop"]],
+            "semantics": ["eventName": "E", "eventStartDate": "2027-01-01T10:00:00Z"],
+            "preferredStyleSchemes": ["posterEventTicket"],
+            "nfc": ["message": "m", "encryptionPublicKey": "AAAA", "requiresAuthentication": true],
+            "storeCard": [
+                "headerFields": [["key": "tier", "label": "TIER", "value": "Gold", "changeMessage": "Now %@"]],
+                "primaryFields": [["key": "p", "value": 5, "numberStyle": "PKNumberStyleDecimal"]],
+                "secondaryFields": [["key": "b", "value": 1.5, "currencyCode": "USD"]],
+                "auxiliaryFields": [
+                    [
+                        "key": "d", "value": "2027-01-01T10:00:00Z", "dateStyle": "PKDateStyleMedium",
+                        "timeStyle": "PKDateStyleNone",
+                    ]
+                ],
+                "backFields": [["key": "back", "value": "text", "attributedValue": "<a href=\"x\">x</a>"]],
+            ],
+        ]
+        Self.expectPlanMatches(try #require(store.objectValue), "storeCard")
+        var ticket = try #require(store.objectValue)
+        ticket["eventTicket"] = ticket.removeValue(forKey: "storeCard")
+        Self.expectPlanMatches(ticket, "eventTicket")
+    }
+
+    @Test(
+        "a plan varying one key finds what the validator finds, for each key of the fixture templates",
+        .enabled(if: PackagePaths.hasFixtures, PackagePaths.noFixtures))
+    func fixtures() throws {
+        let fixtures = Fixtures.templatePassJSONs()
+        try #require(!fixtures.isEmpty)
+        for (name, bytes) in fixtures {
+            let root = try #require(JSONReader.parse(bytes, file: "\(name)/pass.json").value.objectValue)
+            Self.expectPlanMatches(root, name)
+        }
+    }
+
+    @Test("keys that do not vary keep their findings; a plan with nothing varying repeats the validator")
+    func fixedFindings() throws {
+        let root: [String: JSONValue] = [
+            "formatVersion": 1, "passTypeIdentifier": "com.example", "serialNumber": "S", "teamIdentifier": "T",
+            "organizationName": "", "description": "D", "generic": ["primaryFields": [["key": "k", "value": "v"]]],
+        ]
+        let plan = ValidationPlan(root, varying: [])
+        #expect(plan.validate(root) == PassValidator.validate(.object(root)))
+        #expect(plan.validate(root).contains { $0.path == "organizationName" && $0.severity == .error })
+    }
+}
