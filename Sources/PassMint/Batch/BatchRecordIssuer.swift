@@ -155,7 +155,8 @@ struct BatchRecordIssuer: Sendable {
             // Before the file is written: a record whose companion fails leaves no pass behind.
             let companion = try options.companion?.render(
                 CompanionInput(
-                    serialNumber: pass.serialNumber, passJSON: pass.passJSON, pass: try pass.typedPass(), files: pass.files,
+                    serialNumber: pass.serialNumber, passJSON: pass.passJSON, pass: try pass.typedPass(),
+                    files: pass.files,
                     record: pass.record))
             try PassOutput.write(pass.archiveParts, to: path, durable: false)
             let kind = kind(of: previous, record: pass.record, images: pass.images)
@@ -271,7 +272,8 @@ struct BatchRecordIssuer: Sendable {
         func result(line: Int, file: String, companion: (any PassCompanion)?) throws(PassMintError) -> WorkResult {
             let made = try companion?.render(
                 CompanionInput(
-                    serialNumber: serial, passJSON: unsigned.passJSON, pass: try unsigned.typedPass(), files: unsigned.files,
+                    serialNumber: serial, passJSON: unsigned.passJSON, pass: try unsigned.typedPass(),
+                    files: unsigned.files,
                     record: unsigned.record))
             var outcome = BatchRecordResult(
                 line: line, serialNumber: serial, file: file, kind: kind, resumed: true, link: row?.link?.url)
