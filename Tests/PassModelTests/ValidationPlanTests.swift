@@ -27,7 +27,7 @@ struct ValidationPlanTests {
     /// For each top-level key of `root`, every replacement of its leaves gives the validator's findings.
     static func expectPlanMatches(_ root: [String: JSONValue], _ name: String) {
         for key in root.keys.sorted() {
-            let plan = ValidationPlan(root, varying: [key])
+            let plan = ValidationPlan(root, varying: [key], varyingFields: nil)
             for leaf in replacements {
                 var changed = root
                 changed[key] = replacingLeaves(root[key]!, with: leaf)
@@ -85,13 +85,62 @@ struct ValidationPlanTests {
         }
     }
 
+    @Test("a plan varying one pass field re-checks that field and keeps the others' findings, duplicate keys included")
+    func fieldSites() throws {
+        let root: [String: JSONValue] = [
+            "formatVersion": 1, "passTypeIdentifier": "pass.com.example", "serialNumber": "S",
+            "teamIdentifier": "ABCDE12345", "organizationName": "O", "description": "D",
+            "barcodes": [["format": "PKBarcodeFormatQR", "message": "M", "messageEncoding": "iso-8859-1"]],
+            "posterGeneric": [
+                "primaryFields": [["key": "a", "value": "x"], ["key": "a", "value": "dup within poster"]]
+            ],
+            "generic": [
+                "headerFields": [["key": "h", "value": "v", "changeMessage": "Now %@"]],
+                "primaryFields": [["key": "a", "value": 1, "numberStyle": "PKNumberStyleDecimal"]],
+                "secondaryFields": [["key": "h", "value": "dup"], ["key": "s", "value": "2027-01-01T00:00:00Z"]],
+                "backFields": [
+                    [
+                        "key": "d", "value": "2027-01-01T00:00:00Z", "dateStyle": "PKDateStyleShort",
+                        "timeStyle": "PKDateStyleNone", "attributedValue": "<a href=\"x\">x</a>",
+                    ]
+                ],
+            ],
+        ]
+        try #require(
+            !PassValidator.validate(.object(root)).filter { $0.code == PassProblemCode.duplicateFieldKey }.isEmpty)
+        for style in [PassStyle.posterGeneric, .generic] {
+            let dict = try #require(root[style.rawValue]?.objectValue)
+            for group in PassFieldGroup.allCases {
+                for (index, field) in (dict[group.rawValue]?.arrayValue ?? []).enumerated() {
+                    let site = FieldSite(style: style, group: group, index: index)
+                    let plan = ValidationPlan(root, varying: [style.rawValue], varyingFields: [site])
+                    for leaf in Self.replacements {
+                        var changedField = try #require(field.objectValue)
+                        for (member, value) in changedField where member != "key" {
+                            changedField[member] = Self.replacingLeaves(value, with: leaf)
+                        }
+                        var changed = root
+                        var items = try #require(dict[group.rawValue]?.arrayValue)
+                        items[index] = .object(changedField)
+                        var changedDict = dict
+                        changedDict[group.rawValue] = .array(items)
+                        changed[style.rawValue] = .object(changedDict)
+                        #expect(
+                            plan.validate(changed) == PassValidator.validate(.object(changed)),
+                            "\(style.rawValue).\(group.rawValue)[\(index)] ← \(leaf)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("keys that do not vary keep their findings; a plan with nothing varying repeats the validator")
     func fixedFindings() throws {
         let root: [String: JSONValue] = [
             "formatVersion": 1, "passTypeIdentifier": "com.example", "serialNumber": "S", "teamIdentifier": "T",
             "organizationName": "", "description": "D", "generic": ["primaryFields": [["key": "k", "value": "v"]]],
         ]
-        let plan = ValidationPlan(root, varying: [])
+        let plan = ValidationPlan(root, varying: [], varyingFields: nil)
         #expect(plan.validate(root) == PassValidator.validate(.object(root)))
         #expect(plan.validate(root).contains { $0.path == "organizationName" && $0.severity == .error })
     }

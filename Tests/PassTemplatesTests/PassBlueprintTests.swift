@@ -93,7 +93,18 @@ struct PassBlueprintTests {
         #expect(PassBlueprint(template, values: ["barcode.message": "X"], context: context) == nil)
         #expect(
             PassBlueprint(template, values: ["relevantDate.start": "2027-01-01T00:00:00Z"], context: context) == nil)
-        #expect(PassBlueprint(template, values: [:], context: context) != nil)
+        let loyalty = try #require(PassBlueprint(template, values: [:], context: context))
+        // Its holes lie in field values and barcodes, so the other fields are checked once per variant.
+        #expect(loyalty.varyingKeys == ["serialNumber", "storeCard", "barcodes"])
+        #expect(loyalty.varyingFields?.contains(FieldSite(style: .storeCard, group: .primaryFields, index: 0)) == true)
+        let (keyed, _) = try TemplateFolder.load([
+            "pass.json": """
+            {"formatVersion": 1, "serialNumber": "S", "passTypeIdentifier": "pass.x", "teamIdentifier": "T",
+             "organizationName": "O", "description": "D",
+             "generic": {"primaryFields": [{"key": "k-{{n}}", "value": "v"}]}}
+            """
+        ])
+        #expect(try #require(PassBlueprint(keyed, values: ["n": "1"], context: context)).varyingFields == nil)
         let (marked, _) = try TemplateFolder.load([
             "pass.json": """
             {"formatVersion": 1, "serialNumber": "S", "passTypeIdentifier": "pass.x", "teamIdentifier": "T",

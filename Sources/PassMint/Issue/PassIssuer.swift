@@ -241,7 +241,10 @@ public final class PassIssuer: Sendable {
     ) {
         guard blueprints.withLock({ $0[shape] == nil }) else { return }
         let made = PassBlueprint(template, values: values, context: context).map {
-            CompiledVariant(blueprint: $0, plan: ValidationPlan(root.objectValue ?? [:], varying: $0.varyingKeys))
+            CompiledVariant(
+                blueprint: $0,
+                plan: ValidationPlan(
+                    root.objectValue ?? [:], varying: $0.varyingKeys, varyingFields: $0.varyingFields))
         }
         blueprints.withLock { $0[shape] = $0[shape] ?? made }
     }

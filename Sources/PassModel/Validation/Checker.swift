@@ -1,6 +1,8 @@
 /// Accumulates problems while `PassValidator` walks raw pass.json, with typed helpers that report wrong types.
 struct Checker {
     var problems: [Problem] = []
+    /// Each pass field's findings as `checkStyles` checks it, when recording (see `ValidationPlan`).
+    var fieldRuns: [FieldSite: FieldRun]?
 
     mutating func error(_ code: ProblemCode, _ path: String, _ message: String) {
         problems.append(Problem(.error, code, message, path: path))

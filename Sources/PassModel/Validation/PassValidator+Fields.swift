@@ -1,5 +1,8 @@
 extension Checker {
-    mutating func checkStyles(_ root: [String: JSONValue]) {
+    /// - Parameter reusing: fields checked before whose findings stand (their dictionaries are unchanged and no
+    ///   field key changed), taken instead of checking each again. Each field checked is recorded in `fieldRuns`
+    ///   when that is set.
+    mutating func checkStyles(_ root: [String: JSONValue], reusing: [FieldSite: FieldRun] = [:]) {
         let present = PassStyle.allCases.filter { root[$0.rawValue] != nil }
         let legacy = present.filter(\.isLegacy)
         let hasPoster = present.contains(.posterGeneric)
@@ -36,10 +39,18 @@ extension Checker {
             for group in PassFieldGroup.allCases {
                 guard let items = array(dict, group.rawValue, in: base, of: "field dictionaries") else { continue }
                 for (i, item) in items.enumerated() {
+                    let site = FieldSite(style: style, group: group, index: i)
+                    if let reused = reusing[site] {
+                        problems += reused.problems
+                        seen = reused.seenAfter
+                        continue
+                    }
+                    let before = problems.count
                     checkField(
                         item, style: style, group: group,
                         path: JSONPath.index(JSONPath.member(base, group.rawValue), i),
                         seen: &seen, unique: scope)
+                    fieldRuns?[site] = FieldRun(problems: Array(problems[before...]), seenAfter: seen)
                 }
             }
             checkGroupsShown(dict, style)

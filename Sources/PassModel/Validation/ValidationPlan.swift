@@ -8,27 +8,65 @@
 public struct ValidationPlan: Sendable {
     /// Per section: its findings when they cannot vary, nil when it runs for every pass.
     private let fixed: [[Problem]?]
+    /// The pass fields whose findings stand for every pass (see `init`).
+    private let fields: [FieldSite: FieldRun]
 
     /// - Parameters:
     ///   - root: one pass of the shape (its varying values are not used).
     ///   - varying: the top-level keys whose values may differ from pass to pass.
-    public init(_ root: [String: JSONValue], varying: Set<String>) {
+    ///   - varyingFields: when the varying values under style keys all lie inside these pass fields and none is a
+    ///     field's `key`, the other fields are checked once, here; nil when anything else under a style varies.
+    public init(_ root: [String: JSONValue], varying: Set<String>, varyingFields: Set<FieldSite>?) {
+        var fields: [FieldSite: FieldRun] = [:]
         fixed = PassValidator.sections.map { section in
-            guard section.reads.isDisjoint(with: varying) else { return nil }
             var c = Checker()
+            guard section.reads.isDisjoint(with: varying) else {
+                if section.checksFields, let varyingFields {
+                    c.fieldRuns = [:]
+                    c.checkStyles(root)
+                    fields = (c.fieldRuns ?? [:]).filter { !varyingFields.contains($0.key) }
+                }
+                return nil
+            }
             section.run(&c, root)
             return c.problems
         }
+        self.fields = fields
     }
 
     /// Every finding of `PassValidator.validate(.object(root))` for a pass of the plan's shape.
     public func validate(_ root: [String: JSONValue]) -> [Problem] {
         var c = Checker()
         for (section, fixed) in zip(PassValidator.sections, fixed) {
-            if let fixed { c.problems += fixed } else { section.run(&c, root) }
+            if let fixed {
+                c.problems += fixed
+            } else if section.checksFields {
+                c.checkStyles(root, reusing: fields)
+            } else {
+                section.run(&c, root)
+            }
         }
         return c.problems
     }
+}
+
+/// A pass field's place: its style dictionary, group and index.
+public struct FieldSite: Hashable, Sendable {
+    public let style: PassStyle
+    public let group: PassFieldGroup
+    public let index: Int
+
+    public init(style: PassStyle, group: PassFieldGroup, index: Int) {
+        self.style = style
+        self.group = group
+        self.index = index
+    }
+}
+
+/// One field as `Checker.checkStyles` checked it: its findings and the keys seen up to and including it.
+struct FieldRun: Sendable {
+    let problems: [Problem]
+    let seenAfter: [String: String]
 }
 
 extension PassValidator {
@@ -36,6 +74,8 @@ extension PassValidator {
     struct Section: Sendable {
         let reads: Set<String>
         let run: @Sendable (inout Checker, [String: JSONValue]) -> Void
+        /// The section is `checkStyles`, whose fields a plan can check one by one.
+        var checksFields = false
     }
 
     /// The validator's walk in order. `reads` lists every top-level key a section looks into (keys it only tests
@@ -46,7 +86,8 @@ extension PassValidator {
         return [
             Section(
                 reads: Set(["formatVersion"] + Checker.requiredHints.map(\.0)), run: { $0.checkRequired($1) }),
-            Section(reads: Set(styles + ["barcodes", "barcode"]), run: { $0.checkStyles($1) }),
+            Section(
+                reads: Set(styles + ["barcodes", "barcode"]), run: { $0.checkStyles($1) }, checksFields: true),
             Section(
                 reads: Set(
                     plainStrings + Pass.boolKeys.map(\.0) + Pass.colorKeys.map(\.0) + ["upcomingPassInformation"]),

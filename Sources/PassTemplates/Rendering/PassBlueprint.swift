@@ -17,10 +17,11 @@ public struct PassBlueprint: Sendable {
         let webServiceURL: Bool
         let authenticationToken: Bool
         let serialFromContext: Bool
+        let personalized: Bool
     }
 
     /// A value below a top-level key; path steps from that key's value down.
-    enum Step: Sendable {
+    enum Step: Sendable, Equatable {
         case member(String)
         case index(Int)
     }
@@ -51,6 +52,11 @@ public struct PassBlueprint: Sendable {
     private let holes: [Hole]
     /// The tree with a marker where each hole goes.
     private let skeleton: [String: JSONValue]
+    /// The holes of each varying top-level key, over the skeleton's value.
+    private let trees: [(String, HoleTree)]
+    /// The variant's other files and variant name when no record changes them (no pass.strings with
+    /// placeholders); a record with its own images still gets them made.
+    private let sharedFiles: (files: [PassFile], variant: String?)?
     /// The template's own serialNumber, from which a record without one gets its serial.
     private let ownSerial: [String: JSONValue]
     private let template: Template
@@ -60,6 +66,9 @@ public struct PassBlueprint: Sendable {
     private let warnings: [String]
     /// The top-level keys whose values differ from record to record.
     public let varyingKeys: Set<String>
+    /// The pass fields holding every hole under a style key, none of them in a field's `key`; nil when a hole
+    /// lies elsewhere under a style (see `ValidationPlan`).
+    public let varyingFields: Set<FieldSite>?
 
     /// The variant of `template` that a record with `values` and `context` renders; nil when rendering that
     /// record changes more than leaf values (a reserved record key such as `barcode.message`, a pass field key
@@ -152,7 +161,21 @@ public struct PassBlueprint: Sendable {
         self.order = order
         self.holes = holes
         self.skeleton = skeleton
+        var byKey: [String: [(path: ArraySlice<Step>, index: Int)]] = [:]
+        for (index, hole) in holes.enumerated() { byKey[hole.key, default: []].append((hole.path[...], index)) }
+        trees = byKey.keys.sorted().map { ($0, HoleTree(skeleton[$0]!, holes: byKey[$0]!)) }
+        let recordFree = template.assets.allSatisfy {
+            if case .strings(let strings) = $0 { return strings.sharedBytes != nil } else { return true }
+        }
+        sharedFiles =
+            recordFree
+            ? template.files(
+                tier: tier, tierName: self.tierName,
+                substituter: Substituter(values: [:], kinds: [:], serialNumber: nil),
+                context: RenderContext(personalized: context.personalized))
+            : nil
         varyingKeys = Set(holes.map(\.key))
+        varyingFields = Self.fields(holding: holes)
     }
 
     /// The shape a record with `values` and `context` renders, to find its blueprint.
@@ -162,7 +185,7 @@ public struct PassBlueprint: Sendable {
             tier: tierName.flatMap { template.tiers[$0] == nil ? nil : $0 },
             compatiblePass: context.compatiblePass, voided: context.voided,
             webServiceURL: context.webServiceURL != nil, authenticationToken: context.authenticationToken != nil,
-            serialFromContext: context.serialNumber != nil)
+            serialFromContext: context.serialNumber != nil, personalized: context.personalized)
     }
 
     /// True when rendering a record with `values` changes keys of the tree, not only values (reserved keys).
@@ -203,24 +226,29 @@ public struct PassBlueprint: Sendable {
         bytes += runs[runs.count - 1]
 
         var root = skeleton
-        var byKey: [String: JSONValue] = [:]
-        for (hole, filled) in zip(holes, values) {
-            if hole.path.isEmpty {
-                root[hole.key] = filled
-                continue
-            }
-            var top = byKey[hole.key] ?? skeleton[hole.key]!
-            top.set(hole.path[...], to: filled)
-            byKey[hole.key] = top
-        }
-        for (key, value) in byKey { root[key] = value }
-        let (files, variant) = template.files(
-            tier: tier, tierName: tierName, substituter: substituter, context: context)
+        for (key, tree) in trees { root[key] = tree.filled(values) }
+        let (files, variant) =
+            sharedFiles.flatMap { context.images.isEmpty ? $0 : nil }
+            ?? template.files(tier: tier, tierName: tierName, substituter: substituter, context: context)
         return (
             bytes,
             RenderedPass(
                 passJSON: .object(root), files: files, warnings: record.warnings + warnings, variant: variant)
         )
+    }
+
+    /// The fields that hold the holes under style keys, or nil when one is not inside a field's value members.
+    private static func fields(holding holes: [Hole]) -> Set<FieldSite>? {
+        var sites: Set<FieldSite> = []
+        for hole in holes {
+            guard let style = PassStyle(rawValue: hole.key) else { continue }
+            guard hole.path.count >= 3, case .member(let name) = hole.path[0],
+                let group = PassFieldGroup(rawValue: name), case .index(let index) = hole.path[1],
+                case .member(let member) = hole.path[2], member != "key"
+            else { return nil }
+            sites.insert(FieldSite(style: style, group: group, index: index))
+        }
+        return sites
     }
 
     /// A string's substitution, or nil when it has no placeholder (it is written as it is).
@@ -275,24 +303,58 @@ public struct PassBlueprint: Sendable {
     }
 }
 
-extension JSONValue {
-    /// Sets the value at `path`, which exists (the blueprint's skeleton has every key of the pass).
-    fileprivate mutating func set(_ path: ArraySlice<PassBlueprint.Step>, to value: JSONValue) {
-        guard let step = path.first else {
-            self = value
+/// The holes under one top-level key as a tree, so that filling copies each container on the way to a hole once.
+private indirect enum HoleTree: Sendable {
+    case hole(Int)
+    case object([String: JSONValue], [(String, HoleTree)])
+    case array([JSONValue], [(Int, HoleTree)])
+
+    /// The tree of `holes` (paths below `value`, each with its index in the blueprint's holes) over `value`.
+    init(_ value: JSONValue, holes: [(path: ArraySlice<PassBlueprint.Step>, index: Int)]) {
+        if let only = holes.first, only.path.isEmpty {
+            self = .hole(only.index)
             return
         }
-        switch (self, step) {
-        case (.object(var members), .member(let name)):
-            self = .null
-            members[name]?.set(path.dropFirst(), to: value)
-            self = .object(members)
-        case (.array(var items), .index(let index)) where items.indices.contains(index):
-            self = .null
-            items[index].set(path.dropFirst(), to: value)
-            self = .array(items)
+        var byStep: [(PassBlueprint.Step, [(path: ArraySlice<PassBlueprint.Step>, index: Int)])] = []
+        for hole in holes {
+            let step = hole.path.first!
+            let rest = (path: hole.path.dropFirst(), index: hole.index)
+            if let at = byStep.firstIndex(where: { $0.0 == step }) {
+                byStep[at].1.append(rest)
+            } else {
+                byStep.append((step, [rest]))
+            }
+        }
+        switch value {
+        case .array(let items):
+            self = .array(
+                items,
+                byStep.compactMap { step, holes in
+                    guard case .index(let i) = step else { return nil }
+                    return (i, HoleTree(items[i], holes: holes))
+                })
         default:
-            break
+            let members = value.objectValue ?? [:]
+            self = .object(
+                members,
+                byStep.compactMap { step, holes in
+                    guard case .member(let name) = step, let member = members[name] else { return nil }
+                    return (name, HoleTree(member, holes: holes))
+                })
+        }
+    }
+
+    /// The value with its holes set to `values`.
+    func filled(_ values: [JSONValue]) -> JSONValue {
+        switch self {
+        case .hole(let index):
+            return values[index]
+        case .object(var members, let children):
+            for (name, child) in children { members[name] = child.filled(values) }
+            return .object(members)
+        case .array(var items, let children):
+            for (index, child) in children { items[index] = child.filled(values) }
+            return .array(items)
         }
     }
 }
