@@ -34,6 +34,35 @@ struct AssetCacheTests {
         #expect(try ArchiveReader(bytes: plain, name: "plain.pkpass").files == reader.files)
     }
 
+    @Test("a layout made once gives each archive what the one-call path gives, own entries before, between and after")
+    func layoutReused() throws {
+        let cache = try AssetCache(Self.assets)
+        let layout = try SharedAssetLayout(cache, names: Self.assets.map(\.name).reversed())
+        let owns: [[ArchiveEntry]] = [
+            Self.perPass, [], [ArchiveEntry(name: "0-first.json", bytes: utf8("{}"))],
+            [ArchiveEntry(name: "zz-last", bytes: noiseBytes(count: 9000, seed: 3))] + Self.perPass.reversed(),
+            [ArchiveEntry(name: "j.png", bytes: pngLike), ArchiveEntry(name: "en.lproj/a", bytes: utf8("x"))],
+        ]
+        for own in owns {
+            let reused = try layout.archiveParts(adding: own).bytes
+            #expect(
+                reused
+                    == (try ArchiveWriter.makeArchive(own, sharedAssets: cache, sharedNames: Self.assets.map(\.name))),
+                "\(own.map(\.name))")
+            let names = (Self.assets + own).map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            #expect(try ArchiveReader(bytes: reused, name: "reused.pkpass").entryNames == names)
+        }
+        #expect(throws: ArchiveError.duplicateEntry(entry: "icon.png")) {
+            try layout.archiveParts(adding: [ArchiveEntry(name: "icon.png", bytes: [1])])
+        }
+        #expect(throws: ArchiveError.duplicateEntry(entry: "a.json")) {
+            try layout.archiveParts(adding: [
+                ArchiveEntry(name: "a.json", bytes: [1]), ArchiveEntry(name: "a.json", bytes: [2]),
+            ])
+        }
+        #expect(throws: ArchiveError.self) { try SharedAssetLayout(cache, names: ["missing.png"]) }
+    }
+
     @Test("unzip -t accepts the shared-asset archive and keeps each method")
     func unzipAccepts() throws {
         try #require(hasTool("unzip"), "unzip is not installed")

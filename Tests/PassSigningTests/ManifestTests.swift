@@ -56,4 +56,23 @@ struct ManifestTests {
     func junk(path: String, expected: Bool) {
         #expect(Manifest.isJunk(path) == expected)
     }
+
+    @Test("prepared entries merged with a pass's own give what build gives, whatever the own files are")
+    func prepared() {
+        let shared: [(path: String, sha1: String)] = [
+            ("icon.png", "1"), ("logo@2x.png", "2"), ("en.lproj/pass.strings", "3"), ("strip.png", "4"),
+            ("./thumbnail.png", "5"), (".DS_Store", "6"), ("Zeta.png", "7"), ("é.png", "8"), ("icon.png", "9"),
+        ]
+        let prepared = Manifest.Prepared(shared)
+        let owns: [[(path: String, sha1: String)]] = [
+            [], [("pass.json", "a")], [("pass.json", "a"), ("de.lproj/pass.strings", "b"), ("thumbnail@2x.png", "c")],
+            [("pass.json", "a"), ("icon.png", "replaced by the shared one")], [("./pass.json", "a")],
+            [("pass.json", "a"), ("pass.json", "b")], [("manifest.json", "m"), ("signature", "s"), ("a", "0")],
+            [("00.png", "first"), ("ü.png", "last")], [("thumbnail.png", "x")],
+        ]
+        for own in owns {
+            #expect(prepared.build(adding: own) == Manifest.build(own + shared), "\(own)")
+        }
+        #expect(Manifest.Prepared([]).build(adding: []) == Manifest.build([]))
+    }
 }

@@ -84,16 +84,59 @@ extension ArchiveWriter {
         for name in entries.map(\.name) + sharedNames {
             guard seen.insert(name).inserted else { throw .duplicateEntry(entry: name) }
         }
+        return try SharedAssetLayout(sharedAssets, names: sharedNames).archiveParts(adding: entries)
+    }
+}
+
+/// Some of a cache's assets laid out once, sorted by name, for many archives that each add a few entries of
+/// their own (a template variant's shared files, one layout per variant). Safe to use from many threads at once.
+public struct SharedAssetLayout: Sendable {
+    private let parts: [ZipRecords.Entry]
+    private let names: Set<String>
+
+    /// - Parameters:
+    ///   - cache: the prepared assets.
+    ///   - names: which of them every archive holds.
+    /// - Throws: `ArchiveError.assetNotCached` or `.duplicateEntry`.
+    public init(_ cache: AssetCache, names: [String]) throws(ArchiveError) {
+        var seen = Set<String>()
         var parts: [ZipRecords.Entry] = []
-        parts.reserveCapacity(entries.count + sharedNames.count)
-        for name in sharedNames { parts.append(try sharedAssets.part(name)) }
+        parts.reserveCapacity(names.count)
+        for name in names {
+            guard seen.insert(name).inserted else { throw .duplicateEntry(entry: name) }
+            parts.append(try cache.part(name))
+        }
+        self.parts = parts.sorted { ArchiveEntry.namePrecedes($0.name, $1.name) }
+        self.names = seen
+    }
+
+    /// An archive of the shared assets and `entries`, sorted by name across both, as
+    /// `ArchiveWriter.makeArchiveParts(_:sharedAssets:sharedNames:)` makes it.
+    /// - Throws: `ArchiveError.duplicateEntry`, `.invalidEntryName` or `.writeFailed`.
+    public func archiveParts(adding entries: [ArchiveEntry]) throws(ArchiveError) -> ArchiveParts {
+        var own: [ZipRecords.Entry] = []
+        own.reserveCapacity(entries.count)
         for entry in entries {
+            guard !names.contains(entry.name), !own.contains(where: { $0.name == entry.name }) else {
+                throw .duplicateEntry(entry: entry.name)
+            }
             try ArchiveEntry.validate(name: entry.name)
             let (zip, record) = try ZipEntryRecord.make(entry)
-            parts.append(
+            own.append(
                 ZipRecords.Entry(name: record.name, local: [.own(zip[record.local])], central: zip[record.central]))
         }
-        parts.sort { ArchiveEntry.namePrecedes($0.name, $1.name) }
-        return ZipRecords.assembleParts(parts)
+        own.sort { ArchiveEntry.namePrecedes($0.name, $1.name) }
+        var merged: [ZipRecords.Entry] = []
+        merged.reserveCapacity(parts.count + own.count)
+        var i = 0
+        for entry in own {
+            while i < parts.count, ArchiveEntry.namePrecedes(parts[i].name, entry.name) {
+                merged.append(parts[i])
+                i += 1
+            }
+            merged.append(entry)
+        }
+        merged += parts[i...]
+        return ZipRecords.assembleParts(merged)
     }
 }

@@ -65,8 +65,7 @@ public final class PassIssuer: Sendable {
         }
         let archive: ArchiveParts
         do {
-            archive = try ArchiveWriter.makeArchiveParts(
-                own, sharedAssets: made.assets.cache, sharedNames: made.assets.names)
+            archive = try made.assets.layout.archiveParts(adding: own)
         } catch { throw .archive(error) }
         return IssuedPass(
             serialNumber: made.json["serialNumber"]?.stringValue ?? made.serial ?? "",
@@ -217,8 +216,7 @@ public final class PassIssuer: Sendable {
         if !images.isEmpty { variant += "\u{1F}" + images.map(\.path).joined(separator: ",") }
         let assets: VariantAssets
         do { assets = try variantAssets(variant, shared) } catch { throw .archive(error) }
-        hashes += zip(assets.names, assets.hashes).map { (path: $0, sha1: $1) }
-        let manifest = Manifest.build(hashes)
+        let manifest = assets.manifest.build(adding: hashes)
         let warnings =
             resolved.warnings + rendered.warnings
             + problems.filter { $0.severity == .warning }.map { "\($0.code) at \($0.path): \($0.message)" }
@@ -308,13 +306,18 @@ private struct VariantAssets: Sendable {
     let names: [String]
     let hashes: [String]
     let bytes: [[UInt8]]
-    let cache: AssetCache
+    /// The files' archive records sorted, for each pass to add its own.
+    let layout: SharedAssetLayout
+    /// manifest.json with these files' entries written, for each pass to add its own.
+    let manifest: Manifest.Prepared
 
     init(_ files: [PassFile]) throws(ArchiveError) {
         names = files.map(\.path)
         hashes = files.map { Manifest.sha1Hex($0.bytes) }
+        manifest = Manifest.Prepared(zip(names, hashes).map { (path: $0, sha1: $1) })
         bytes = files.map(\.bytes)
-        cache = try AssetCache(files.map { ArchiveEntry(name: $0.path, bytes: $0.bytes) })
+        let cache = try AssetCache(files.map { ArchiveEntry(name: $0.path, bytes: $0.bytes) })
+        layout = try SharedAssetLayout(cache, names: names)
     }
 
     /// Same names and bytes (the same template buffers compare by identity, without reading them).
