@@ -85,7 +85,9 @@ struct ValidationPlanTests {
         }
     }
 
-    @Test("a plan varying one pass field re-checks that field and keeps the others' findings, duplicate keys included")
+    @Test(
+        "a plan varying one pass field re-checks that field (or only its value) and keeps the others' findings, duplicate keys included"
+    )
     func fieldSites() throws {
         let root: [String: JSONValue] = [
             "formatVersion": 1, "passTypeIdentifier": "pass.com.example", "serialNumber": "S",
@@ -113,10 +115,13 @@ struct ValidationPlanTests {
             for group in PassFieldGroup.allCases {
                 for (index, field) in (dict[group.rawValue]?.arrayValue ?? []).enumerated() {
                     let site = FieldSite(style: style, group: group, index: index)
-                    let plan = ValidationPlan(root, varying: [style.rawValue], varyingFields: [site])
-                    for leaf in Self.replacements {
+                    for (change, leaf) in [FieldChange.members, .value].flatMap({ c in Self.replacements.map { (c, $0) }
+                        })
+                    {
+                        let plan = ValidationPlan(root, varying: [style.rawValue], varyingFields: [site: change])
                         var changedField = try #require(field.objectValue)
-                        for (member, value) in changedField where member != "key" {
+                        for (member, value) in changedField
+                        where change == .members ? member != "key" : member == "value" {
                             changedField[member] = Self.replacingLeaves(value, with: leaf)
                         }
                         var changed = root
@@ -127,7 +132,7 @@ struct ValidationPlanTests {
                         changed[style.rawValue] = .object(changedDict)
                         #expect(
                             plan.validate(changed) == PassValidator.validate(.object(changed)),
-                            "\(style.rawValue).\(group.rawValue)[\(index)] ← \(leaf)")
+                            "\(style.rawValue).\(group.rawValue)[\(index)] \(change) ← \(leaf)")
                     }
                 }
             }

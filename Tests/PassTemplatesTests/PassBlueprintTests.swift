@@ -96,7 +96,7 @@ struct PassBlueprintTests {
         let loyalty = try #require(PassBlueprint(template, values: [:], context: context))
         // Its holes lie in field values and barcodes, so the other fields are checked once per variant.
         #expect(loyalty.varyingKeys == ["serialNumber", "storeCard", "barcodes"])
-        #expect(loyalty.varyingFields?.contains(FieldSite(style: .storeCard, group: .primaryFields, index: 0)) == true)
+        #expect(loyalty.varyingFields?[FieldSite(style: .storeCard, group: .primaryFields, index: 0)] == .value)
         let (keyed, _) = try TemplateFolder.load([
             "pass.json": """
             {"formatVersion": 1, "serialNumber": "S", "passTypeIdentifier": "pass.x", "teamIdentifier": "T",

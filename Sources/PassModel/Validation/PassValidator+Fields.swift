@@ -1,7 +1,7 @@
 extension Checker {
     /// - Parameter reusing: fields checked before whose findings stand (their dictionaries are unchanged and no
-    ///   field key changed), taken instead of checking each again. Each field checked is recorded in `fieldRuns`
-    ///   when that is set.
+    ///   field key changed), taken instead of checking each again; for one whose run has `valueChecks`, only its
+    ///   value is checked again. Each field checked is recorded in `fieldRuns` when that is set.
     mutating func checkStyles(_ root: [String: JSONValue], reusing: [FieldSite: FieldRun] = [:]) {
         let present = PassStyle.allCases.filter { root[$0.rawValue] != nil }
         let legacy = present.filter(\.isLegacy)
@@ -41,16 +41,23 @@ extension Checker {
                 for (i, item) in items.enumerated() {
                     let site = FieldSite(style: style, group: group, index: i)
                     if let reused = reusing[site] {
-                        problems += reused.problems
+                        if let checks = reused.valueChecks {
+                            checkFieldValue(
+                                item, run: reused, checks: checks,
+                                path: JSONPath.index(JSONPath.member(base, group.rawValue), i))
+                        } else {
+                            problems += reused.problems
+                        }
                         seen = reused.seenAfter
                         continue
                     }
                     let before = problems.count
-                    checkField(
+                    let checks = checkField(
                         item, style: style, group: group,
                         path: JSONPath.index(JSONPath.member(base, group.rawValue), i),
                         seen: &seen, unique: scope)
-                    fieldRuns?[site] = FieldRun(problems: Array(problems[before...]), seenAfter: seen)
+                    fieldRuns?[site] = FieldRun(
+                        problems: Array(problems[before...]), seenAfter: seen, valueChecks: checks)
                 }
             }
             checkGroupsShown(dict, style)
@@ -75,11 +82,15 @@ extension Checker {
         }
     }
 
+    /// - Returns: where, among the problems it added, those that read the field's value begin and end (see
+    ///   `FieldRun`); nil when the item is not a dictionary.
+    @discardableResult
     mutating func checkField(
         _ item: JSONValue, style: PassStyle, group: PassFieldGroup, path: String,
         seen: inout [String: String], unique scope: String
-    ) {
-        guard let f = object(item, at: path, what: "a field dictionary {\"key\": …, \"value\": …}") else { return }
+    ) -> FieldRun.ValueChecks? {
+        let start = problems.count
+        guard let f = object(item, at: path, what: "a field dictionary {\"key\": …, \"value\": …}") else { return nil }
         var keyPath: String { JSONPath.member(path, "key") }
         var fieldKey: String?
         if f["key"] == nil {
@@ -116,8 +127,14 @@ extension Checker {
         _ = string(f, "changeMessage", in: path)
         checkAttributedValue(f, path)
         checkTextAlignment(f, group: group, path: path)
-        checkDateOptions(f, value: value, name: name, path: path)
-        checkNumberOptions(f, value: value, name: name, path: path)
+        checkDateOptions(f, name: name, path: path)
+        let dateValue = problems.count
+        checkDateValue(f, value: value, name: name, path: path)
+        let afterDateValue = problems.count
+        checkNumberOptions(f, name: name, path: path)
+        let numberValue = problems.count
+        checkNumberValue(f, value: value, name: name, path: path)
+        let afterNumberValue = problems.count
         checkRow(f, style: style, group: group, path: path)
         checkDataDetectors(f, group: group, path: path)
         if let s = f["semantics"],
@@ -126,6 +143,22 @@ extension Checker {
             checkSemanticTags(tags, at: JSONPath.member(path, "semantics"))
         }
         unknownKeys(f, known: PassField.knownKeys, in: path)
+        return FieldRun.ValueChecks(
+            date: (dateValue - start)..<(afterDateValue - start),
+            number: (numberValue - start)..<(afterNumberValue - start))
+    }
+
+    /// The checks of a pass field that read its value, with the findings of a run of `checkField` on the same
+    /// field with another value for the rest: what `checkField` finds for the field as it is now.
+    mutating func checkFieldValue(_ item: JSONValue, run: FieldRun, checks: FieldRun.ValueChecks, path: String) {
+        let f = item.objectValue ?? [:]
+        let value = f["value"]
+        var name: String { f["key"]?.stringValue.map { "field \"\($0)\"" } ?? "field at \(path)" }
+        problems += run.problems[..<checks.date.lowerBound]
+        checkDateValue(f, value: value, name: name, path: path)
+        problems += run.problems[checks.date.upperBound..<checks.number.lowerBound]
+        checkNumberValue(f, value: value, name: name, path: path)
+        problems += run.problems[checks.number.upperBound...]
     }
 
     mutating func checkAttributedValue(_ f: [String: JSONValue], _ path: String) {
@@ -165,9 +198,7 @@ extension Checker {
         }
     }
 
-    mutating func checkDateOptions(
-        _ f: [String: JSONValue], value: JSONValue?, name: @autoclosure () -> String, path: String
-    ) {
+    mutating func checkDateOptions(_ f: [String: JSONValue], name: @autoclosure () -> String, path: String) {
         let hasDate = f["dateStyle"] != nil
         let hasTime = f["timeStyle"] != nil
         if hasDate { _ = enumValue(f, "dateStyle", in: path, as: DateStyle.self) }
@@ -181,7 +212,13 @@ extension Checker {
                 "\(name()) sets \(set) without \(missing); set both or neither (use \"\(missing)\": \"PKDateStyleNone\" to hide that part)",
                 severity: .warning)
         }
-        guard hasDate || hasTime, let value else { return }
+    }
+
+    /// The part of the date checks that reads the field's value.
+    mutating func checkDateValue(
+        _ f: [String: JSONValue], value: JSONValue?, name: @autoclosure () -> String, path: String
+    ) {
+        guard f["dateStyle"] != nil || f["timeStyle"] != nil, let value else { return }
         let p = JSONPath.member(path, "value")
         switch value {
         case .string(let s):
@@ -197,9 +234,7 @@ extension Checker {
         }
     }
 
-    mutating func checkNumberOptions(
-        _ f: [String: JSONValue], value: JSONValue?, name: @autoclosure () -> String, path: String
-    ) {
+    mutating func checkNumberOptions(_ f: [String: JSONValue], name: @autoclosure () -> String, path: String) {
         if f["numberStyle"] != nil { _ = enumValue(f, "numberStyle", in: path, as: NumberStyle.self) }
         if let code = string(f, "currencyCode", in: path),
             code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase })
@@ -217,6 +252,12 @@ extension Checker {
                     + "same time (Wallet does not document which one wins); keep currencyCode for money and remove "
                     + "numberStyle")
         }
+    }
+
+    /// The part of the number checks that reads the field's value.
+    mutating func checkNumberValue(
+        _ f: [String: JSONValue], value: JSONValue?, name: @autoclosure () -> String, path: String
+    ) {
         guard let value, value.doubleValue == nil else { return }
         for key in ["numberStyle", "currencyCode"] where f[key] != nil {
             var fix = "remove \(key)"

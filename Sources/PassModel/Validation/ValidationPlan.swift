@@ -15,8 +15,9 @@ public struct ValidationPlan: Sendable {
     ///   - root: one pass of the shape (its varying values are not used).
     ///   - varying: the top-level keys whose values may differ from pass to pass.
     ///   - varyingFields: when the varying values under style keys all lie inside these pass fields and none is a
-    ///     field's `key`, the other fields are checked once, here; nil when anything else under a style varies.
-    public init(_ root: [String: JSONValue], varying: Set<String>, varyingFields: Set<FieldSite>?) {
+    ///     field's `key`, the other fields are checked once, here, and of a field whose only varying member is its
+    ///     `value` only the value is checked per pass; nil when anything else under a style varies.
+    public init(_ root: [String: JSONValue], varying: Set<String>, varyingFields: [FieldSite: FieldChange]?) {
         var fields: [FieldSite: FieldRun] = [:]
         fixed = PassValidator.sections.map { section in
             var c = Checker()
@@ -24,7 +25,16 @@ public struct ValidationPlan: Sendable {
                 if section.checksFields, let varyingFields {
                     c.fieldRuns = [:]
                     c.checkStyles(root)
-                    fields = (c.fieldRuns ?? [:]).filter { !varyingFields.contains($0.key) }
+                    for (site, run) in c.fieldRuns ?? [:] {
+                        switch varyingFields[site] {
+                        case nil:
+                            fields[site] = FieldRun(problems: run.problems, seenAfter: run.seenAfter)
+                        case .value?:
+                            if run.valueChecks != nil { fields[site] = run }
+                        case .members?:
+                            break
+                        }
+                    }
                 }
                 return nil
             }
@@ -50,6 +60,14 @@ public struct ValidationPlan: Sendable {
     }
 }
 
+/// What varies in a pass field from pass to pass.
+public enum FieldChange: Sendable {
+    /// Its `value` only.
+    case value
+    /// Other members too (its `key` never).
+    case members
+}
+
 /// A pass field's place: its style dictionary, group and index.
 public struct FieldSite: Hashable, Sendable {
     public let style: PassStyle
@@ -65,8 +83,16 @@ public struct FieldSite: Hashable, Sendable {
 
 /// One field as `Checker.checkStyles` checked it: its findings and the keys seen up to and including it.
 struct FieldRun: Sendable {
+    /// Where the findings that read the field's value lie in `problems`.
+    struct ValueChecks: Sendable {
+        let date: Range<Int>
+        let number: Range<Int>
+    }
+
     let problems: [Problem]
     let seenAfter: [String: String]
+    /// Set when a plan checks only the field's value again (nothing else of the field varies).
+    var valueChecks: ValueChecks?
 }
 
 extension PassValidator {

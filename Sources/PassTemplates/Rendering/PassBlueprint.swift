@@ -68,7 +68,7 @@ public struct PassBlueprint: Sendable {
     public let varyingKeys: Set<String>
     /// The pass fields holding every hole under a style key, none of them in a field's `key`; nil when a hole
     /// lies elsewhere under a style (see `ValidationPlan`).
-    public let varyingFields: Set<FieldSite>?
+    public let varyingFields: [FieldSite: FieldChange]?
 
     /// The variant of `template` that a record with `values` and `context` renders; nil when rendering that
     /// record changes more than leaf values (a reserved record key such as `barcode.message`, a pass field key
@@ -237,16 +237,18 @@ public struct PassBlueprint: Sendable {
         )
     }
 
-    /// The fields that hold the holes under style keys, or nil when one is not inside a field's value members.
-    private static func fields(holding holes: [Hole]) -> Set<FieldSite>? {
-        var sites: Set<FieldSite> = []
+    /// The fields that hold the holes under style keys and what varies in each, or nil when a hole is not inside
+    /// a field's members other than `key`.
+    private static func fields(holding holes: [Hole]) -> [FieldSite: FieldChange]? {
+        var sites: [FieldSite: FieldChange] = [:]
         for hole in holes {
             guard let style = PassStyle(rawValue: hole.key) else { continue }
             guard hole.path.count >= 3, case .member(let name) = hole.path[0],
                 let group = PassFieldGroup(rawValue: name), case .index(let index) = hole.path[1],
                 case .member(let member) = hole.path[2], member != "key"
             else { return nil }
-            sites.insert(FieldSite(style: style, group: group, index: index))
+            let site = FieldSite(style: style, group: group, index: index)
+            sites[site] = member == "value" && hole.path.count == 3 && sites[site] != .members ? .value : .members
         }
         return sites
     }
