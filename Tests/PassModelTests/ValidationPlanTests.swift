@@ -115,9 +115,8 @@ struct ValidationPlanTests {
             for group in PassFieldGroup.allCases {
                 for (index, field) in (dict[group.rawValue]?.arrayValue ?? []).enumerated() {
                     let site = FieldSite(style: style, group: group, index: index)
-                    for (change, leaf) in [FieldChange.members, .value].flatMap({ c in Self.replacements.map { (c, $0) }
-                        })
-                    {
+                    let cases = [FieldChange.members, .value].flatMap { c in Self.replacements.map { (c, $0) } }
+                    for (change, leaf) in cases {
                         let plan = ValidationPlan(root, varying: [style.rawValue], varyingFields: [site: change])
                         var changedField = try #require(field.objectValue)
                         for (member, value) in changedField
