@@ -296,13 +296,20 @@ public struct UnsignedPass: Sendable {
 }
 
 /// A template variant's pass.json compiled, with the checks its varying keys need.
-private struct CompiledVariant: Sendable {
+// Classes, not structs (here and below): every worker reads them for every pass, and each field of a struct
+// would be retained on every read, from several threads at once.
+private final class CompiledVariant: Sendable {
     let blueprint: PassBlueprint
     let plan: ValidationPlan
+
+    init(blueprint: PassBlueprint, plan: ValidationPlan) {
+        self.blueprint = blueprint
+        self.plan = plan
+    }
 }
 
 /// A variant's shared files: their names, SHA-1s and the archive records every pass of the variant copies.
-private struct VariantAssets: Sendable {
+private final class VariantAssets: Sendable {
     let names: [String]
     let hashes: [String]
     let bytes: [[UInt8]]

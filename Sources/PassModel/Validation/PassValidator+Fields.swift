@@ -150,14 +150,16 @@ extension Checker {
 
     /// The checks of a pass field that read its value, with the findings of a run of `checkField` on the same
     /// field with another value for the rest: what `checkField` finds for the field as it is now.
-    mutating func checkFieldValue(_ item: JSONValue, run: FieldRun, checks: FieldRun.ValueChecks, path: String) {
+    mutating func checkFieldValue(
+        _ item: JSONValue, run: FieldRun, checks: FieldRun.ValueChecks, path: @autoclosure () -> String
+    ) {
         let f = item.objectValue ?? [:]
         let value = f["value"]
-        var name: String { f["key"]?.stringValue.map { "field \"\($0)\"" } ?? "field at \(path)" }
+        var name: String { f["key"]?.stringValue.map { "field \"\($0)\"" } ?? "field at \(path())" }
         problems += run.problems[..<checks.date.lowerBound]
-        checkDateValue(f, value: value, name: name, path: path)
+        checkDateValue(f, value: value, name: name, path: path())
         problems += run.problems[checks.date.upperBound..<checks.number.lowerBound]
-        checkNumberValue(f, value: value, name: name, path: path)
+        checkNumberValue(f, value: value, name: name, path: path())
         problems += run.problems[checks.number.upperBound...]
     }
 
@@ -216,10 +218,10 @@ extension Checker {
 
     /// The part of the date checks that reads the field's value.
     mutating func checkDateValue(
-        _ f: [String: JSONValue], value: JSONValue?, name: @autoclosure () -> String, path: String
+        _ f: [String: JSONValue], value: JSONValue?, name: @autoclosure () -> String, path: @autoclosure () -> String
     ) {
         guard f["dateStyle"] != nil || f["timeStyle"] != nil, let value else { return }
-        let p = JSONPath.member(path, "value")
+        var p: String { JSONPath.member(path(), "value") }
         switch value {
         case .string(let s):
             if let reason = PassDate.problem(with: s) {
@@ -256,7 +258,7 @@ extension Checker {
 
     /// The part of the number checks that reads the field's value.
     mutating func checkNumberValue(
-        _ f: [String: JSONValue], value: JSONValue?, name: @autoclosure () -> String, path: String
+        _ f: [String: JSONValue], value: JSONValue?, name: @autoclosure () -> String, path: @autoclosure () -> String
     ) {
         guard let value, value.doubleValue == nil else { return }
         for key in ["numberStyle", "currencyCode"] where f[key] != nil {
@@ -266,7 +268,7 @@ extension Checker {
             }
             // Wallet shows a text value as it is and ignores the number formatting; the pass installs.
             invalid(
-                JSONPath.member(path, key),
+                JSONPath.member(path(), key),
                 "\(key) applies only to numeric values, but \(name())'s value is \(Checker.show(value)), so Wallet shows it "
                     + "unformatted; \(fix)",
                 severity: .warning)

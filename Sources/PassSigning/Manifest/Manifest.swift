@@ -38,8 +38,10 @@ public enum Manifest {
     /// A pass's manifest.json made from entries known before it (a template variant's shared files) and the
     /// pass's own: the known entries are cleaned, sorted and written once, and each pass merges in its own few.
     public struct Prepared: Sendable {
-        /// The known files as `build` keeps them: path bytes and the entry as written, sorted by path.
-        private let lines: [(path: [UInt8], line: [UInt8])]
+        /// The known files as `build` keeps them, sorted by path: each path's bytes and where its entry as
+        /// written lies in `written` (one buffer, so that a pass retains one array, not one per entry).
+        private let lines: [(path: [UInt8], line: Range<Int>)]
+        private let written: [UInt8]
         private let paths: Set<String>
         private let files: [(path: String, sha1: String)]
 
@@ -51,8 +53,13 @@ public enum Manifest {
                 kept[path] = file.sha1
             }
             paths = Set(kept.keys)
-            lines = kept.map { (Array($0.key.utf8), Manifest.line($0.key, $0.value)) }
-                .sorted { $0.path.lexicographicallyPrecedes($1.path) }
+            var written: [UInt8] = []
+            lines = kept.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { path, sha1 in
+                let start = written.count
+                written += Manifest.line(path, sha1)
+                return (Array(path.utf8), start..<written.count)
+            }
+            self.written = written
         }
 
         /// `Manifest.build(own + files)`, where `files` are those given to `init`.
@@ -79,7 +86,7 @@ public enum Manifest {
                     out += added[j].line
                     j += 1
                 } else {
-                    out += lines[i].line
+                    out += written[lines[i].line]
                     i += 1
                 }
             }
