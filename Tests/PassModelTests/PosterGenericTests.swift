@@ -120,4 +120,18 @@ struct PosterGenericTests {
         #expect(BarcodeFormat.qr.messageProblem("anything at all") == nil)
         #expect(BarcodeFormat.code128.messageProblem("lower case ok") == nil)
     }
+
+    @Test("EAN-13: every other last digit, a digit too many or too few and non-ASCII digits are reported")
+    func ean13Problems() {
+        for (digits, check) in [("400638133393", 1), ("590123412345", 7), ("000000000000", 0)] {
+            for last in 0...9 where last != check {
+                #expect(BarcodeFormat.ean13.messageProblem(digits + String(last))?.contains("check digit") == true)
+            }
+            #expect(BarcodeFormat.ean13.messageProblem(digits + String(check) + "0") != nil)
+            #expect(BarcodeFormat.ean13.messageProblem(String(digits.dropLast())) != nil)
+        }
+        // Arabic-Indic digits are numbers, but not ones EAN-13 encodes.
+        #expect(BarcodeFormat.ean13.messageProblem("٤٠٠٦٣٨١٣٣٣٩٣١")?.contains("cannot encode") == true)
+        #expect(BarcodeFormat.ean13.messageProblem("4006381333931\n") != nil)
+    }
 }

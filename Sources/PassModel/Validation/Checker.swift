@@ -22,10 +22,10 @@ struct Checker {
     }
 
     /// A string member, reporting a wrong type; nil when absent or wrong.
-    mutating func string(_ obj: [String: JSONValue], _ key: String, in base: String) -> String? {
+    mutating func string(_ obj: [String: JSONValue], _ key: String, in base: @autoclosure () -> String) -> String? {
         guard let v = obj[key] else { return nil }
         guard case .string(let s) = v else {
-            wrongType(JSONPath.member(base, key), v, expected: "a string in double quotes")
+            wrongType(JSONPath.member(base(), key), v, expected: "a string in double quotes")
             return nil
         }
         return s
@@ -33,7 +33,7 @@ struct Checker {
 
     /// A required non-empty string member: reports `pass.missing-key` when absent.
     mutating func requiredString(_ obj: [String: JSONValue], _ key: String, in base: String, hint: String) -> String? {
-        let path = JSONPath.member(base, key)
+        var path: String { JSONPath.member(base, key) }
         guard obj[key] != nil else {
             error(PassProblemCode.missingKey, path, "\(Self.owner(base)) has no \"\(key)\"; add \(hint)")
             return nil
@@ -43,19 +43,19 @@ struct Checker {
         return s
     }
 
-    mutating func bool(_ obj: [String: JSONValue], _ key: String, in base: String) -> Bool? {
+    mutating func bool(_ obj: [String: JSONValue], _ key: String, in base: @autoclosure () -> String) -> Bool? {
         guard let v = obj[key] else { return nil }
         guard case .bool(let b) = v else {
-            wrongType(JSONPath.member(base, key), v, expected: "true or false without quotes")
+            wrongType(JSONPath.member(base(), key), v, expected: "true or false without quotes")
             return nil
         }
         return b
     }
 
-    mutating func number(_ obj: [String: JSONValue], _ key: String, in base: String) -> Double? {
+    mutating func number(_ obj: [String: JSONValue], _ key: String, in base: @autoclosure () -> String) -> Double? {
         guard let v = obj[key] else { return nil }
         guard let d = v.doubleValue else {
-            wrongType(JSONPath.member(base, key), v, expected: "a number without quotes")
+            wrongType(JSONPath.member(base(), key), v, expected: "a number without quotes")
             return nil
         }
         return d
@@ -64,16 +64,16 @@ struct Checker {
     /// An enumeration member; a value Apple does not document is reported with a did-you-mean (an error unless
     /// `severity` says otherwise, for lists too new to be sure of).
     mutating func enumValue<E: PassEnumValue>(
-        _ obj: [String: JSONValue], _ key: String, in base: String, as type: E.Type,
+        _ obj: [String: JSONValue], _ key: String, in base: @autoclosure () -> String, as type: E.Type,
         severity: Problem.Severity = .error
     ) -> E? {
-        guard let s = string(obj, key, in: base) else { return nil }
+        guard let s = string(obj, key, in: base()) else { return nil }
         let e = E(rawValue: s)
         guard e.isKnown else {
             var hint = ""
             if let near = Self.nearest(s, in: E.allKnown.map(\.rawValue)) { hint = " (did you mean \"\(near)\"?)" }
             invalid(
-                JSONPath.member(base, key),
+                JSONPath.member(base(), key),
                 "\(key) \"\(s)\" is not a value Wallet knows\(hint); write one of \(E.knownList)",
                 severity: severity)
             return nil
@@ -83,47 +83,49 @@ struct Checker {
 
     /// A timestamp member that must be ISO 8601 with time and zone.
     mutating func date(
-        _ obj: [String: JSONValue], _ key: String, in base: String,
+        _ obj: [String: JSONValue], _ key: String, in base: @autoclosure () -> String,
         severity: Problem.Severity = .error
     ) -> PassDate? {
-        guard let s = string(obj, key, in: base) else { return nil }
+        guard let s = string(obj, key, in: base()) else { return nil }
         if let reason = PassDate.problem(with: s) {
-            invalid(JSONPath.member(base, key), "\(key) \(reason)", severity: severity)
+            invalid(JSONPath.member(base(), key), "\(key) \(reason)", severity: severity)
             return nil
         }
         return PassDate(parsing: s)
     }
 
     /// An array member; reports a wrong type.
-    mutating func array(_ obj: [String: JSONValue], _ key: String, in base: String, of what: String) -> [JSONValue]? {
+    mutating func array(
+        _ obj: [String: JSONValue], _ key: String, in base: @autoclosure () -> String, of what: String
+    ) -> [JSONValue]? {
         guard let v = obj[key] else { return nil }
         guard case .array(let a) = v else {
-            wrongType(JSONPath.member(base, key), v, expected: "an array [ … ] of \(what)")
+            wrongType(JSONPath.member(base(), key), v, expected: "an array [ … ] of \(what)")
             return nil
         }
         return a
     }
 
     /// An object value at `path`; reports a wrong type.
-    mutating func object(_ v: JSONValue, at path: String, what: String) -> [String: JSONValue]? {
+    mutating func object(_ v: JSONValue, at path: @autoclosure () -> String, what: String) -> [String: JSONValue]? {
         guard case .object(let o) = v else {
-            wrongType(path, v, expected: what)
+            wrongType(path(), v, expected: what)
             return nil
         }
         return o
     }
 
     /// Reports every member of `obj` whose name is not in `known` as `pass.unknown-key`.
-    mutating func unknownKeys(_ obj: [String: JSONValue], known: Set<String>, in base: String) {
+    mutating func unknownKeys(_ obj: [String: JSONValue], known: Set<String>, in base: @autoclosure () -> String) {
         // Sorted (for a stable report order) only when there is something to report: this runs for every field
         // of every pass issued.
         guard !obj.keys.allSatisfy(known.contains) else { return }
         for key in obj.keys.sorted() where !known.contains(key) {
             var hint = "check the spelling"
             if let near = Self.nearest(key, in: Array(known)) { hint = "did you mean \"\(near)\"?" }
-            let place = base.isEmpty ? "at the top level" : "in \(base)"
+            let place = base().isEmpty ? "at the top level" : "in \(base())"
             warning(
-                PassProblemCode.unknownKey, JSONPath.member(base, key),
+                PassProblemCode.unknownKey, JSONPath.member(base(), key),
                 "\"\(key)\" is not a key PassMint knows \(place); it is kept as is, but Wallet may ignore it — \(hint)")
         }
     }

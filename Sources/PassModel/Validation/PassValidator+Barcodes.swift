@@ -33,7 +33,9 @@ extension Checker {
     }
 
     /// Checks one barcode dictionary; returns its format when it is a known one.
-    mutating func checkBarcode(_ v: JSONValue, at path: String, legacyKey: Bool) -> BarcodeFormat? {
+    mutating func checkBarcode(_ v: JSONValue, at place: @autoclosure () -> String, legacyKey: Bool) -> BarcodeFormat? {
+        // Built only for a message: this runs for every barcode of every pass issued.
+        var path: String { place() }
         guard let b = object(v, at: path, what: "a barcode dictionary {\"format\", \"message\", \"messageEncoding\"}")
         else { return nil }
         var format: BarcodeFormat?
@@ -48,7 +50,7 @@ extension Checker {
             ("message", "the payload the scanner reads"),
             ("messageEncoding", "an IANA charset name, usually \"iso-8859-1\""),
         ] {
-            let p = JSONPath.member(path, key)
+            var p: String { JSONPath.member(path, key) }
             guard b[key] != nil else {
                 error(PassProblemCode.missingKey, p, "barcode at \(path) has no \"\(key)\"; add \(hint)")
                 continue

@@ -32,7 +32,22 @@ extension BarcodeFormat {
 
     static func isDigit(_ c: Character) -> Bool { c.isASCII && c.isNumber }
 
+    /// Thirteen ASCII digits whose last is the mod-10 check digit of the others.
+    static func isValidEAN13(_ bytes: String.UTF8View) -> Bool {
+        guard bytes.count == 13 else { return false }
+        var sum = 0
+        for (offset, byte) in bytes.enumerated() {
+            guard byte >= 0x30, byte <= 0x39 else { return false }
+            let digit = Int(byte - 0x30)
+            if offset == 12 { return (10 - sum % 10) % 10 == digit }
+            sum += digit * (offset % 2 == 0 ? 1 : 3)
+        }
+        return false
+    }
+
     static func ean13Problem(_ m: String) -> String? {
+        // The usual case, a valid code, read from the bytes; anything else is described from the characters.
+        if isValidEAN13(m.utf8) { return nil }
         if let bad = m.first(where: { !isDigit($0) }) {
             return "an EAN-13 message is 13 digits; \"\(m)\" contains \"\(bad)\", which EAN-13 cannot encode"
         }
