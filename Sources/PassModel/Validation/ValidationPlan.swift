@@ -5,7 +5,9 @@
 /// A section's reads are declared in `PassValidator.sections`; only values count, because a plan is for passes
 /// whose keys are all present in every pass (a section that asks only whether a key is there reads nothing that
 /// varies).
-public struct ValidationPlan: Sendable {
+///
+/// A class: every worker reads one plan for every pass (see `PassBlueprint`).
+public final class ValidationPlan: Sendable {
     /// Per section: its findings when they cannot vary, nil when it runs for every pass.
     private let fixed: [[Problem]?]
     /// The pass fields whose findings stand for every pass (see `init`).

@@ -8,7 +8,10 @@ import PassModel
 /// A variant is a tier (or the base pass) and the context's choices that change the tree's keys: compatible
 /// fallback, voided, a web service URL and token. Holes are leaves only, so every pass of a variant has the same
 /// keys at every level. Templates the blueprint cannot express exactly give no blueprint (see `init`).
-public struct PassBlueprint: Sendable {
+///
+/// A class: every worker reads one blueprint for every pass, and reading a struct's fields would retain each of
+/// them, from several threads at once.
+public final class PassBlueprint: Sendable {
     /// What selects a blueprint: the tier a record picks and the context's choices that change the keys.
     public struct Shape: Hashable, Sendable {
         let tier: String?
@@ -45,11 +48,13 @@ public struct PassBlueprint: Sendable {
         let source: Source
     }
 
-    /// The template's pass.json bytes between holes: `runs.count == holes.count + 1`, hole `order[i]` after
-    /// `runs[i]`.
-    private let runs: [[UInt8]]
+    /// The template's pass.json bytes between holes, in one buffer: `runs.count == holes.count + 1`, hole
+    /// `order[i]` after `runs[i]`.
+    private let written: [UInt8]
+    private let runs: [Range<Int>]
     private let order: [Int]
-    private let holes: [Hole]
+    /// Where each hole's value comes from, by hole.
+    private let sources: [Source]
     /// The tree with a marker where each hole goes.
     private let skeleton: [String: JSONValue]
     /// The holes of each varying top-level key, over the skeleton's value.
@@ -77,9 +82,11 @@ public struct PassBlueprint: Sendable {
     public init?(_ template: Template, values: [String: String], context: RenderContext) {
         guard !Self.changesKeys(values) else { return nil }
         self.template = template
-        let tierName = template.tierField.flatMap { values[$0] }
-        tier = tierName.flatMap { template.tiers[$0] }
-        self.tierName = tier == nil ? nil : tierName
+        let named = template.tierField.flatMap { values[$0] }
+        let tier = named.flatMap { template.tiers[$0] }
+        let tierName = tier == nil ? nil : named
+        self.tier = tier
+        self.tierName = tierName
         var root = template.variantRoot(tier: tier, compatiblePass: context.compatiblePass)
         for key in ["passTypeIdentifier", "teamIdentifier"] {
             if let own = root[key]?.stringValue, PlaceholderText.mayContainPlaceholder(own) { return nil }
@@ -89,7 +96,8 @@ public struct PassBlueprint: Sendable {
             guard root["serialNumber"]?.stringValue != nil else { return nil }
         }
         ownSerial = root["serialNumber"].map { ["serialNumber": $0] } ?? [:]
-        warnings = template.certificateIdentifiers(context, into: &root)
+        let warnings = template.certificateIdentifiers(context, into: &root)
+        self.warnings = warnings
         if context.voided { root["voided"] = .bool(true) }
 
         var holes: [Hole] = []
@@ -155,11 +163,12 @@ public struct PassBlueprint: Sendable {
         if context.authenticationToken != nil {
             skeleton["authenticationToken"] = hole("authenticationToken", [], .authenticationToken)
         }
-        guard !failed, let (runs, order) = Self.cut(JSONWriter.serialize(.object(skeleton)), holes: holes.count)
-        else { return nil }
+        let written = JSONWriter.serialize(.object(skeleton))
+        guard !failed, let (runs, order) = Self.cut(written, holes: holes.count) else { return nil }
+        self.written = written
         self.runs = runs
         self.order = order
-        self.holes = holes
+        sources = holes.map(\.source)
         self.skeleton = skeleton
         var byKey: [String: [(path: ArraySlice<Step>, index: Int)]] = [:]
         for (index, hole) in holes.enumerated() { byKey[hole.key, default: []].append((hole.path[...], index)) }
@@ -170,7 +179,7 @@ public struct PassBlueprint: Sendable {
         sharedFiles =
             recordFree
             ? template.files(
-                tier: tier, tierName: self.tierName,
+                tier: tier, tierName: tierName,
                 substituter: Substituter(values: [:], kinds: [:], serialNumber: nil),
                 context: RenderContext(personalized: context.personalized))
             : nil
@@ -216,14 +225,14 @@ public struct PassBlueprint: Sendable {
             case .authenticationToken: return .string(context.authenticationToken ?? "")
             }
         }
-        let values = holes.map { value($0.source) }
+        let values = sources.map(value)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(runs.reduce(64 * holes.count) { $0 + $1.count })
+        bytes.reserveCapacity(written.count + 64 * values.count)
         for (run, index) in zip(runs, order) {
-            bytes += run
+            bytes += written[run]
             JSONWriter.append(values[index], to: &bytes)
         }
-        bytes += runs[runs.count - 1]
+        bytes += written[runs[runs.count - 1]]
 
         var root = skeleton
         for (key, tree) in trees { root[key] = tree.filled(values) }
@@ -266,14 +275,14 @@ public struct PassBlueprint: Sendable {
 
     /// `bytes` cut at each marker: the runs between them and the hole each marker names, or nil unless every
     /// hole appears exactly once.
-    private static func cut(_ bytes: [UInt8], holes count: Int) -> (runs: [[UInt8]], order: [Int])? {
+    private static func cut(_ bytes: [UInt8], holes count: Int) -> (runs: [Range<Int>], order: [Int])? {
         var written: [UInt8] = []
         JSONWriter.writeString(markerPrefix, into: &written)
         let open = Array(written.dropLast())  // the quote, the escaped prefix
         var close: [UInt8] = []
         JSONWriter.writeString("\u{2}\u{1}", into: &close)
         close.removeFirst()  // the escaped suffix, the quote
-        var runs: [[UInt8]] = []
+        var runs: [Range<Int>] = []
         var order: [Int] = []
         var seen = Set<Int>()
         var start = 0
@@ -294,13 +303,13 @@ public struct PassBlueprint: Sendable {
             guard digits > 0, j + close.count <= bytes.count, bytes[j..<(j + close.count)].elementsEqual(close),
                 number < count, seen.insert(number).inserted
             else { return nil }
-            runs.append(Array(bytes[start..<i]))
+            runs.append(start..<i)
             order.append(number)
             i = j + close.count
             start = i
         }
         guard seen.count == count else { return nil }
-        runs.append(Array(bytes[start...]))
+        runs.append(start..<bytes.count)
         return (runs, order)
     }
 }
