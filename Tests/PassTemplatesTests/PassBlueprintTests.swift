@@ -76,6 +76,25 @@ struct PassBlueprintTests {
         try expectSame(template, ["n": "7", "d": "0.25"], RenderContext(serialNumber: "given"))
     }
 
+    @Test("pass.strings with placeholders and a record's own images are made per record, as render makes them")
+    func perRecordFiles() throws {
+        let (template, _) = try TemplateFolder.load([
+            "pass.json": """
+            {"formatVersion": 1, "serialNumber": "S", "passTypeIdentifier": "pass.x", "teamIdentifier": "T",
+             "organizationName": "O", "description": "D",
+             "generic": {"primaryFields": [{"key": "n", "label": "greeting", "value": "{{name}}"}]}}
+            """,
+            "en.lproj/pass.strings": "\"greeting\" = \"Hello {{name}}\";",
+            "fr.lproj/pass.strings": "\"greeting\" = \"Bonjour\";",
+            "icon.png": "png",
+        ])
+        let photo = PassFile(path: "thumbnail.png", bytes: [1, 2, 3], isSharedAsset: false)
+        for name in ["Zoë", "A \"quoted\" name"] {
+            try expectSame(template, ["name": name], RenderContext(serialNumber: "S-1"))
+            try expectSame(template, ["name": name], RenderContext(serialNumber: "S-2", images: [photo]))
+        }
+    }
+
     @Test("a personalized field key takes the record's value, else the template's (substituted) value")
     func keyFields() throws {
         let template = try DesignerSample.load()
