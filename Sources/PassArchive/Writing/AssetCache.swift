@@ -80,11 +80,7 @@ extension ArchiveWriter {
     public static func makeArchiveParts(_ entries: [ArchiveEntry], sharedAssets: AssetCache, sharedNames: [String])
         throws(ArchiveError) -> ArchiveParts
     {
-        var seen = Set<String>()
-        for name in entries.map(\.name) + sharedNames {
-            guard seen.insert(name).inserted else { throw .duplicateEntry(entry: name) }
-        }
-        return try SharedAssetLayout(sharedAssets, names: sharedNames).archiveParts(adding: entries)
+        try SharedAssetLayout(sharedAssets, names: sharedNames).archiveParts(adding: entries)
     }
 }
 

@@ -150,44 +150,20 @@ public final class PassIssuer: Sendable {
             compatiblePass: request.compatiblePass, voided: request.voided, personalized: request.personalized)
         let passFile = template.passJSONFile
         let shape = PassBlueprint.shape(of: template, values: resolved.values, context: context)
-        var rendered: RenderedPass
-        var json: JSONValue
-        var pass: Pass?
-        var problems: [Problem]
-        var compiledBytes: [UInt8]?
         // A record of a compiled variant: only its holes are filled, and only the checks that read them run. One
-        // the fast path finds fault with goes the whole way below, so its errors are exactly what they always were.
-        if let compiled = compiled(shape, values: resolved.values) {
-            let filled: (passJSON: [UInt8], rendered: RenderedPass)
-            do { filled = try compiled.blueprint.fill(resolved, context: context) } catch { throw .template(error) }
-            rendered = filled.rendered
-            json = rendered.passJSON
-            problems = compiled.plan.validate(json.objectValue ?? [:])
-            if !problems.contains(where: { $0.severity == .error }) { compiledBytes = filled.passJSON }
+        // the fast path finds fault with goes the whole way, so its errors are exactly what they always were.
+        let checked: CheckedPass
+        if let compiled = compiled(shape, values: resolved.values),
+            let fast = try compiledPass(compiled, resolved, context: context)
+        {
+            checked = fast
         } else {
-            rendered = RenderedPass(passJSON: .null, files: [], warnings: [])
-            json = .null
-            problems = []
-        }
-        if compiledBytes == nil {
-            do { rendered = try template.render(resolved, context: context) } catch { throw .template(error) }
-            let normalized: Bool
-            do {
-                // The typed model is the check that every key has a representable value; its strict form differs
-                // from the input only at the paths it reports as normalized, so building it is skipped when there
-                // are none.
-                let parsed = try Pass.parse(rendered.passJSON)
-                normalized = !parsed.normalizedPaths.isEmpty
-                json = normalized ? parsed.pass.jsonValue : rendered.passJSON
-                pass = parsed.pass
-            } catch {
-                throw .renderedPass(file: passFile, error)
-            }
-            problems = PassValidator.validate(json)
-            if !normalized, !problems.contains(where: { $0.severity == .error }) {
-                compile(shape, values: resolved.values, context: context, root: json)
+            checked = try renderedPass(resolved, context: context, passFile: passFile)
+            if !checked.normalized, !checked.problems.contains(where: { $0.severity == .error }) {
+                compile(shape, values: resolved.values, context: context, root: checked.json)
             }
         }
+        let (rendered, json, problems) = (checked.rendered, checked.json, checked.problems)
         // A serial outside the grammar could never be fetched or registered by URL, nor be a file name.
         if let issued = json["serialNumber"]?.stringValue, !IdentifierGrammar.serialNumber.accepts(issued) {
             throw .invalidSerialNumber(file: passFile, serial: issued)
@@ -195,7 +171,7 @@ public final class PassIssuer: Sendable {
         let errors = problems.filter { $0.severity == .error }
         guard errors.isEmpty else { throw .invalidPass(file: passFile, problems: errors) }
 
-        let passBytes = compiledBytes ?? JSONWriter.serialize(json)
+        let passBytes = checked.bytes ?? JSONWriter.serialize(json)
         var own = [ArchiveEntry(name: "pass.json", bytes: passBytes)]
         var hashes = [(path: "pass.json", sha1: Manifest.sha1Hex(passBytes))]
         // Template bytes go through the variant's asset cache: shared assets, and the images a tier swaps in
@@ -221,10 +197,56 @@ public final class PassIssuer: Sendable {
             resolved.warnings + rendered.warnings
             + problems.filter { $0.severity == .warning }.map { "\($0.code) at \($0.path): \($0.message)" }
         return Assembly(
-            serial: serial, json: json, pass: pass, passFile: passFile, files: rendered.files, own: own,
+            serial: serial, json: json, pass: checked.pass, passFile: passFile, files: rendered.files, own: own,
             manifest: manifest, assets: assets,
             record: kept(resolved, request),
             images: Dictionary(uniqueKeysWithValues: images.map { ($0.path, $0.bytes) }), warnings: warnings)
+    }
+
+    /// A pass rendered and checked, before its files are packed.
+    private struct CheckedPass {
+        var rendered: RenderedPass
+        /// pass.json as written (its strict form when the lenient reader normalized values).
+        var json: JSONValue
+        /// Built only when the pass was checked through it (see `typedPass()`).
+        var pass: Pass?
+        var problems: [Problem]
+        /// pass.json's bytes when a blueprint wrote them.
+        var bytes: [UInt8]?
+        var normalized = false
+    }
+
+    /// The pass of a compiled variant, or nil when its checks find an error (the whole way then says which).
+    private func compiledPass(
+        _ compiled: CompiledVariant, _ resolved: ResolvedRecord, context: RenderContext
+    ) throws(PassMintError) -> CheckedPass? {
+        let filled: (passJSON: [UInt8], rendered: RenderedPass)
+        do { filled = try compiled.blueprint.fill(resolved, context: context) } catch { throw .template(error) }
+        let problems = compiled.plan.validate(filled.rendered.passJSON.objectValue ?? [:])
+        guard !problems.contains(where: { $0.severity == .error }) else { return nil }
+        return CheckedPass(
+            rendered: filled.rendered, json: filled.rendered.passJSON, problems: problems, bytes: filled.passJSON)
+    }
+
+    /// The pass rendered the whole way: the template's tree, its typed model and every check.
+    private func renderedPass(
+        _ resolved: ResolvedRecord, context: RenderContext, passFile: String
+    ) throws(PassMintError) -> CheckedPass {
+        let rendered: RenderedPass
+        do { rendered = try template.render(resolved, context: context) } catch { throw .template(error) }
+        do {
+            // The typed model is the check that every key has a representable value; its strict form differs
+            // from the input only at the paths it reports as normalized, so building it is skipped when there
+            // are none.
+            let parsed = try Pass.parse(rendered.passJSON)
+            let normalized = !parsed.normalizedPaths.isEmpty
+            let json = normalized ? parsed.pass.jsonValue : rendered.passJSON
+            return CheckedPass(
+                rendered: rendered, json: json, pass: parsed.pass, problems: PassValidator.validate(json),
+                normalized: normalized)
+        } catch {
+            throw .renderedPass(file: passFile, error)
+        }
     }
 
     /// The compiled variant for a record of `shape` with `values`, when there is one.
@@ -308,10 +330,9 @@ private final class CompiledVariant: Sendable {
     }
 }
 
-/// A variant's shared files: their names, SHA-1s and the archive records every pass of the variant copies.
+/// A variant's shared files: their names, manifest entries and the archive records every pass of the variant copies.
 private final class VariantAssets: Sendable {
     let names: [String]
-    let hashes: [String]
     let bytes: [[UInt8]]
     /// The files' archive records sorted, for each pass to add its own.
     let layout: SharedAssetLayout
@@ -320,8 +341,7 @@ private final class VariantAssets: Sendable {
 
     init(_ files: [PassFile]) throws(ArchiveError) {
         names = files.map(\.path)
-        hashes = files.map { Manifest.sha1Hex($0.bytes) }
-        manifest = Manifest.Prepared(zip(names, hashes).map { (path: $0, sha1: $1) })
+        manifest = Manifest.Prepared(files.map { (path: $0.path, sha1: Manifest.sha1Hex($0.bytes)) })
         bytes = files.map(\.bytes)
         let cache = try AssetCache(files.map { ArchiveEntry(name: $0.path, bytes: $0.bytes) })
         layout = try SharedAssetLayout(cache, names: names)

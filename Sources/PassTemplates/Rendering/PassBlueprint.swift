@@ -63,7 +63,7 @@ public final class PassBlueprint: Sendable {
     /// placeholders); a record with its own images still gets them made.
     private let sharedFiles: (files: [PassFile], variant: String?)?
     /// The template's own serialNumber, from which a record without one gets its serial.
-    private let ownSerial: [String: JSONValue]
+    private let ownSerial: JSONValue?
     private let template: Template
     private let tier: TemplateTier?
     private let tierName: String?
@@ -95,7 +95,7 @@ public final class PassBlueprint: Sendable {
             // The template's own serial must be one a record can make (checked as `render` does, per record).
             guard root["serialNumber"]?.stringValue != nil else { return nil }
         }
-        ownSerial = root["serialNumber"].map { ["serialNumber": $0] } ?? [:]
+        ownSerial = root["serialNumber"]
         let warnings = template.certificateIdentifiers(context, into: &root)
         self.warnings = warnings
         if context.voided { root["voided"] = .bool(true) }
@@ -211,7 +211,7 @@ public final class PassBlueprint: Sendable {
     public func fill(
         _ record: ResolvedRecord, context: RenderContext
     ) throws(TemplateError) -> (passJSON: [UInt8], rendered: RenderedPass) {
-        let serial = try template.serialNumber(record, context: context, root: ownSerial)
+        let serial = try template.serialNumber(record, context: context, own: ownSerial)
         let substituter = Substituter(values: record.values, kinds: template.fieldKinds, serialNumber: serial)
         func value(_ source: Source) -> JSONValue {
             switch source {

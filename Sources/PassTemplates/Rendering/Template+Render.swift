@@ -25,7 +25,7 @@ extension Template {
         let tier = tierName.flatMap { tiers[$0] }
         var root = variantRoot(tier: tier, compatiblePass: context.compatiblePass)
         let kinds = fieldKinds
-        let serial = try serialNumber(record, context: context, root: root)
+        let serial = try serialNumber(record, context: context, own: root["serialNumber"])
         let substituter = Substituter(values: record.values, kinds: kinds, serialNumber: serial)
         root = root.mapValues(substituter.apply)
         KeyFields.apply(record.values, names: keyFields, kinds: kinds, to: &root)
@@ -56,11 +56,12 @@ extension Template {
 
     /// The pass's serial number: the context's, else the template's own with the record's values.
     /// - Throws: `TemplateError.missingSerialNumber` when there is none, or the template's uses itself.
+    /// - Parameter own: the template's serialNumber (its tier's, when a tier sets one).
     func serialNumber(
-        _ record: ResolvedRecord, context: RenderContext, root: [String: JSONValue]
+        _ record: ResolvedRecord, context: RenderContext, own: JSONValue?
     ) throws(TemplateError) -> String {
         if let given = context.serialNumber { return given }
-        guard case .string(let own)? = root["serialNumber"],
+        guard case .string(let own)? = own,
             (try? PlaceholderScan.uses(in: own, path: "", file: ""))?
                 .contains(where: { $0.name == Template.serialNumberPlaceholder }) == false
         else { throw .missingSerialNumber(file: passJSONFile) }
