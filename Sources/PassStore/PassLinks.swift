@@ -1,17 +1,18 @@
 import Foundation
+import PassMint
 
-/// A distribution link to store: the pass it opens and the SHA-256 of its token (`LinkToken.hash`). The token
-/// itself never reaches the store, so a copy of the database does not give working links.
+/// A distribution link to store: the pass it opens and what the store keeps of its token (`LinkKey`: the
+/// selector it is found by and the SHA-256 it is checked against). The token itself never reaches the store, so
+/// a copy of the database does not give working links.
 package struct PassLinkGrant: Sendable, Equatable {
     package var serialNumber: String
-    /// Lowercase hex SHA-256 of the token's text.
-    package var tokenHash: String
+    package var key: LinkKey
     /// After this moment the link answers 404; nil: it does not expire.
     package var expiresAt: Date?
 
-    package init(serialNumber: String, tokenHash: String, expiresAt: Date? = nil) {
+    package init(serialNumber: String, key: LinkKey, expiresAt: Date? = nil) {
         self.serialNumber = serialNumber
-        self.tokenHash = tokenHash
+        self.key = key
         self.expiresAt = expiresAt
     }
 }
@@ -79,16 +80,17 @@ package struct PassLinkTarget: Sendable, Equatable {
 
 /// The distribution links of stored passes (`pass_links`, one current link per pass), implemented by both stores.
 ///
-/// A link is looked up by the hash of its token through the table's unique index: the secret itself is never
-/// compared, so no comparison can leak how much of a guessed token was right.
+/// A link is looked up by its token's selector through a unique index and accepted when its token's hash matches
+/// (a token issued before selectors: by its hash alone, through an index of those links only). The secret part
+/// of a token is never compared, so no comparison can leak how much of a guessed token was right.
 package protocol PassLinkStore: Sendable {
     /// Stores `passes` as `insertPasses(_:)` does and, in the same transaction, their new links: a pass stored
     /// again with a link gets that link, and its earlier one stops working.
     func insertPasses(_ passes: [StoredPass], links: [PassLinkGrant]) throws
-    /// The link whose token has this hash; nil when there is none (an unknown token or a replaced one).
-    func resolveLink(tokenHash: String) throws -> PassLinkInfo?
-    /// The link whose token has this hash with its pass's current tag and voided flag; nil when there is none.
-    func openLink(tokenHash: String) throws -> PassLinkTarget?
+    /// The link of the token with this key; nil when there is none (an unknown token or a replaced one).
+    func resolveLink(_ key: LinkKey) throws -> PassLinkInfo?
+    /// The link of the token with this key with its pass's current tag and voided flag; nil when there is none.
+    func openLink(_ key: LinkKey) throws -> PassLinkTarget?
     /// The current link of a pass; nil when it has none.
     func link(serial: String) throws -> PassLinkInfo?
     /// Gives the pass a new link (the old token stops working), not revoked, with the grant's expiry.

@@ -84,7 +84,7 @@ package struct StoreSink: IssuedPassSink {
             passes[$0].serialNumber.utf8.lexicographicallyPrecedes(passes[$1].serialNumber.utf8)
         }
         let links = fresh.compactMap { index in
-            passes[index].link.map { PassLinkGrant(serialNumber: passes[index].serialNumber, tokenHash: $0.token.hash) }
+            passes[index].link.map { PassLinkGrant(serialNumber: passes[index].serialNumber, key: $0.token.key) }
         }
         try store.insertPasses(fresh.map { storedPass(passes[$0]) }, links: links)
         // New versions keep their token, devices, link and figures; their devices are pushed.

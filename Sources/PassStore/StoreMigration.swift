@@ -39,5 +39,9 @@ extension StoreMigration {
         static let registrationTags =
             "each registration keeps the pass's tag it was made at: the row is the registration's event in a "
             + "trace (nothing else is written when a device registers); it is stored as an event when deleted"
+        static let linkSelectors =
+            "distribution links are found by their token's selector (LinkToken), whose values made at one time lie "
+            + "together in the index, so a batch's links do not each write a random page of a unique index of "
+            + "hashes; the links issued before keep working through a unique index of their hashes alone"
     }
 }

@@ -40,7 +40,7 @@ package enum StoreTransfer {
         ("push_history", ["id", "serial", "pass_type", "tag", "result", "detail", "at"], true),
         ("logs", ["id", "at", "message"], true),
         ("personalizations", ["id", "serial", "pass_type", "token", "info", "at", "signature"], true),
-        ("pass_links", ["serial", "token_hash", "created_at", "expires_at", "revoked_at"], false),
+        ("pass_links", ["serial", "token_hash", "created_at", "expires_at", "revoked_at", "selector"], false),
         // Before the templates: copying a template row queues its Google class by trigger, with an id after the
         // copied rows; `copy` deletes those rows again (the copy holds what the file held, nothing more).
         (

@@ -3,20 +3,35 @@ import Testing
 
 @testable import PassMint
 
-/// Distribution link tokens: 256 random bits as base64url, hashed with SHA-256, checked by independent tools.
+/// Distribution link tokens: a time-ordered selector and 192 random bits as base64url, hashed with SHA-256, checked
+/// by independent tools.
 @Suite("Link tokens and link settings")
 struct LinkTokenTests {
-    @Test("a token is 43 base64url characters that decode (basenc) to 32 bytes; tokens differ")
+    @Test("a token is 48 base64url characters that decode (basenc) to 36 bytes, the first 4 its second; tokens differ")
     func shape() throws {
-        let tokens = (0..<64).map { _ in LinkToken.generate() }
+        let now = Date(timeIntervalSince1970: 1_796_601_600.75)
+        let tokens = (0..<64).map { _ in LinkToken.generate(now: now) }
         #expect(Set(tokens.map(\.text)).count == tokens.count)
+        #expect(Set(tokens.map(\.key.selector)).count == tokens.count)
         for token in tokens.prefix(4) {
-            #expect(token.text.count == 43)
+            #expect(token.text.count == 48)
             #expect(LinkToken(parsing: token.text) == token)
+            #expect(token.key.selector == String(token.text.prefix(16)))
+            #expect(token.key.hash == token.hash)
             let decoded = try CLI.run(
-                "/bin/sh", ["-c", "printf '%s=' \"$0\" | basenc --base64url -d | wc -c", token.text])
-            #expect(decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "32", "\(decoded.stderr)")
+                "/bin/sh", ["-c", "printf '%s' \"$0\" | basenc --base64url -d | od -An -tx1 -v", token.text])
+            let bytes = decoded.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" })
+            #expect(bytes.count == 36, "\(decoded.stderr)")
+            // 1,796,601,600 = 0x6B15F700: the second the token was made, big-endian, then random bytes.
+            #expect(bytes.prefix(4) == ["6b", "15", "f7", "00"])
         }
+    }
+
+    @Test("a token from before selectors (43 characters) parses and is found by its hash alone")
+    func selectorless() throws {
+        let text = Base64URL.encode((0..<32).map { UInt8($0) })
+        let token = try #require(LinkToken(parsing: text))
+        #expect(token.key == LinkKey(selector: nil, hash: token.hash))
     }
 
     @Test("the hash is the SHA-256 of the token's text, as openssl computes it")
@@ -28,9 +43,11 @@ struct LinkTokenTests {
     }
 
     @Test(
-        "only 43 base64url characters parse as a token",
+        "only 48 (or, from before selectors, 43) base64url characters parse as a token",
         arguments: [
             "", "short", String(repeating: "A", count: 42), String(repeating: "A", count: 44),
+            String(repeating: "A", count: 47), String(repeating: "A", count: 49),
+            String(repeating: "A", count: 47) + "=",
             String(repeating: "A", count: 42) + "=", String(repeating: "A", count: 42) + "+",
             String(repeating: "A", count: 42) + "/", String(repeating: "é", count: 43),
         ])

@@ -32,7 +32,7 @@ struct LinkRoutesTests {
         pass.webServiceURL = webServiceURL
         let token = LinkToken.generate()
         try live.store.insertPasses(
-            [pass], links: [PassLinkGrant(serialNumber: serial, tokenHash: token.hash)])
+            [pass], links: [PassLinkGrant(serialNumber: serial, key: token.key)])
         return token
     }
 
@@ -195,7 +195,7 @@ struct LinkRoutesTests {
             configuration: ServiceConfiguration(accessLog: try AccessLog(.file(logPath))), store: f.store,
             renderer: TestRenderer(), environment: [:])
         let token = LinkToken.generate()
-        try f.sqlite.insertPasses([samplePass("S1")], links: [PassLinkGrant(serialNumber: "S1", tokenHash: token.hash)])
+        try f.sqlite.insertPasses([samplePass("S1")], links: [PassLinkGrant(serialNumber: "S1", key: token.key)])
         let statuses = [
             Request(method: .get, path: "/p/\(token.text)", headers: ["User-Agent": Self.iPhone]),
             Request(method: .get, path: "/p/\(token.text)", query: [("download", "1")]),

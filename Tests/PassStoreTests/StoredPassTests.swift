@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PassMint
 @testable import PassStore
 import PassMintTestSupport
 
@@ -48,7 +49,9 @@ struct StoredPassTests {
             passes.append(pass)
         }
         let links = passes.prefix(4).map {
-            PassLinkGrant(serialNumber: $0.serialNumber, tokenHash: "hash-\($0.serialNumber)")
+            PassLinkGrant(
+                serialNumber: $0.serialNumber,
+                key: LinkKey(selector: "sel-\($0.serialNumber)", hash: "hash-\($0.serialNumber)"))
         }
         try f.store.insertPasses(passes, links: Array(links))
         for expected in passes {
@@ -64,7 +67,7 @@ struct StoredPassTests {
         #expect(tags == tags.sorted() && Set(tags).count == tags.count, "tags drawn in the given order")
         #expect(try f.store.link(serial: "C0") != nil && f.store.link(serial: "C3") != nil)
         #expect(try f.store.link(serial: "C4") == nil)
-        #expect(try f.store.resolveLink(tokenHash: "hash-C2")?.serialNumber == "C2")
+        #expect(try f.store.resolveLink(LinkKey(selector: "sel-C2", hash: "hash-C2"))?.serialNumber == "C2")
         #expect(try f.store.installTotals().map(\.issued).reduce(0, +) == passes.count)
 
         // Stored again (a serial given twice in one call included): the last version wins, images replaced, and

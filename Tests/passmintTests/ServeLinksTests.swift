@@ -5,6 +5,9 @@ import Testing
 /// and independent tools check what comes back (openssl cms -verify, headless Chromium and zbarimg, sqlite3).
 @Suite("serve: distribution links (end to end)", .serialized)
 struct ServeLinksTests {
+    /// A link token's length (`LinkToken.length`): a 12-byte selector and 24 random bytes in base64url.
+    static let tokenLength = 48
+
     static let iPhone =
         "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
         + "Version/18.1 Mobile/15E148 Safari/604.1"
@@ -59,11 +62,14 @@ struct ServeLinksTests {
         let f = try ServeFixture(python: nil)
         defer { f.stop() }
         let link = try Self.generate(f, serial: "LINK-1")
-        #expect(link.count == (f.base + "/p/").count + 43)
-        // Only the hash is in the store.
-        let token = String(link.suffix(43))
+        #expect(link.count == (f.base + "/p/").count + Self.tokenLength)
+        // The store keeps the selector (the first 16 characters) and the hash, never the rest of the token.
+        let token = String(link.suffix(Self.tokenLength))
         #expect(try ServeTools.sqlite(f.db, "select count(*) from pass_links where serial = 'LINK-1'") == "1")
-        #expect(try !ServeTools.sqlite(f.db, ".dump").contains(token))
+        #expect(
+            try ServeTools.sqlite(f.db, "select selector from pass_links where serial = 'LINK-1'")
+                == String(token.prefix(16)))
+        #expect(try !ServeTools.sqlite(f.db, ".dump").contains(token.dropFirst(16)))
 
         let pass = try Self.fetch(f, link, agent: Self.iPhone)
         #expect(pass.status == 200)
@@ -119,7 +125,7 @@ struct ServeLinksTests {
 
         let shown = try links(["show", "LINK-2"])
         #expect(shown.status == 0 && shown.stdout.hasPrefix("LINK-2: active,"), "\(shown.stdout)\(shown.stderr)")
-        #expect(!shown.stdout.contains(String(link.suffix(43))))
+        #expect(!shown.stdout.contains(String(link.suffix(Self.tokenLength))))
 
         let revoked = try links(["revoke", "LINK-2"])
         #expect(revoked.status == 0 && revoked.stdout.contains("revoked"), "\(revoked.stderr)")
@@ -178,7 +184,12 @@ struct ServeLinksTests {
         let link = try Self.generate(f, serial: "PG-LINK")
         #expect(try Self.servesVerifiedPass(f, link))
         #expect(try TestPostgres.psql(postgres, "SELECT count(*) FROM pass_links") == "1")
-        #expect(try !TestPostgres.psql(postgres, "SELECT token_hash FROM pass_links").contains(String(link.suffix(43))))
+        #expect(
+            try !TestPostgres.psql(postgres, "SELECT token_hash FROM pass_links").contains(
+                String(link.suffix(Self.tokenLength))))
+        #expect(
+            try TestPostgres.psql(postgres, "SELECT selector FROM pass_links")
+                == String(link.suffix(Self.tokenLength).prefix(16)))
         #expect(try CLI.passmint(["links", "revoke", "PG-LINK"] + f.storeArguments).status == 0)
         #expect(try Self.fetch(f, link, agent: Self.iPhone).status == 404)
         let reissued = try CLI.passmint(["links", "reissue", "PG-LINK"] + f.storeArguments)
@@ -248,7 +259,9 @@ struct ServeLinksTests {
             ] + DevIdentity.signingArgs)
         #expect(based.status == 0, "\(based.stderr)")
         let link = try Self.printedLink(based)
-        #expect(link.hasPrefix("https://go.example.com/p/") && link.count == "https://go.example.com/p/".count + 43)
+        #expect(
+            link.hasPrefix("https://go.example.com/p/")
+                && link.count == "https://go.example.com/p/".count + Self.tokenLength)
         // `links reissue` needs a base for the pass without one.
         let refused = try CLI.passmint(["links", "reissue", "BARE-1", "--db", db])
         #expect(refused.status == 1 && refused.stderr.contains("--link-base"), "\(refused.stderr)")

@@ -39,7 +39,7 @@ package enum LinkAdmin {
         }
         let link = PassLink(base: base, token: .generate())
         let info = try call(serial) {
-            try store.reissueLink(PassLinkGrant(serialNumber: serial, tokenHash: link.token.hash, expiresAt: expiresAt))
+            try store.reissueLink(PassLinkGrant(serialNumber: serial, key: link.token.key, expiresAt: expiresAt))
         }
         return (link, info)
     }

@@ -42,7 +42,7 @@ struct LinkHandlers: Sendable {
     /// Safari gets the pass, any other browser a page with both buttons.
     func open(_ request: Request) throws(HTTPError) -> Response {
         guard let token = LinkToken(parsing: request.parameters["linkToken"]), let links,
-            let target = try context.storeCall({ try links.openLink(tokenHash: token.hash) }), target.state == .active
+            let target = try context.storeCall({ try links.openLink(token.key) }), target.state == .active
         else { return Self.page(404, LandingPage.notFound) }
         guard !target.voided else { return Self.page(410, LandingPage.voided) }
         let serial = target.serialNumber
@@ -158,7 +158,7 @@ struct LinkHandlers: Sendable {
         let link = PassLink(base: base, token: .generate())
         let info = try context.storeCall {
             try links.reissueLink(
-                PassLinkGrant(serialNumber: serial, tokenHash: link.token.hash, expiresAt: expiresAt))
+                PassLinkGrant(serialNumber: serial, key: link.token.key, expiresAt: expiresAt))
         }
         return .json(200, encoding: LinkView(info, link: link.url))
     }

@@ -316,6 +316,13 @@ enum PostgresSchema {
         StoreMigration(
             version: 14, purpose: StoreMigration.Purpose.registrationTags,
             sql: "ALTER TABLE registrations ADD COLUMN tag BIGINT;"),
+        StoreMigration(
+            version: 15, purpose: StoreMigration.Purpose.linkSelectors,
+            sql: """
+                ALTER TABLE pass_links DROP CONSTRAINT pass_links_token_hash_key;
+                ALTER TABLE pass_links ADD COLUMN selector TEXT COLLATE "C" UNIQUE;
+                CREATE UNIQUE INDEX pass_links_selectorless ON pass_links (token_hash) WHERE selector IS NULL;
+                """),
     ]
 
     static var latestVersion: Int { migrations.last?.version ?? 0 }

@@ -1,26 +1,29 @@
 import Foundation
+import PassMint
 
 /// Distribution links (`pass_links`).
 extension PostgresStore {
     static let linkColumns = "serial, created_at, expires_at, revoked_at"
 
-    package func resolveLink(tokenHash: String) throws -> PassLinkInfo? {
+    package func resolveLink(_ key: LinkKey) throws -> PassLinkInfo? {
         let nowSeconds = RecordCoding.seconds(now())
         return try pool.withConnection { db in
             Self.linkInfo(
-                try db.query("SELECT \(Self.linkColumns) FROM pass_links WHERE token_hash = $1", [tokenHash]),
+                try db.query(
+                    "SELECT \(Self.linkColumns) FROM pass_links WHERE \(Self.linkCondition(key, table: "pass_links"))",
+                    Self.parameters(key)),
                 nowSeconds: nowSeconds)
         }
     }
 
-    package func openLink(tokenHash: String) throws -> PassLinkTarget? {
+    package func openLink(_ key: LinkKey) throws -> PassLinkTarget? {
         let nowSeconds = RecordCoding.seconds(now())
         return try pool.withConnection { db in
             let result = try db.query(
                 """
                 SELECT l.serial, l.expires_at, l.revoked_at, p.tag, p.voided
-                FROM pass_links l JOIN passes p ON p.serial = l.serial WHERE l.token_hash = $1
-                """, [tokenHash])
+                FROM pass_links l JOIN passes p ON p.serial = l.serial WHERE \(Self.linkCondition(key, table: "l"))
+                """, Self.parameters(key))
             guard result.rowCount > 0 else { return nil }
             return PassLinkTarget(
                 serialNumber: result.string(0, 0),
@@ -30,6 +33,16 @@ extension PostgresStore {
                 tag: result.int64(0, 3), voided: result.bool(0, 4))
         }
     }
+
+    /// The condition that finds the link of `key` in `table` ($1 the hash, $2 the selector when there is one): by
+    /// the selector's unique index, or for a token without a selector by the index of those links' hashes.
+    private static func linkCondition(_ key: LinkKey, table: String) -> String {
+        key.selector == nil
+            ? "\(table).selector IS NULL AND \(table).token_hash = $1"
+            : "\(table).selector = $2 AND \(table).token_hash = $1"
+    }
+
+    private static func parameters(_ key: LinkKey) -> [String?] { [key.hash] + (key.selector.map { [$0] } ?? []) }
 
     package func link(serial: String) throws -> PassLinkInfo? {
         let nowSeconds = RecordCoding.seconds(now())
@@ -82,15 +95,17 @@ extension PostgresStore {
         guard !grants.isEmpty else { return }
         try db.query(
             """
-            INSERT INTO pass_links (serial, token_hash, created_at, expires_at, revoked_at)
-            SELECT serial, token_hash, $3::bigint, expires_at, NULL
-            FROM unnest($1::text[], $2::text[], $4::bigint[]) AS i(serial, token_hash, expires_at)
+            INSERT INTO pass_links (serial, token_hash, created_at, expires_at, revoked_at, selector)
+            SELECT serial, token_hash, $3::bigint, expires_at, NULL, selector
+            FROM unnest($1::text[], $2::text[], $4::bigint[], $5::text[])
+                AS i(serial, token_hash, expires_at, selector)
             ON CONFLICT (serial) DO UPDATE SET token_hash = excluded.token_hash, created_at = excluded.created_at,
-                expires_at = excluded.expires_at, revoked_at = NULL
+                expires_at = excluded.expires_at, revoked_at = NULL, selector = excluded.selector
             """,
             [
-                textArray(grants.map(\.serialNumber)), textArray(grants.map(\.tokenHash)), nowSeconds,
+                textArray(grants.map(\.serialNumber)), textArray(grants.map(\.key.hash)), nowSeconds,
                 textArray(grants.map { $0.expiresAt.map { String(RecordCoding.seconds($0)) } }),
+                textArray(grants.map(\.key.selector)),
             ])
     }
 

@@ -262,6 +262,23 @@ enum SQLiteSchema {
         StoreMigration(
             version: 14, purpose: StoreMigration.Purpose.registrationTags,
             sql: "ALTER TABLE registrations ADD COLUMN tag INTEGER;"),
+        StoreMigration(
+            version: 15, purpose: StoreMigration.Purpose.linkSelectors,
+            sql: """
+                CREATE TABLE pass_links_keyed (
+                    serial TEXT PRIMARY KEY,
+                    token_hash TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER,
+                    revoked_at INTEGER,
+                    selector TEXT UNIQUE
+                );
+                INSERT INTO pass_links_keyed (serial, token_hash, created_at, expires_at, revoked_at)
+                    SELECT serial, token_hash, created_at, expires_at, revoked_at FROM pass_links;
+                DROP TABLE pass_links;
+                ALTER TABLE pass_links_keyed RENAME TO pass_links;
+                CREATE UNIQUE INDEX pass_links_selectorless ON pass_links (token_hash) WHERE selector IS NULL;
+                """),
     ]
 
     /// Steps SQL cannot take in SQLite, run after the SQL of their version in the same transaction.
