@@ -52,7 +52,7 @@ final class PushNghttpd {
             ["--echo-upload", "--verify-client", "-a", "127.0.0.1", "-m", "\(maxStreams)"] + (verbose ? ["-v"] : [])
                 + ["\(port)", pki.serverKey, pki.serverCert],
             stderrPath: logPath + ".err", stdoutPath: logPath)
-        guard waitUntil(timeout: 5, { isListening(port: port) }) else {
+        guard waitUntil(timeout: 30, { isListening(port: port) }) else {
             stop()
             throw TestToolFailure("nghttpd did not listen on \(port): \(try log()) \(process.stderr)")
         }

@@ -21,7 +21,7 @@ struct HTTPHeadGuardTests {
         let live = try LiveService()
         for token in [nil, "wrong-token-0123456789abcdef01234567", "", " "] as [String?] {
             let exchange = try live.raw(
-                Array(bulkHead(token: token, length: Self.fiftyMegabytes, expect: true).utf8), timeout: 5)
+                Array(bulkHead(token: token, length: Self.fiftyMegabytes, expect: true).utf8), timeout: 15)
             #expect(exchange.status == 401, "\(token ?? "none"): \(exchange.text.prefix(200))")
             #expect(!exchange.text.contains("100 Continue"), "\(exchange.text.prefix(200))")
             #expect(exchange.closedByServer, "the server waited for a body it must not read")
@@ -31,7 +31,7 @@ struct HTTPHeadGuardTests {
         let eager =
             bulkHead(token: nil, length: Self.fiftyMegabytes, expect: false)
             + String(repeating: "P1,Gold\n", count: 1024)
-        let exchange = try live.raw(Array(eager.utf8), timeout: 5)
+        let exchange = try live.raw(Array(eager.utf8), timeout: 15)
         #expect(exchange.status == 401, "\(exchange.text.prefix(200))")
         #expect(exchange.closedByServer)
         #expect(live.settles())
@@ -42,7 +42,7 @@ struct HTTPHeadGuardTests {
         let live = try LiveService()
         for path in ["//admin/v1/updates", "/admin//v1/updates", "/admin/v1//updates", "/%61dmin/v1/updates"] {
             let exchange = try live.raw(
-                Array(bulkHead(path, token: nil, length: Self.fiftyMegabytes, expect: true).utf8), timeout: 5)
+                Array(bulkHead(path, token: nil, length: Self.fiftyMegabytes, expect: true).utf8), timeout: 15)
             #expect(exchange.status == 401, "\(path): \(exchange.text.prefix(200))")
             #expect(!exchange.text.contains("100 Continue"))
         }
@@ -78,7 +78,7 @@ struct HTTPHeadGuardTests {
         let exchange = try live.raw(
             Array(
                 bulkHead(token: "anything-0123456789abcdef0123456789", length: Self.fiftyMegabytes, expect: true).utf8),
-            timeout: 5)
+            timeout: 15)
         #expect(exchange.status == 403, "\(exchange.text.prefix(200))")
         #expect(!exchange.text.contains("100 Continue"))
         #expect(exchange.closedByServer)

@@ -85,7 +85,7 @@ struct ServeFlowTests {
             #expect(request["body"] as? String == "{}")
             #expect(request["client_cn"] as? String == "Pass Type ID: \(ServeTools.passType)", "client certificate")
         }
-        #expect(try waitUntil(timeout: 5) { try f.count("push_outbox") == 0 }, "outbox drained")
+        #expect(try waitUntil(timeout: 30) { try f.count("push_outbox") == 0 }, "outbox drained")
 
         // The phones pick up the change and finish the sequence.
         try Data().write(to: URL(fileURLWithPath: pushed))
