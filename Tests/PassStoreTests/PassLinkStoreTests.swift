@@ -12,9 +12,11 @@ struct PassLinkStoreTests {
 
     func linked(_ f: StoreFixture) -> LinkedStore { f.store as! LinkedStore }
 
-    /// Stores pass `serial` with a fresh link; returns the token.
-    func issue(_ store: LinkedStore, _ serial: String, expiresAt: Date? = nil) throws -> LinkToken {
-        let token = LinkToken.generate()
+    /// Stores pass `serial` with a link (a fresh token unless given); returns the token.
+    @discardableResult
+    func issue(_ store: LinkedStore, _ serial: String, token: LinkToken = .generate(), expiresAt: Date? = nil) throws
+        -> LinkToken
+    {
         try store.insertPasses(
             [samplePass(serial)],
             links: [PassLinkGrant(serialNumber: serial, key: token.key, expiresAt: expiresAt)])
@@ -152,11 +154,11 @@ struct PassLinkStoreTests {
         "a link issued before selectors (43 characters, kept by its hash alone) opens by its hash, beside new ones",
         arguments: StoreBackend.all)
     func selectorless(backend: StoreBackend) throws {
-        let f = try StoreFixture(backend)
-        let store = linked(f)
         let old = try Self.selectorlessToken()
         #expect(old.key.selector == nil)
-        try store.insertPasses([samplePass("OLD")], links: [PassLinkGrant(serialNumber: "OLD", key: old.key)])
+        let f = try StoreFixture(backend)
+        let store = linked(f)
+        try issue(store, "OLD", token: old)
         let new = try issue(store, "NEW")
         #expect(try store.resolveLink(old.key)?.serialNumber == "OLD")
         #expect(try store.openLink(old.key)?.serialNumber == "OLD")
