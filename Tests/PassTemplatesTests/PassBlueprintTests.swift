@@ -12,6 +12,16 @@ struct PassBlueprintTests {
         "-7", "12.50", "1e3", "  spaced  ",
     ]
 
+    /// A minimal pass.json with the given top-level texts and style dictionary (JSON text, after the common keys).
+    static func passJSON(serial: String = "S", organization: String = "O", description: String = "D", _ rest: String)
+        -> String
+    {
+        """
+        {"formatVersion": 1, "serialNumber": "\(serial)", "passTypeIdentifier": "pass.x", "teamIdentifier": "T",
+         "organizationName": "\(organization)", "description": "\(description)", \(rest)}
+        """
+    }
+
     /// Asserts the blueprint for `values`/`context` fills exactly what `render` makes.
     private func expectSame(
         _ template: Template, _ values: [String: String], _ context: RenderContext,
@@ -59,12 +69,12 @@ struct PassBlueprintTests {
     @Test("numbers: a whole-placeholder integer or decimal is a JSON number, else text; absent values are empty")
     func numbers() throws {
         let (template, _) = try TemplateFolder.load([
-            "pass.json": """
-            {"formatVersion": 1, "serialNumber": "S-{{n}}", "passTypeIdentifier": "pass.x", "teamIdentifier": "T",
-             "organizationName": "O {{opt}}", "description": "D",
-             "storeCard": {"primaryFields": [{"key": "n", "value": "{{n}}"}, {"key": "d", "value": "{{d}}"},
-               {"key": "t", "value": "{{n}} pts, {{d}} USD {{opt}}"}]}}
-            """,
+            "pass.json": Self.passJSON(
+                serial: "S-{{n}}", organization: "O {{opt}}",
+                """
+                "storeCard": {"primaryFields": [{"key": "n", "value": "{{n}}"}, {"key": "d", "value": "{{d}}"},
+                  {"key": "t", "value": "{{n}} pts, {{d}} USD {{opt}}"}]}
+                """),
             "template.json": """
             {"fields": [{"name": "n", "type": "integer", "required": true},
                         {"name": "d", "type": "decimal", "required": false},
@@ -79,11 +89,8 @@ struct PassBlueprintTests {
     @Test("pass.strings with placeholders and a record's own images are made per record, as render makes them")
     func perRecordFiles() throws {
         let (template, _) = try TemplateFolder.load([
-            "pass.json": """
-            {"formatVersion": 1, "serialNumber": "S", "passTypeIdentifier": "pass.x", "teamIdentifier": "T",
-             "organizationName": "O", "description": "D",
-             "generic": {"primaryFields": [{"key": "n", "label": "greeting", "value": "{{name}}"}]}}
-            """,
+            "pass.json": Self.passJSON(
+                #""generic": {"primaryFields": [{"key": "n", "label": "greeting", "value": "{{name}}"}]}"#),
             "en.lproj/pass.strings": "\"greeting\" = \"Hello {{name}}\";",
             "fr.lproj/pass.strings": "\"greeting\" = \"Bonjour\";",
             "icon.png": "png",
@@ -117,19 +124,12 @@ struct PassBlueprintTests {
         #expect(loyalty.varyingKeys == ["serialNumber", "storeCard", "barcodes"])
         #expect(loyalty.varyingFields?[FieldSite(style: .storeCard, group: .primaryFields, index: 0)] == .value)
         let (keyed, _) = try TemplateFolder.load([
-            "pass.json": """
-            {"formatVersion": 1, "serialNumber": "S", "passTypeIdentifier": "pass.x", "teamIdentifier": "T",
-             "organizationName": "O", "description": "D",
-             "generic": {"primaryFields": [{"key": "k-{{n}}", "value": "v"}]}}
-            """
+            "pass.json": Self.passJSON(#""generic": {"primaryFields": [{"key": "k-{{n}}", "value": "v"}]}"#)
         ])
         #expect(try #require(PassBlueprint(keyed, values: ["n": "1"], context: context)).varyingFields == nil)
         let (marked, _) = try TemplateFolder.load([
-            "pass.json": """
-            {"formatVersion": 1, "serialNumber": "S", "passTypeIdentifier": "pass.x", "teamIdentifier": "T",
-             "organizationName": "\\u0001\\u0002passmint-hole-0\\u0002\\u0001", "description": "{{d}}",
-             "generic": {}}
-            """
+            "pass.json": Self.passJSON(
+                organization: "\\u0001\\u0002passmint-hole-0\\u0002\\u0001", description: "{{d}}", #""generic": {}"#)
         ])
         #expect(PassBlueprint(marked, values: ["d": "x"], context: context) == nil)
     }

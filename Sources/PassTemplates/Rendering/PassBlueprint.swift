@@ -62,8 +62,8 @@ public final class PassBlueprint: Sendable {
     /// The variant's other files and variant name when no record changes them (no pass.strings with
     /// placeholders); a record with its own images still gets them made.
     private let sharedFiles: (files: [PassFile], variant: String?)?
-    /// The template's own serialNumber, from which a record without one gets its serial.
-    private let ownSerial: JSONValue?
+    /// The template's own serialNumber, from which a record without one gets its serial (`Template.usableSerial`).
+    private let ownSerial: String?
     private let template: Template
     private let tier: TemplateTier?
     private let tierName: String?
@@ -91,11 +91,10 @@ public final class PassBlueprint: Sendable {
         for key in ["passTypeIdentifier", "teamIdentifier"] {
             if let own = root[key]?.stringValue, PlaceholderText.mayContainPlaceholder(own) { return nil }
         }
-        if context.serialNumber == nil {
-            // The template's own serial must be one a record can make (checked as `render` does, per record).
-            guard root["serialNumber"]?.stringValue != nil else { return nil }
-        }
-        ownSerial = root["serialNumber"]
+        // The template's own serial, checked once here as `render` checks it per record; a variant whose records
+        // cannot make a serial from it gets no blueprint (the whole path then reports why).
+        ownSerial = Template.usableSerial(root["serialNumber"])
+        if context.serialNumber == nil, ownSerial == nil { return nil }
         let warnings = template.certificateIdentifiers(context, into: &root)
         self.warnings = warnings
         if context.voided { root["voided"] = .bool(true) }
@@ -211,7 +210,7 @@ public final class PassBlueprint: Sendable {
     public func fill(
         _ record: ResolvedRecord, context: RenderContext
     ) throws(TemplateError) -> (passJSON: [UInt8], rendered: RenderedPass) {
-        let serial = try template.serialNumber(record, context: context, own: ownSerial)
+        let serial = try template.serialNumber(record, context: context, usable: ownSerial)
         let substituter = Substituter(values: record.values, kinds: template.fieldKinds, serialNumber: serial)
         func value(_ source: Source) -> JSONValue {
             switch source {

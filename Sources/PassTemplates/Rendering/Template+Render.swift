@@ -60,12 +60,26 @@ extension Template {
     func serialNumber(
         _ record: ResolvedRecord, context: RenderContext, own: JSONValue?
     ) throws(TemplateError) -> String {
+        try serialNumber(record, context: context, usable: Self.usableSerial(own))
+    }
+
+    /// `serialNumber(_:context:own:)` with the template's serial already checked by `usableSerial(_:)`.
+    func serialNumber(
+        _ record: ResolvedRecord, context: RenderContext, usable own: String?
+    ) throws(TemplateError) -> String {
         if let given = context.serialNumber { return given }
+        guard let own else { throw .missingSerialNumber(file: passJSONFile) }
+        return Substituter(values: record.values, kinds: fieldKinds, serialNumber: nil).text(own)
+    }
+
+    /// The template's serialNumber when a record can make a serial from it: a string that does not use the
+    /// serial's own placeholder.
+    static func usableSerial(_ own: JSONValue?) -> String? {
         guard case .string(let own)? = own,
             (try? PlaceholderScan.uses(in: own, path: "", file: ""))?
                 .contains(where: { $0.name == Template.serialNumberPlaceholder }) == false
-        else { throw .missingSerialNumber(file: passJSONFile) }
-        return Substituter(values: record.values, kinds: fieldKinds, serialNumber: nil).text(own)
+        else { return nil }
+        return own
     }
 
     /// Sets passTypeIdentifier and teamIdentifier to the certificate's, returning a warning for each one the
