@@ -29,6 +29,9 @@ extension ArchiveEntry {
     /// not empty, no leading `/`, no `\`, no empty, `.` or `..` component, no trailing `/` (no directory entries).
     /// - Throws: `ArchiveError.invalidEntryName` naming the problem.
     static func validate(name: String) throws(ArchiveError) {
+        // Checked for every entry of every pass: one pass over the bytes; only a bad name is looked at again to
+        // say what is wrong with it.
+        if isPlainPath(name.utf8) { return }
         if name.isEmpty { throw .invalidEntryName(entry: name, reason: "the name is empty") }
         if name.utf8.count > 0xFFFF { throw .invalidEntryName(entry: name, reason: "the name is too long") }
         if name.hasPrefix("/") { throw .invalidEntryName(entry: name, reason: "it starts with '/'") }
@@ -43,6 +46,30 @@ extension ArchiveEntry {
                 throw .invalidEntryName(entry: name, reason: "it contains a '\(part)' path component")
             }
         }
+    }
+
+    /// Whether `name` passes every rule of `validate(name:)`.
+    private static func isPlainPath(_ name: String.UTF8View) -> Bool {
+        guard !name.isEmpty, name.count <= 0xFFFF else { return false }
+        var componentLength = 0
+        var componentDots = 0
+        for byte in name {
+            switch byte {
+            case UInt8(ascii: "/"):
+                guard componentLength > 0, componentDots != componentLength || componentDots > 2 else { return false }
+                componentLength = 0
+                componentDots = 0
+                continue
+            case UInt8(ascii: "\\"), 0:
+                return false
+            case UInt8(ascii: "."):
+                componentDots += 1
+            default:
+                break
+            }
+            componentLength += 1
+        }
+        return componentLength > 0 && (componentDots != componentLength || componentDots > 2)
     }
 
     /// Byte-wise (UTF-8) name order, the order PassMint writes entries in.

@@ -15,3 +15,30 @@ struct ArchiveEntryTests {
         #expect(ArchiveEntry.isJunk(name) == isJunk)
     }
 }
+
+@Suite("ArchiveEntry: names")
+struct ArchiveEntryNameTests {
+    @Test(
+        "plain relative paths are accepted, dot-only components other than . and .. included",
+        arguments: [
+            "pass.json", "en.lproj/pass.strings", ".hidden", "a..b", "...", "a/.../b", "strip@2x.png", "é/ü.png",
+        ])
+    func plain(name: String) throws {
+        try ArchiveEntry.validate(name: name)
+    }
+
+    @Test(
+        "a bad name is refused with what is wrong with it",
+        arguments: [
+            ("", "the name is empty"), ("/abs.json", "it starts with '/'"),
+            ("dir/", "it ends with '/'; directory entries are not written"), ("a\\b", "it contains '\\'; use '/'"),
+            ("a\u{0}b", "it contains a NUL byte"), ("a//b", "it contains '//'"),
+            (".", "it contains a '.' path component"), ("./x", "it contains a '.' path component"),
+            ("a/..", "it contains a '..' path component"), ("a/../b", "it contains a '..' path component"),
+        ])
+    func refused(name: String, reason: String) {
+        #expect(throws: ArchiveError.invalidEntryName(entry: name, reason: reason)) {
+            try ArchiveEntry.validate(name: name)
+        }
+    }
+}

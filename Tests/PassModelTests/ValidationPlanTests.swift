@@ -138,6 +138,78 @@ struct ValidationPlanTests {
         }
     }
 
+    @Test(
+        "a plan whose fields vary only in their values finds what the validator finds with several values changed at once, barcodes varying too, or a field gone"
+    )
+    func fieldValuesTogether() throws {
+        let fields: JSONValue = [
+            "headerFields": [["key": "tier", "value": "Gold", "changeMessage": "Now %@"]],
+            "primaryFields": [["key": "points", "value": 10, "numberStyle": "PKNumberStyleDecimal"]],
+            "secondaryFields": [
+                ["key": "name", "value": "A"], ["key": "name", "value": "duplicate key"],
+                ["key": "due", "value": "2027-01-01T00:00:00Z", "dateStyle": "PKDateStyleShort"],
+            ],
+            // Five in one row with a square barcode: a generic pass's count warning then depends on the barcode.
+            "auxiliaryFields": [["key": "x", "value": "1"], ["key": "y", "value": "2"]],
+        ]
+        /// `root` with the value of each field at `sites` set to `leaf`.
+        func changing(_ root: [String: JSONValue], _ sites: [FieldSite], to leaf: JSONValue) throws -> [String:
+            JSONValue]
+        {
+            var changed = root
+            for site in sites {
+                var dict = try #require(changed[site.style.rawValue]?.objectValue)
+                var items = try #require(dict[site.group.rawValue]?.arrayValue)
+                var field = try #require(items[site.index].objectValue)
+                field["value"] = leaf
+                items[site.index] = .object(field)
+                dict[site.group.rawValue] = .array(items)
+                changed[site.style.rawValue] = .object(dict)
+            }
+            return changed
+        }
+        for style in [PassStyle.storeCard, .generic] {
+            let root: [String: JSONValue] = [
+                "formatVersion": 1, "passTypeIdentifier": "pass.com.example", "serialNumber": "S",
+                "teamIdentifier": "ABCDE12345", "organizationName": "O", "description": "D",
+                "barcodes": [["format": "PKBarcodeFormatPDF417", "message": "M", "messageEncoding": "iso-8859-1"]],
+                style.rawValue: fields,
+            ]
+            let sites = [
+                FieldSite(style: style, group: .headerFields, index: 0),
+                FieldSite(style: style, group: .primaryFields, index: 0),
+                FieldSite(style: style, group: .secondaryFields, index: 2),
+            ]
+            let varyingFields = Dictionary(uniqueKeysWithValues: sites.map { ($0, FieldChange.value) })
+            let plan = ValidationPlan(root, varying: [style.rawValue], varyingFields: varyingFields)
+            // The field counts of a generic pass read the barcode's format: with barcodes varying too, they are
+            // checked per pass.
+            let withBarcodes = ValidationPlan(
+                root, varying: [style.rawValue, "barcodes"], varyingFields: varyingFields)
+            for leaf in Self.replacements {
+                let changed = try changing(root, sites, to: leaf)
+                #expect(plan.validate(changed) == PassValidator.validate(.object(changed)), "\(style) ← \(leaf)")
+                var square = changed
+                square["barcodes"] = [["format": "PKBarcodeFormatQR", "message": "M", "messageEncoding": "iso-8859-1"]]
+                #expect(
+                    withBarcodes.validate(square) == PassValidator.validate(.object(square)),
+                    "\(style) with a QR code ← \(leaf)")
+                if style == .generic {
+                    let tooMany = { (problems: [Problem]) in
+                        problems.contains { $0.code == PassProblemCode.tooManyFields }
+                    }
+                    #expect(tooMany(withBarcodes.validate(square)) && !tooMany(withBarcodes.validate(changed)))
+                }
+            }
+            // A pass without one of the fields (not of the plan's shape) is still checked the whole way.
+            var missing = root
+            var dict = try #require(missing[style.rawValue]?.objectValue)
+            dict["primaryFields"] = .array([])
+            missing[style.rawValue] = .object(dict)
+            #expect(plan.validate(missing) == PassValidator.validate(.object(missing)))
+        }
+    }
+
     @Test("keys that do not vary keep their findings; a plan with nothing varying repeats the validator")
     func fixedFindings() throws {
         let root: [String: JSONValue] = [

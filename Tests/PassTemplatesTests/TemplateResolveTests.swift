@@ -82,14 +82,18 @@ struct TemplateResolveTests {
         "decimals are normalised",
         arguments: [
             ("12.50", "12.50"), ("012.5", "12.5"), ("-3", "-3"), (".5", "0.5"),
-            ("-0.25", "-0.25"), ("-0.0", "0.0"), ("7.", "7"),
+            ("-0.25", "-0.25"), ("-0.0", "0.0"), ("7.", "7"), ("0", "0"), ("0.00", "0.00"), ("00", "0"),
+            (" 3.25\t", "3.25"), ("1234567890.0123", "1234567890.0123"),
+            (String(repeating: "9", count: 300), String(repeating: "9", count: 300)),
         ])
     func decimals(input: String, output: String) throws {
         let (template, _) = try Self.template()
         #expect(try template.resolve(["name": "a", "balance": input]).values["balance"] == output)
     }
 
-    @Test("bad decimals are refused", arguments: ["1,50", "1.2.3", "abc", ".", "1e5", "$5"])
+    @Test(
+        "bad decimals are refused",
+        arguments: ["1,50", "1.2.3", "abc", ".", "1e5", "$5", "1 5", "-", String(repeating: "9", count: 400)])
     func badDecimals(input: String) throws {
         let (template, _) = try Self.template()
         let error = #expect(throws: TemplateError.self) { try template.resolve(["name": "a", "balance": input]) }

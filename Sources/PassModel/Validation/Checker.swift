@@ -39,7 +39,7 @@ struct Checker {
             return nil
         }
         guard let s = string(obj, key, in: base) else { return nil }
-        if s.trimmingSpaces().isEmpty { invalid(path, "\(key) is empty; write \(hint)") }
+        if s.isBlank { invalid(path, "\(key) is empty; write \(hint)") }
         return s
     }
 

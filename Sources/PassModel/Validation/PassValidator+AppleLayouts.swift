@@ -111,7 +111,7 @@ extension Checker {
     static func hasValue(_ v: JSONValue?) -> Bool {
         switch v {
         case nil, .null?: return false
-        case .string(let s)?: return !s.trimmingSpaces().isEmpty
+        case .string(let s)?: return !s.isBlank
         case .array(let a)?: return !a.isEmpty
         case .object(let o)?: return !o.isEmpty
         default: return true

@@ -42,7 +42,7 @@ extension Checker {
             return
         }
         guard let id = string(action, "identifier", in: path) else { return }
-        if id.trimmingSpaces().isEmpty {
+        if id.isBlank {
             invalid(
                 keyPath, "featured action identifier is empty; write one unique in the pass, e.g. \"shop\"",
                 severity: .warning)

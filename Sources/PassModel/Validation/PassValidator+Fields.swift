@@ -56,8 +56,10 @@ extension Checker {
                         item, style: style, group: group,
                         path: JSONPath.index(JSONPath.member(base, group.rawValue), i),
                         seen: &seen, unique: scope)
+                    let order = fieldRuns?.count ?? 0
                     fieldRuns?[site] = FieldRun(
-                        problems: Array(problems[before...]), seenAfter: seen, valueChecks: checks)
+                        problems: Array(problems[before...]), seenAfter: seen, valueChecks: checks,
+                        span: before..<problems.count, order: order)
                 }
             }
             checkGroupsShown(dict, style)

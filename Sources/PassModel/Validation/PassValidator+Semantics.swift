@@ -68,7 +68,7 @@ extension Checker {
             ]
         }
         for (tag, hint) in required {
-            if let s = tags[tag]?.stringValue, !s.trimmingSpaces().isEmpty { continue }
+            if let s = tags[tag]?.stringValue, !s.isBlank { continue }
             warning(
                 PassProblemCode.posterFallback, JSONPath.member("semantics", tag),
                 "a poster event ticket needs semantics.\(tag); without it Wallet silently falls back to the classic event ticket layout\(apple(tag)) — add \"\(tag)\" with \(hint)"

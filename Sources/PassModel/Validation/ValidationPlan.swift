@@ -12,6 +12,14 @@ public final class ValidationPlan: Sendable {
     private let fixed: [[Problem]?]
     /// The pass fields whose findings stand for every pass (see `init`).
     private let fields: [FieldSite: FieldRun]
+    /// The style section as steps, when nothing in it varies but some fields' values: its findings recorded once,
+    /// with the checks of those values run again in their place. Nil when the section walks the styles per pass.
+    private let styleSteps: [StyleStep]?
+
+    private enum StyleStep: Sendable {
+        case fixed([Problem])
+        case value(FieldSite, FieldRun, FieldRun.ValueChecks)
+    }
 
     /// - Parameters:
     ///   - root: one pass of the shape (its varying values are not used).
@@ -21,6 +29,7 @@ public final class ValidationPlan: Sendable {
     ///     `value` only the value is checked per pass; nil when anything else under a style varies.
     public init(_ root: [String: JSONValue], varying: Set<String>, varyingFields: [FieldSite: FieldChange]?) {
         var fields: [FieldSite: FieldRun] = [:]
+        var styleSteps: [StyleStep]?
         fixed = PassValidator.sections.map { section in
             var c = Checker()
             guard section.reads.isDisjoint(with: varying) else {
@@ -37,6 +46,7 @@ public final class ValidationPlan: Sendable {
                             break
                         }
                     }
+                    styleSteps = Self.steps(c, root: root, varying: varying, varyingFields: varyingFields)
                 }
                 return nil
             }
@@ -44,6 +54,54 @@ public final class ValidationPlan: Sendable {
             return c.problems
         }
         self.fields = fields
+        self.styleSteps = styleSteps
+    }
+
+    /// `checkStyles`'s recorded walk (`c`) as steps, or nil when more than field values vary in it: a field's
+    /// other members, or the barcode format a generic pass's field counts read.
+    private static func steps(
+        _ c: Checker, root: [String: JSONValue], varying: Set<String>, varyingFields: [FieldSite: FieldChange]
+    ) -> [StyleStep]? {
+        guard let runs = c.fieldRuns, !varyingFields.values.contains(.members),
+            root[PassStyle.generic.rawValue] == nil || varying.isDisjoint(with: ["barcodes", "barcode"])
+        else { return nil }
+        var steps: [StyleStep] = []
+        var at = 0
+        for (site, run) in runs.sorted(by: { $0.value.order < $1.value.order }) where varyingFields[site] != nil {
+            guard let checks = run.valueChecks, let span = run.span else { return nil }
+            steps.append(.fixed(Array(c.problems[at..<span.lowerBound])))
+            steps.append(.value(site, run, checks))
+            at = span.upperBound
+        }
+        // A varying field the walk did not reach (not a dictionary in this pass) is not covered by the steps.
+        guard steps.count == 2 * varyingFields.count else { return nil }
+        steps.append(.fixed(Array(c.problems[at...])))
+        return steps
+    }
+
+    /// Runs the style steps on `root`; false (and nothing added) when a varying field is missing from it.
+    private func runStyleSteps(_ steps: [StyleStep], on root: [String: JSONValue], into c: inout Checker) -> Bool {
+        var items: [JSONValue] = []
+        items.reserveCapacity(steps.count / 2)
+        for case .value(let site, _, _) in steps {
+            guard let group = root[site.style.rawValue]?.objectValue?[site.group.rawValue]?.arrayValue,
+                site.index < group.count
+            else { return false }
+            items.append(group[site.index])
+        }
+        var next = 0
+        for step in steps {
+            switch step {
+            case .fixed(let problems):
+                c.problems += problems
+            case .value(let site, let run, let checks):
+                c.checkFieldValue(
+                    items[next], run: run, checks: checks,
+                    path: JSONPath.index(JSONPath.member(site.style.rawValue, site.group.rawValue), site.index))
+                next += 1
+            }
+        }
+        return true
     }
 
     /// Every finding of `PassValidator.validate(.object(root))` for a pass of the plan's shape.
@@ -53,6 +111,7 @@ public final class ValidationPlan: Sendable {
             if let fixed {
                 c.problems += fixed
             } else if section.checksFields {
+                if let styleSteps, runStyleSteps(styleSteps, on: root, into: &c) { continue }
                 c.checkStyles(root, reusing: fields)
             } else {
                 section.run(&c, root)
@@ -95,6 +154,10 @@ struct FieldRun: Sendable {
     let seenAfter: [String: String]
     /// Set when a plan checks only the field's value again (nothing else of the field varies).
     var valueChecks: ValueChecks?
+    /// Where `problems` lie among the findings of the walk that recorded the field, and the field's place in
+    /// that walk (nil for a run a plan made).
+    var span: Range<Int>? = nil
+    var order = 0
 }
 
 extension PassValidator {

@@ -94,9 +94,18 @@ public enum PassColorValue: Sendable, Hashable, CustomStringConvertible {
 extension String {
     /// The string without leading and trailing spaces, tabs and line breaks (no Foundation needed).
     func trimmingSpaces() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let start = firstIndex(where: { !isSpace($0) }) else { return "" }
-        let end = lastIndex(where: { !isSpace($0) })!
+        guard let start = firstIndex(where: { !Self.isSpace($0) }) else { return "" }
+        let end = lastIndex(where: { !Self.isSpace($0) })!
         return String(self[start...end])
     }
+
+    /// Whether `trimmingSpaces()` is empty, without building it (checked for every pass).
+    var isBlank: Bool {
+        // A string whose first byte is none of the four cannot start with one of them as a character.
+        guard let first = utf8.first else { return true }
+        guard first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D else { return false }
+        return allSatisfy(Self.isSpace)
+    }
+
+    private static func isSpace(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" }
 }

@@ -24,7 +24,7 @@ final class SignatureTemplate: Sendable {
         let time = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14 22:13:20 UTC
         guard let made = try? PassSigner.makeWithOpenSSL(probe, at: time, identity: identity) else { return nil }
         let digest = PassSigner.sha256.digest(probe)
-        let utc = Array(Self.utcTime(time)!.utf8)
+        let utc = Self.utcTime(time)!
         let signatureLength = Int(EVP_PKEY_get_size(identity.key.box.pkey))
         guard let digestAt = Self.find(digest, in: made), let timeAt = Self.find([0x17, 0x0D] + utc, in: made),
             signatureLength > 0, made.count > signatureLength + 4,
@@ -57,7 +57,7 @@ final class SignatureTemplate: Sendable {
         let digest = PassSigner.sha256.digest(content)
         var out = bytes
         out.replaceSubrange(digestOffset..<(digestOffset + digest.count), with: digest)
-        out.replaceSubrange(timeOffset..<(timeOffset + 13), with: utc.utf8)
+        out.replaceSubrange(timeOffset..<(timeOffset + 13), with: utc)
         var signed = Array(out[attributes])
         signed[0] = 0x31  // [0] IMPLICIT in SignerInfo, a SET OF when signed (RFC 2315 §9.3)
         let signature = try rsa.sign(digest: PassSigner.sha256.digest(signed))
@@ -67,17 +67,23 @@ final class SignatureTemplate: Sendable {
     }
 
     /// `YYMMDDHHMMSSZ` in UTC, as DER's UTCTime writes it; nil outside 1950-2049.
-    static func utcTime(_ date: Date) -> String? {
+    static func utcTime(_ date: Date) -> [UInt8]? {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return nil }
         let year = Int(parts.tm_year) + 1900
         guard (1950...2049).contains(year) else { return nil }
-        let fields = [
+        var text: [UInt8] = []
+        text.reserveCapacity(13)
+        for field in [
             year % 100, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min),
             Int(parts.tm_sec),
-        ]
-        return fields.map { $0 < 10 ? "0\($0)" : "\($0)" }.joined() + "Z"
+        ] {
+            text.append(UInt8(ascii: "0") + UInt8(field / 10))
+            text.append(UInt8(ascii: "0") + UInt8(field % 10))
+        }
+        text.append(UInt8(ascii: "Z"))
+        return text
     }
 
     /// The one occurrence of `needle` in `haystack`; nil when absent or ambiguous.

@@ -73,6 +73,7 @@ enum FieldValue {
     /// `[+-]?(digits[.digits*] | .digits)` → text without `+`, leading zeros or a trailing `.`;
     /// the fraction is kept as written (12.50 stays 12.50).
     static func decimal(_ s: Substring) -> String? {
+        if isCanonicalDecimal(s.utf8) { return String(s) }
         var body = s
         var negative = false
         if body.first == "+" || body.first == "-" { negative = body.removeFirst() == "-" }
@@ -87,6 +88,26 @@ enum FieldValue {
         let text = (negative && !isZero ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
         guard let d = Double(text), d.isFinite else { return nil }
         return text
+    }
+
+    /// Whether `decimal` would return `s` as it is: digits without a superfluous leading zero, at most one `.`
+    /// with digits after it, and short enough to be finite (checked per record, so without building text).
+    private static func isCanonicalDecimal(_ s: Substring.UTF8View) -> Bool {
+        guard let first = s.first, s.count <= 300, first >= 0x30, first <= 0x39 else { return false }
+        var sawPoint = false
+        var wholeDigits = 0
+        var fractionDigits = 0
+        for byte in s {
+            if byte == UInt8(ascii: ".") {
+                guard !sawPoint else { return false }
+                sawPoint = true
+            } else if byte >= 0x30, byte <= 0x39 {
+                if sawPoint { fractionDigits += 1 } else { wholeDigits += 1 }
+            } else {
+                return false
+            }
+        }
+        return (first != 0x30 || wholeDigits == 1) && (!sawPoint || fractionDigits > 0)
     }
 
     /// `YYYY-MM-DD` (→ `T00:00:00Z`) or `YYYY-MM-DDTHH:MM[:SS](Z|±HH:MM|±HHMM)` →
