@@ -63,6 +63,23 @@ struct AssetCacheTests {
         #expect(throws: ArchiveError.self) { try SharedAssetLayout(cache, names: ["missing.png"]) }
     }
 
+    @Test("assets that follow one another in the archive go out as one piece of the cache's buffer")
+    func adjacentAssetsJoined() throws {
+        // Given in any order.
+        let cache = try AssetCache(Self.assets.reversed())
+        let layout = try SharedAssetLayout(cache, names: Self.assets.map(\.name))
+        // en.lproj/pass.strings, icon.png, logo.png | manifest.json, pass.json, signature | strip@2x.png | directory
+        let parts = try layout.archiveParts(adding: Self.perPass)
+        #expect(parts.pieces.count == 4)
+        #expect(parts.pieces[0].storage === parts.pieces[2].storage)
+        #expect(
+            parts.pieces[1].storage === parts.pieces[3].storage && parts.pieces[0].storage !== parts.pieces[1].storage)
+        let reader = try ArchiveReader(bytes: parts.bytes, name: "joined.pkpass")
+        #expect(reader.files == Self.sortedUnion())
+        // Nothing of the pass's own between them: every asset in one piece.
+        #expect(try layout.archiveParts(adding: [ArchiveEntry(name: "zz", bytes: [1])]).pieces.count == 2)
+    }
+
     @Test("unzip -t accepts the shared-asset archive and keeps each method")
     func unzipAccepts() throws {
         try #require(hasTool("unzip"), "unzip is not installed")

@@ -30,14 +30,18 @@ struct TemplateResolveTests {
         "a NUL or other control character in any value fails the record, naming the key; tabs and line breaks are data")
     func controlCharacters() throws {
         let (template, _) = try Self.template()
-        for (value, code) in [("Ada\u{0}", UInt32(0)), ("A\u{1B}da", 0x1B), ("x\u{7F}", 0x7F)] {
+        // The offset counts characters (Unicode scalars), not bytes.
+        for (value, code, offset) in [
+            ("Ada\u{0}", UInt32(0), 4), ("A\u{1B}da", 0x1B, 2), ("x\u{7F}", 0x7F, 2), ("éü\u{2}", 0x02, 3),
+        ] {
             let error = #expect(throws: TemplateError.self) { try template.resolve(["name": value]) }
-            guard case .controlCharacter(let key, _, let found)? = error else {
+            guard case .controlCharacter(let key, let at, let found)? = error else {
                 Issue.record("unexpected \(String(describing: error))")
                 continue
             }
-            #expect(key == "name" && found == code)
+            #expect(key == "name" && found == code && at == offset)
         }
+        #expect(try template.resolve(["name": "Zoë \u{85}"]).values["name"] == "Zoë \u{85}")
         #expect(try template.resolve(["name": "Ada\tLove\nlace\r\n"]).values["name"] == "Ada\tLove\nlace\r\n")
     }
 

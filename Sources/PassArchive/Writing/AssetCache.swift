@@ -26,11 +26,14 @@ public final class AssetCache: Sendable {
     /// - Parameter entries: the shared files; names must be unique relative paths.
     /// - Throws: `ArchiveError.invalidEntryName`, `.duplicateEntry` or `.writeFailed`.
     public init(_ entries: [ArchiveEntry]) throws(ArchiveError) {
-        let zip = try ArchiveWriter.makeArchive(entries)
+        // In name order, the order of every archive's entries: the assets between two entries of a pass's own
+        // then lie one after the other here, and are written as one piece.
+        let sorted = entries.sorted { ArchiveEntry.namePrecedes($0.name, $1.name) }
+        let zip = try ArchiveWriter.makeArchive(sorted)
         let records = try ZipRecords.parse(zip, file: "asset cache")
         archive = ArchiveBytes(zip)
         var assets: [String: Asset] = [:]
-        for (entry, record) in Swift.zip(entries, records) {
+        for (entry, record) in Swift.zip(sorted, records) {
             assets[entry.name] = Asset(
                 entry: entry, local: ArchivePiece(storage: archive, range: record.local), central: zip[record.central])
         }

@@ -106,7 +106,17 @@ enum ZipRecords {
             for part in entry.local {
                 switch part {
                 case .shared(let piece):
-                    slots.append(.shared(piece))
+                    // Records that lie one after the other in the same buffer (a run of template assets between
+                    // two entries of the pass's own) go out as one piece: one region to write, one reference held.
+                    if case .shared(let previous) = slots.last, previous.storage === piece.storage,
+                        previous.range.upperBound == piece.range.lowerBound
+                    {
+                        slots[slots.count - 1] = .shared(
+                            ArchivePiece(
+                                storage: piece.storage, range: previous.range.lowerBound..<piece.range.upperBound))
+                    } else {
+                        slots.append(.shared(piece))
+                    }
                     offset += piece.count
                 case .own(let bytes):
                     appendOwn(bytes)

@@ -86,6 +86,9 @@ extension Template {
 extension Template {
     /// The first control character of `value` other than tab, CR and LF: its 1-based character offset and code.
     static func controlCharacter(in value: String) -> (Int, UInt32)? {
+        // Every such character is ASCII, and no byte of a multi-byte UTF-8 sequence is: the bytes tell whether
+        // there is one (checked for every value of every record); only then are characters counted.
+        guard value.utf8.contains(where: { ValueCharacters.isForbiddenControl(UInt32($0)) }) else { return nil }
         for (index, scalar) in value.unicodeScalars.enumerated() {
             if ValueCharacters.isForbiddenControl(scalar.value) { return (index + 1, scalar.value) }
         }
