@@ -26,6 +26,8 @@ struct BatchRecordIssuer: Sendable {
     let renderChecks = TierRenderChecks()
     /// The first eight hex digits of every serial this batch derives: its template's identity and CSV's name.
     let serialPrefix: String
+    /// What every record's serial material starts with (see `values(of:)`).
+    private let materialPrefix: [UInt8]
 
     init(
         issuer: PassIssuer, options: BatchOptions, columns: Columns, csvName: String, templateIdentity: String,
@@ -39,6 +41,7 @@ struct BatchRecordIssuer: Sendable {
         self.templateAbsolutePath = templateAbsolutePath
         self.imageFolder = imageFolder
         serialPrefix = Self.upperHex(Manifest.sha1Hex(Array("\(templateIdentity)\n\(csvName)".utf8)).utf8.prefix(8))
+        materialPrefix = Array("\(templateIdentity)\n\(csvName)\n".utf8)
     }
 
     /// One record's outcome plus what the window's writers need.
@@ -71,8 +74,16 @@ struct BatchRecordIssuer: Sendable {
         if let given = record.removeValue(forKey: "serialNumber") {
             return RecordValues(record: record, serial: given)
         }
-        let material = "\(templateIdentity)\n\(csvName)\n\(input.line)\n" + fields.joined(separator: "\u{1F}")
-        let digest = Self.upperHex(Manifest.sha1Hex(Array(material.utf8)).utf8.prefix(24))
+        // Template identity, CSV name, line and fields, joined as bytes (this runs for every record).
+        var material = materialPrefix
+        material.reserveCapacity(materialPrefix.count + 12 + fields.reduce(0) { $0 + $1.utf8.count + 1 })
+        material += String(input.line).utf8
+        material.append(UInt8(ascii: "\n"))
+        for (index, field) in fields.enumerated() {
+            if index > 0 { material.append(0x1F) }
+            material += field.utf8
+        }
+        let digest = Self.upperHex(Manifest.sha1Hex(material).utf8.prefix(24))
         // Eight hex digits of the batch (template and file), eight of the line, eight of the record: a batch's
         // passes then reach every serial-keyed index of the store in key order, so each index page is written
         // once per window instead of the whole index being rewritten at random.
