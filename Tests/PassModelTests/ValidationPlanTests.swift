@@ -186,6 +186,8 @@ struct ValidationPlanTests {
             // checked per pass.
             let withBarcodes = ValidationPlan(
                 root, varying: [style.rawValue, "barcodes"], varyingFields: varyingFields)
+            #expect(plan.replaysStyles)
+            #expect(withBarcodes.replaysStyles == (style != .generic))
             for leaf in Self.replacements {
                 let changed = try changing(root, sites, to: leaf)
                 #expect(plan.validate(changed) == PassValidator.validate(.object(changed)), "\(style) ← \(leaf)")
@@ -201,6 +203,10 @@ struct ValidationPlanTests {
                     #expect(tooMany(withBarcodes.validate(square)) && !tooMany(withBarcodes.validate(changed)))
                 }
             }
+            // A field whose other members vary is checked the whole way.
+            let members = ValidationPlan(
+                root, varying: [style.rawValue], varyingFields: [sites[0]: .value, sites[1]: .members])
+            #expect(!members.replaysStyles)
             // A pass without one of the fields (not of the plan's shape) is still checked the whole way.
             var missing = root
             var dict = try #require(missing[style.rawValue]?.objectValue)

@@ -13,11 +13,6 @@ struct BatchRecordIssuer: Sendable {
     let issuer: PassIssuer
     let options: BatchOptions
     let columns: Columns
-    /// The CSV's file name, part of a derived serial number.
-    let csvName: String
-    /// The template's content digest, part of a derived serial number: one CSV through two templates (or two
-    /// versions of one) never gives two passes the same file name.
-    let templateIdentity: String
     /// Stored with each pass so `serve` finds the template from any working directory.
     let templateAbsolutePath: String
     /// Where records' relative image paths start: the image folder when given, else the CSV's folder.
@@ -26,7 +21,9 @@ struct BatchRecordIssuer: Sendable {
     let renderChecks = TierRenderChecks()
     /// The first eight hex digits of every serial this batch derives: its template's identity and CSV's name.
     let serialPrefix: String
-    /// What every record's serial material starts with (see `values(of:)`).
+    /// What every record's serial material starts with (see `values(of:)`): the template's content digest and the
+    /// CSV's file name, each followed by a line break. With the digest, one CSV through two templates (or two
+    /// versions of one) never gives two passes the same file name.
     private let materialPrefix: [UInt8]
 
     init(
@@ -36,12 +33,11 @@ struct BatchRecordIssuer: Sendable {
         self.issuer = issuer
         self.options = options
         self.columns = columns
-        self.csvName = csvName
-        self.templateIdentity = templateIdentity
         self.templateAbsolutePath = templateAbsolutePath
         self.imageFolder = imageFolder
-        serialPrefix = Self.upperHex(Manifest.sha1Hex(Array("\(templateIdentity)\n\(csvName)".utf8)).utf8.prefix(8))
         materialPrefix = Array("\(templateIdentity)\n\(csvName)\n".utf8)
+        // Of the same two, without the last line break.
+        serialPrefix = Self.upperHex(Manifest.sha1Hex(Array(materialPrefix.dropLast())).utf8.prefix(8))
     }
 
     /// One record's outcome plus what the window's writers need.

@@ -1,4 +1,10 @@
 extension Checker {
+    /// The top-level keys besides the style keys that `checkFieldCounts` reads for a pass with these styles: a
+    /// generic pass's counts depend on its barcode's format.
+    static func fieldCountReads(_ present: [PassStyle]) -> Set<String> {
+        present.contains(.generic) ? ["barcodes", "barcode"] : []
+    }
+
     /// Display limits of §2. Extra fields are not an error (the pass installs) but Wallet silently hides them.
     mutating func checkFieldCounts(_ dict: [String: JSONValue], _ style: PassStyle, root: [String: JSONValue]) {
         func count(_ g: PassFieldGroup) -> Int { dict[g.rawValue]?.arrayValue?.count ?? 0 }

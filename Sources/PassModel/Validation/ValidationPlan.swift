@@ -58,12 +58,13 @@ public final class ValidationPlan: Sendable {
     }
 
     /// `checkStyles`'s recorded walk (`c`) as steps, or nil when more than field values vary in it: a field's
-    /// other members, or the barcode format a generic pass's field counts read.
+    /// other members, or a key the field counts read (`Checker.fieldCountReads`).
     private static func steps(
         _ c: Checker, root: [String: JSONValue], varying: Set<String>, varyingFields: [FieldSite: FieldChange]
     ) -> [StyleStep]? {
+        let present = PassStyle.allCases.filter { root[$0.rawValue] != nil }
         guard let runs = c.fieldRuns, !varyingFields.values.contains(.members),
-            root[PassStyle.generic.rawValue] == nil || varying.isDisjoint(with: ["barcodes", "barcode"])
+            varying.isDisjoint(with: Checker.fieldCountReads(present))
         else { return nil }
         var steps: [StyleStep] = []
         var at = 0
@@ -103,6 +104,9 @@ public final class ValidationPlan: Sendable {
         }
         return true
     }
+
+    /// Whether the style section is replayed from recorded findings (see `styleSteps`).
+    var replaysStyles: Bool { styleSteps != nil }
 
     /// Every finding of `PassValidator.validate(.object(root))` for a pass of the plan's shape.
     public func validate(_ root: [String: JSONValue]) -> [Problem] {
